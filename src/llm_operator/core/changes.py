@@ -1,0 +1,57 @@
+"""What a write-class command wants to do to disk, as plain data.
+
+A command is planned into ``FileChange`` values before anything is written. The user
+sees them (as diffs), decides, and only then does the applier write the approved ones,
+refusing any whose file no longer holds the bytes it was planned against.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+def digest(data: bytes | None) -> str:
+    """A stable name for a file's bytes; "absent" for a file that does not exist."""
+    if data is None:
+        return "absent"
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file (or folder, for deletes) going from ``before`` to ``after``.
+
+    ``path`` is workspace-relative with ``/`` separators. ``before`` is None when the
+    file did not exist; ``after`` is None when the path is to be deleted (to the trash).
+    ``before_is_dir`` marks the delete of a folder, whose ``before`` is None.
+    """
+
+    path: str
+    before: bytes | None
+    after: bytes | None
+    before_is_dir: bool = False
+    before_is_symlink: bool = False
+
+    @property
+    def before_digest(self) -> str:
+        return digest(self.before)
+
+    @property
+    def is_new(self) -> bool:
+        return self.before is None and not self.before_is_dir and not self.before_is_symlink
+
+    @property
+    def is_delete(self) -> bool:
+        return self.after is None
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    """All file changes of one command: applied all together or not at all."""
+
+    changes: tuple[FileChange, ...] = field(default_factory=tuple)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(change.path for change in self.changes)

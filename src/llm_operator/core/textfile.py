@@ -1,0 +1,75 @@
+"""Text files as the edit engines see them, and back to bytes exactly as they were.
+
+Invariants:
+- Engines work on ``TextFile.text``: no BOM, line breaks normalised to ``\\n``.
+- ``TextFile.encode(text)`` puts back the BOM and the file's line-break style, so a file
+  whose text is unchanged encodes to the very same bytes it was decoded from.
+- A file whose line breaks are mixed (some CRLF, some LF) is not normalised at all: its
+  text keeps every ``\\r``, so untouched lines keep their bytes.
+- The final-newline state is part of the text; nothing here adds or strips it.
+- Bytes that are not UTF-8 raise ``ERR_ENCODING_ERROR``; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import OperatorError
+
+BOM = b"\xef\xbb\xbf"
+
+
+def _line_break_style(text: str) -> str | None:
+    """The single line break used throughout ``text``, or None if mixed or absent."""
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [(crlf, "\r\n"), (cr, "\r"), (lf, "\n")]
+    present = [style for count, style in kinds if count]
+    if len(present) == 1:
+        return present[0]
+    return None if present else "\n"
+
+
+@dataclass(frozen=True)
+class TextFile:
+    text: str
+    bom: bool = False
+    newline: str = "\n"
+    mixed_newlines: bool = False
+
+    @classmethod
+    def decode(cls, data: bytes, path: str = "") -> TextFile:
+        bom = data.startswith(BOM)
+        body = data[len(BOM) :] if bom else data
+        try:
+            raw = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            where = f"{path} " if path else ""
+            raise OperatorError(
+                "ERR_ENCODING_ERROR",
+                f"{where}is not valid UTF-8 (byte {exc.start} is 0x{body[exc.start]:02x}); "
+                "the file was left untouched",
+                {"byte_offset": exc.start},
+            ) from None
+        style = _line_break_style(raw)
+        if style is None:
+            return cls(raw, bom, "\n", mixed_newlines=True)
+        if style != "\n":
+            raw = raw.replace(style, "\n")
+        return cls(raw, bom, style)
+
+    @classmethod
+    def new(cls, text: str) -> TextFile:
+        """A file that does not exist yet: LF, no BOM."""
+        return cls(text)
+
+    def encode(self, text: str) -> bytes:
+        """``text`` (LF line breaks) as bytes in this file's BOM and line-break style."""
+        if self.newline != "\n" and not self.mixed_newlines:
+            text = text.replace("\r\n", "\n").replace("\n", self.newline)
+        data = text.encode("utf-8")
+        return BOM + data if self.bom else data
+
+    def with_text(self, text: str) -> bytes:
+        return self.encode(text)
