@@ -1,0 +1,178 @@
+"""The ``llm-operator`` command line.
+
+    llm-operator                          open the window (same as ``llm-operator gui``)
+    llm-operator gui [--workspace DIR]
+    llm-operator exec --workspace DIR [--yes | --no] [--state-dir DIR] [FILE]
+    llm-operator undo --workspace DIR [--state-dir DIR]
+    llm-operator spec
+
+``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
+Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from .core.session import Decision, Pending, Session
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="llm-operator", description=__doc__.splitlines()[0] if __doc__ else "")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    gui = commands.add_parser("gui", help="open the window")
+    gui.add_argument("--workspace", type=Path, help="the workspace folder to open")
+
+    exec_ = commands.add_parser("exec", help="run one pasted LLM reply headless")
+    exec_.add_argument("--workspace", type=Path, required=True)
+    answer = exec_.add_mutually_exclusive_group()
+    answer.add_argument("--yes", action="store_true", help="approve every write")
+    answer.add_argument("--no", action="store_true", help="reject every write")
+    exec_.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
+    exec_.add_argument("file", nargs="?", default="-", help="the reply (default: stdin)")
+
+    undo = commands.add_parser("undo", help="undo the last approved batch of writes")
+    undo.add_argument("--workspace", type=Path, required=True)
+    undo.add_argument("--state-dir", type=Path)
+
+    commands.add_parser("spec", help="print the interface specification served to the LLM")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command in (None, "gui"):
+        from .gui.app import run_app
+
+        return run_app(getattr(args, "workspace", None))
+    if args.command == "spec":
+        from .core.actions.operator import interface_spec
+
+        sys.stdout.write(interface_spec())
+        return EXIT_OK
+    session = _open_session(args.workspace, args.state_dir)
+    if session is None:
+        return EXIT_USAGE
+    if args.command == "undo":
+        return _undo(session)
+    return _exec(session, args)
+
+
+def _open_session(workspace: Path, state_dir: Path | None) -> Session | None:
+    from .core.errors import OperatorError
+    from .core.session import Session
+    from .core.state import default_state_dir
+    from .core.workspace import Workspace
+
+    try:
+        chosen = Workspace(workspace)
+    except OperatorError as error:
+        print(f"llm-operator: {error.message}", file=sys.stderr)
+        return None
+    return Session(chosen, state_dir if state_dir is not None else default_state_dir())
+
+
+def _read_reply(name: str) -> str | None:
+    try:
+        if name == "-":
+            return sys.stdin.buffer.read().decode("utf-8", "replace")
+        return Path(name).read_bytes().decode("utf-8", "replace")
+    except OSError as exc:
+        print(f"llm-operator: cannot read {name}: {exc.strerror}", file=sys.stderr)
+        return None
+
+
+def _exec(session: Session, args: argparse.Namespace) -> int:
+    from .core.encoder import encode_results
+
+    text = _read_reply(args.file)
+    if text is None:
+        return EXIT_USAGE
+    run = session.prepare(text)
+    for notice in run.notices:
+        print(f"llm-operator: note: {notice}", file=sys.stderr)
+    if not run.items:
+        print("llm-operator: no OPERATOR_CMD blocks found", file=sys.stderr)
+    decisions = _decide(run.pending, args, reading_stdin=args.file == "-")
+    results = session.execute(run, decisions)
+    if results:
+        sys.stdout.write(encode_results(results) + "\n")
+    return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
+
+
+def _decide(
+    pending: list[Pending], args: argparse.Namespace, reading_stdin: bool
+) -> dict[int, Decision]:
+    from .core.session import APPROVE, REJECT
+
+    if not pending:
+        return {}
+    if args.yes:
+        return {item.index: APPROVE for item in pending}
+    if args.no:
+        return {item.index: REJECT for item in pending}
+    terminal = _terminal(reading_stdin)
+    if terminal is None:
+        print(
+            f"llm-operator: {len(pending)} command(s) need approval and no terminal can ask; "
+            "rejected (use --yes to approve)",
+            file=sys.stderr,
+        )
+        return {item.index: REJECT for item in pending}
+    with terminal:
+        return {item.index: _ask(item, terminal) for item in pending}
+
+
+def _terminal(reading_stdin: bool) -> TextIO | None:
+    """The terminal to ask on, if a person is there: stdin (or, when the reply came on
+    stdin, the controlling terminal) and stderr must both be terminals."""
+    if not sys.stderr.isatty() or not (reading_stdin or sys.stdin.isatty()):
+        return None
+    try:
+        return open("/dev/tty", "r+", encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _ask(item: Pending, terminal: TextIO) -> Decision:
+    from .core.preview import describe_pending
+    from .core.session import APPROVE, Decision
+
+    terminal.write("\n" + describe_pending(item) + "\n")
+    terminal.write(f"Approve {item.action} {item.id}? [y]es / [N]o / or type a reason to reject: ")
+    terminal.flush()
+    answer = terminal.readline().strip()
+    if answer.lower() in ("y", "yes"):
+        return APPROVE
+    if answer.lower() in ("", "n", "no"):
+        return Decision(False)
+    return Decision(False, answer)
+
+
+def _undo(session: Session) -> int:
+    from .core.errors import OperatorError
+
+    try:
+        report = session.undo_last()
+    except OperatorError as error:
+        print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
+        return EXIT_FAILED
+    print(report.summary)
+    return EXIT_OK if not report.problems else EXIT_FAILED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

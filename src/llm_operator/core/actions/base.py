@@ -1,0 +1,110 @@
+"""The shape every action is declared in, and what running one produces.
+
+An action is declared once, as an ``ActionSpec``: its name, its class (read or write),
+its fields (a pydantic model), a one-line description and its executor. The validator,
+the served interface spec and the docs all read from these declarations.
+
+Executors are plain functions ``(ActionContext, Fields) -> Outcome | Reveal | Plan``:
+- a read returns an ``Outcome`` at once, or a ``Reveal`` when what it read needs the
+  user's consent before it may leave the machine (secret-looking files);
+- a write returns a ``Plan``: the file changes it wants and the outcome to report if
+  the user approves. Nothing touches disk until the applier runs the approved plans.
+Failures are raised as ``OperatorError``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..changes import ChangeSet
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ..workspace import Workspace
+
+
+class Kind(enum.Enum):
+    READ = "read"
+    WRITE = "write"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the LLM is told about one command."""
+
+    ok: bool
+    summary: str
+    details: str | None = None
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A read whose result needs consent: ``approved`` if the user agrees, else ``rejected``.
+
+    ``rejected`` None means a refusal is reported as a rejected command.
+    """
+
+    approved: Outcome
+    paths: tuple[str, ...]
+    reason: str
+    rejected: Outcome | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A write-class command, planned: the changes and the outcome reported once applied."""
+
+    changes: ChangeSet
+    outcome: Outcome
+    notes: tuple[str, ...] = ()
+
+
+Result = Outcome | Reveal | Plan
+
+
+class FileSource:
+    """How executors read files: the bytes as this message's earlier approved-pending
+    writes would leave them (so two edits of one file in one reply build on each other)."""
+
+    def read(self, rel: str) -> bytes | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass
+class ActionContext:
+    workspace: Workspace
+    files: FileSource
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+Executor = Callable[[ActionContext, Any], Result]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    kind: Kind
+    fields: type[BaseModel]
+    execute: Executor
+    description: str
+
+    @property
+    def needs_path(self) -> bool:
+        return self.name.startswith("fs.")
+
+
+class FieldRules:
+    """Class-level rules a fields model may declare for the validator.
+
+    ALIASES maps an accepted alternative key to its canonical field name.
+    MISSING_CODES names the ERR_ code for a missing required field.
+    INVALID_CODES names the ERR_ code for a field whose value does not parse.
+    """
+
+    ALIASES: ClassVar[dict[str, str]] = {}
+    MISSING_CODES: ClassVar[dict[str, str]] = {}
+    INVALID_CODES: ClassVar[dict[str, str]] = {}

@@ -1,0 +1,103 @@
+"""Field types shared by the action declarations (pydantic; imported only when needed).
+
+Every value arrives as the text after ``key:`` on one ASCII line. The annotated types
+here turn that text into typed values and raise ``InvalidCommand`` with the spec's code
+when it cannot, so the validator never has to guess what a pydantic error meant.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
+
+from ..errors import InvalidCommand
+from .base import FieldRules
+
+_B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
+_DIGITS = re.compile(r"[0-9]{1,9}\Z")
+
+
+def decode_b64_text(value: str, name: str) -> str:
+    """Base64 (standard alphabet, correct padding, one line) of UTF-8 text, decoded."""
+    if not _B64.match(value):
+        bad = next((ch for ch in value if not (ch.isalnum() or ch in "+/=")), None)
+        if bad is not None:
+            why = f"it contains {bad!r}, which is not in the base64 alphabet A-Z a-z 0-9 + / ="
+        elif len(value) % 4:
+            why = f"its length {len(value)} is not a multiple of 4 (padding with = is missing)"
+        else:
+            why = "= padding appears before the end"
+        raise InvalidCommand(
+            "ERR_INVALID_BASE64",
+            f"{name} is not valid base64: {why}; re-encode the UTF-8 text as standard base64 "
+            "on a single line (split large payloads into several commands)",
+        )
+    try:
+        return base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        raise InvalidCommand(
+            "ERR_INVALID_BASE64",
+            f"{name} decodes to bytes that are not UTF-8 text; encode the text as UTF-8 "
+            "before base64",
+        ) from None
+
+
+def _b64(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str):
+        return decode_b64_text(value, info.field_name or "field")
+    return value
+
+
+def _int(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and not _DIGITS.match(value):
+        raise ValueError(f"{info.field_name} must be a whole number, got {value!r}")
+    return value
+
+
+B64Text = Annotated[str, BeforeValidator(_b64)]
+"""A ``*_b64`` field: decoded to text during validation."""
+
+Count = Annotated[int, BeforeValidator(_int)]
+"""A whole number written in decimal digits."""
+
+
+class Fields(BaseModel, FieldRules):
+    """Base of every action's fields: unknown keys are refused, values are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+class PathFields(Fields):
+    path: str
+
+
+class NoFields(Fields):
+    pass
+
+
+def pick_text(model: BaseModel, plain: str, encoded: str) -> str | None:
+    """The value of whichever of a ``name`` / ``name_b64`` pair was given."""
+    value = getattr(model, encoded)
+    if value is None:
+        value = getattr(model, plain)
+    return value if value is None else str(value)
+
+
+def one_of(model: BaseModel, plain: str, encoded: str, missing_code: str) -> str:
+    """Exactly one of ``plain`` and ``encoded`` must be given; return its text."""
+    if getattr(model, plain) is not None and getattr(model, encoded) is not None:
+        raise InvalidCommand(
+            "ERR_CONFLICTING_FIELDS",
+            f"give either {plain} or {encoded}, not both",
+        )
+    value = pick_text(model, plain, encoded)
+    if value is None:
+        raise InvalidCommand(
+            missing_code,
+            f"{encoded} (base64 UTF-8, preferred) or {plain} (one short line) is required",
+        )
+    return value

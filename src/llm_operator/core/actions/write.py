@@ -1,0 +1,210 @@
+"""Write actions: fs.write, fs.patch, fs.applyEdits, fs.delete.
+
+Each executor only plans: it reads the file as this reply's earlier writes would leave
+it, computes the new bytes, and returns a ``Plan``. The applier writes approved plans.
+A change that leaves a file byte-identical is reported at once and needs no approval.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import model_validator
+
+from ..changes import ChangeSet, FileChange
+from ..errors import OperatorError
+from ..files import line_count, not_found
+from ..textfile import TextFile
+from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
+from .fields import B64Text, PathFields, one_of
+
+MAX_WRITE_BYTES = 10_000_000
+
+
+def target_for_write(ctx: ActionContext, path: str) -> str:
+    """The canonical relative path a write of ``path`` lands on (symlinks followed)."""
+    real = ctx.workspace.resolve_for_write(path)
+    if real.is_dir():
+        raise OperatorError(
+            "ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path"
+        )
+    return ctx.workspace.relative(real)
+
+
+def existing_text(ctx: ActionContext, rel: str, path: str) -> tuple[bytes, TextFile]:
+    """The current bytes of ``rel`` and their decoded text; the file must exist."""
+    before = ctx.files.read(rel)
+    if before is None:
+        raise not_found(ctx.workspace, path)
+    if len(before) > MAX_WRITE_BYTES:
+        raise OperatorError(
+            "ERR_FILE_TOO_LARGE",
+            f"{rel} is {len(before)} bytes; edits handle files up to {MAX_WRITE_BYTES} bytes",
+        )
+    return before, TextFile.decode(before, rel)
+
+
+def plan_file(
+    rel: str, before: bytes | None, after: bytes, summary: str, notes: tuple[str, ...] = ()
+) -> Result:
+    """A one-file plan, or an immediate outcome when nothing would change."""
+    if before == after:
+        return Outcome(True, f"{rel} already holds this content; nothing to write")
+    change = FileChange(rel, before, after)
+    return Plan(ChangeSet((change,)), Outcome(True, summary), notes)
+
+
+def _shape(text: str) -> str:
+    lines = line_count(text)
+    return f"{lines} line{'s' if lines != 1 else ''}"
+
+
+def plan_text_edit(
+    ctx: ActionContext,
+    path: str,
+    verb: str,
+    edit: Callable[[str], tuple[str, str]],
+) -> Result:
+    """Decode ``path``, run ``edit`` on its text (-> new text, note), re-encode, plan.
+
+    BOM, line-break style and every untouched byte survive: TextFile re-applies them.
+    """
+    rel = target_for_write(ctx, path)
+    before, decoded = existing_text(ctx, rel, path)
+    new_text, note = edit(decoded.text)
+    after = decoded.encode(new_text)
+    detail = f"; {note}" if note else ""
+    return plan_file(rel, before, after, f"{verb} {rel} (now {_shape(new_text)}{detail})")
+
+
+# -- fs.write -----------------------------------------------------------------------
+
+
+class WriteFields(PathFields):
+    content: str | None = None
+    content_b64: B64Text | None = None
+
+    @model_validator(mode="after")
+    def _payload(self) -> WriteFields:
+        one_of(self, "content", "content_b64", "ERR_MISSING_WRITE_CONTENT")
+        return self
+
+    @property
+    def text(self) -> str:
+        return one_of(self, "content", "content_b64", "ERR_MISSING_WRITE_CONTENT")
+
+
+def run_write(ctx: ActionContext, fields: WriteFields) -> Result:
+    rel = target_for_write(ctx, fields.path)
+    before = ctx.files.read(rel)
+    text = fields.text
+    if before is None:
+        after = text.encode("utf-8")
+        state = "new file"
+    else:
+        try:
+            # An overwrite keeps the file's BOM and line-break style.
+            after = TextFile.decode(before, rel).encode(text)
+        except OperatorError:
+            after = text.encode("utf-8")
+        state = f"replaced {len(before)} bytes"
+    summary = f"Wrote {rel} ({_shape(text)}, {len(after)} bytes; {state})"
+    return plan_file(rel, before, after, summary)
+
+
+# -- fs.patch -----------------------------------------------------------------------
+
+
+class PatchFields(PathFields):
+    patch_b64: B64Text
+
+    MISSING_CODES: ClassVar[dict[str, str]] = {"patch_b64": "ERR_MISSING_PATCH_B64"}
+
+
+def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
+    from ..patching import apply_unified_diff
+
+    rel = target_for_write(ctx, fields.path)
+    before = ctx.files.read(rel)
+    if before is None:
+        # Only a patch that creates the file (@@ -0,0 +1,N @@) applies to a missing one.
+        try:
+            result = apply_unified_diff("", fields.patch_b64, rel)
+        except OperatorError:
+            raise not_found(ctx.workspace, fields.path) from None
+        summary = f"Patched {rel} (new file, {_shape(result.text)}; {result.summary_note})"
+        return plan_file(rel, None, result.text.encode("utf-8"), summary)
+
+    def edit(text: str) -> tuple[str, str]:
+        result = apply_unified_diff(text, fields.patch_b64, rel)
+        return result.text, result.summary_note
+
+    return plan_text_edit(ctx, fields.path, "Patched", edit)
+
+
+# -- fs.applyEdits ------------------------------------------------------------------
+
+
+class EditsFields(PathFields):
+    edits_b64: B64Text
+
+    MISSING_CODES: ClassVar[dict[str, str]] = {"edits_b64": "ERR_MISSING_EDITS_B64"}
+
+
+def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
+    from ..edits import apply_edits
+
+    def edit(text: str) -> tuple[str, str]:
+        result = apply_edits(text, fields.edits_b64)
+        return result.text, result.summary_note
+
+    return plan_text_edit(ctx, fields.path, "Edited", edit)
+
+
+# -- fs.delete ----------------------------------------------------------------------
+
+
+def _count_files(folder: Path) -> int:
+    return sum(len(files) for _, _, files in os.walk(folder))
+
+
+def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
+    entry = ctx.workspace.resolve_link(fields.path)
+    ctx.workspace.check_writable(fields.path, entry)
+    rel = ctx.workspace.relative(entry)
+    if entry.is_symlink():
+        change = FileChange(rel, None, None, before_is_symlink=True)
+        summary = f"Deleted symlink {rel} (its target is untouched)"
+    elif entry.is_dir():
+        change = FileChange(rel, None, None, before_is_dir=True)
+        summary = f"Deleted folder {rel} with {_count_files(entry)} files (moved to the trash)"
+    else:
+        before = ctx.files.read(rel)
+        if before is None:
+            raise not_found(ctx.workspace, fields.path)
+        change = FileChange(rel, before, None)
+        summary = f"Deleted {rel} ({len(before)} bytes, moved to the trash)"
+    return Plan(ChangeSet((change,)), Outcome(True, summary))
+
+
+ACTIONS = (
+    ActionSpec(
+        "fs.write", Kind.WRITE, WriteFields, run_write,
+        "Create or overwrite a file with content_b64 (or one-line content).",
+    ),
+    ActionSpec(
+        "fs.patch", Kind.WRITE, PatchFields, run_patch,
+        "Apply a strict unified diff (patch_b64) to one file.",
+    ),
+    ActionSpec(
+        "fs.applyEdits", Kind.WRITE, EditsFields, run_apply_edits,
+        "Apply a JSON list of anchored edits (edits_b64) to one file, all or nothing.",
+    ),
+    ActionSpec(
+        "fs.delete", Kind.WRITE, PathFields, run_delete,
+        "Move a file or folder to the system trash (a symlink: only the link).",
+    ),
+)
