@@ -36,7 +36,7 @@ from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .changes import FileChange
-    from .journal import Journal, UndoReport
+    from .journal import BatchRecorder, Journal, UndoReport
 
 Progress = Callable[[int, int, str], None]
 
@@ -294,7 +294,7 @@ class Session:
         if run.executed:
             raise RuntimeError("a run is executed once")
         run.executed = True
-        recorder = None
+        recorder: BatchRecorder | None = None
         applied: set[int] = set()
         total = len(run.items)
         for item in run.items:
@@ -323,12 +323,12 @@ class Session:
             progress(total, total, "done")
         return run.results
 
-    def _begin_batch(self, run: Run) -> object:
+    def _begin_batch(self, run: Run) -> BatchRecorder:
         ids = [p.id for p in run.pending if p.plan is not None]
         label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         return self.journal.begin_batch(label)
 
-    def _apply(self, pending: Pending, recorder: object, applied: set[int]) -> Result:
+    def _apply(self, pending: Pending, recorder: BatchRecorder, applied: set[int]) -> Result:
         from .applying import apply_changeset
 
         assert pending.plan is not None
@@ -340,7 +340,7 @@ class Session:
                     "this change was planned on top of an earlier command of the same reply "
                     "that was not applied; read the file again and resend",
                 )
-            apply_changeset(self.workspace, pending.plan.changes, recorder)  # type: ignore[arg-type]
+            apply_changeset(self.workspace, pending.plan.changes, recorder)
         except OperatorError as error:
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:

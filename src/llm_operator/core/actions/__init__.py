@@ -30,6 +30,11 @@ ACTION_FAMILIES: dict[str, str] = {
     "fs.patch": "write",
     "fs.applyEdits": "write",
     "fs.delete": "write",
+    "fs.listRegions": "regions",
+    "fs.readRegion": "regions",
+    "fs.insertRegion": "regions",
+    "fs.replaceRegion": "regions",
+    "fs.deleteRegion": "regions",
 }
 
 _loaded: dict[str, ActionSpec] = {}
