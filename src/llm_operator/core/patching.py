@@ -372,36 +372,73 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
     )
 
 
-def _matches(lines: list[str], eol: bool, hunk: Hunk, pos: int) -> bool:
-    """Whether the hunk's old side is exactly the file at ``pos`` (final newline included)."""
-    old = hunk.old
-    if old and (lines[pos] != old[0] or lines[pos : pos + len(old)] != list(old)):
-        return False
-    at_end = pos + len(old) == len(lines)
-    last_line_lacks_newline = at_end and bool(lines) and not eol
-    if hunk.old_no_eol != last_line_lacks_newline:
-        return False
-    return at_end or not hunk.new_no_eol
+@dataclass(frozen=True)
+class _Place:
+    """Where a hunk applies: its first old line, and the characters its old lines span."""
+
+    line: int
+    start: int
+    end: int
 
 
-def _locate(lines: list[str], eol: bool, hunk: Hunk, low: int) -> int | None:
-    """Nearest position at or after ``low`` where the hunk applies, searching like git."""
-    high = len(lines) - len(hunk.old)
+def _fits_end(text: str, hunk: Hunk, end: int) -> bool:
+    """Whether old lines ending at character ``end`` agree with the hunk about the file's end."""
+    at_end = end == len(text)
+    lacks_final_newline = bool(text) and not text.endswith("\n")
+    if hunk.old_no_eol and not (at_end and lacks_final_newline):
+        return False
+    if hunk.new_no_eol and not at_end:
+        return False
+    # Lines added after a last line that lacks its newline would change that line too.
+    return bool(hunk.old) or not (at_end and lacks_final_newline)
+
+
+def _offset_of_line(text: str, start: int, count: int) -> int | None:
+    """Character offset of the line ``count`` lines after the line starting at ``start``."""
+    if count == 0:
+        return start
+    # The regex engine walks the lines in C; a Python loop over find() would not.
+    match = re.compile(f"(?:[^\n]*\n){{{count}}}").match(text, start)
+    return None if match is None else match.end()
+
+
+def _locate(text: str, hunk: Hunk, low_line: int, low_char: int) -> _Place | None:
+    """Nearest place at or after line ``low_line`` where the hunk applies, as git finds it.
+
+    Candidates are ordered by distance from the stated line, the later one first on a tie
+    (git tries +1 before -1). Occurrences come from ``str.find`` on the old lines joined,
+    so the text is never split; the line of each is counted incrementally.
+    """
     stated = hunk.stated_index
     if not hunk.old:
         # Nothing to recognise the place by: only the stated line will do.
-        ok = low <= stated <= high and _matches(lines, eol, hunk, stated)
-        return stated if ok else None
-    if high < low:
-        return None
-    stated = min(max(stated, low), high)
-    # A quick pre-filter: only positions holding the hunk's first old line can match.
-    first = hunk.old[0]
-    for distance in range(max(stated - low, high - stated) + 1):
-        for pos in (stated + distance, stated - distance) if distance else (stated,):
-            if low <= pos <= high and lines[pos] == first and _matches(lines, eol, hunk, pos):
-                return pos
-    return None
+        if stated < low_line:
+            return None
+        start = _offset_of_line(text, low_char, stated - low_line)
+        if start is None or not _fits_end(text, hunk, start):
+            return None
+        return _Place(stated, start, start)
+    needle = "\n".join(hunk.old) + ("" if hunk.old_no_eol else "\n")
+    if not needle:
+        return None  # an empty last line without newline: no text holds one
+    best: _Place | None = None
+    best_key = (0, 0)
+    line, counted_to = low_line, low_char
+    found = text.find(needle, low_char)
+    while found != -1:
+        line += text.count("\n", counted_to, found)
+        counted_to = found
+        if best is not None and line - stated > best_key[0]:
+            break
+        end = found + len(needle)
+        if (found == 0 or text[found - 1] == "\n") and _fits_end(text, hunk, end):
+            key = (abs(line - stated), int(line < stated))
+            if best is None or key < best_key:
+                best, best_key = _Place(line, found, end), key
+                if key == (0, 0):
+                    break
+        found = text.find(needle, found + 1)
+    return best
 
 
 def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
@@ -424,7 +461,9 @@ def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
     return max(votes, key=lambda pos: (votes[pos], -abs(pos - stated), -pos))
 
 
-def _mismatch(lines: list[str], eol: bool, hunk: Hunk, low: int, path: str) -> OperatorError:
+def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
+    """ERR_PATCH_CONTEXT_MISMATCH showing the hunk next to the file's nearest lines."""
+    lines, eol = _split_lines(text)
     label = _hunk_label(hunk.number, hunk.header)
     pos = _nearest_place(lines, hunk, low)
     found = lines[pos : pos + len(hunk.old)]
@@ -451,10 +490,10 @@ def _mismatch(lines: list[str], eol: bool, hunk: Hunk, low: int, path: str) -> O
             f"file' (the file {'ends' if eol else 'does not end'} with a newline)."
         )
     if low > 0:
-        earlier = _locate(lines, eol, hunk, 0)
-        if earlier is not None and earlier < low:
+        earlier = _locate(text, hunk, 0, 0)
+        if earlier is not None and earlier.line < low:
             out.append(
-                f"It matches at line {earlier + 1}, but lines up to {low} belong to the "
+                f"It matches at line {earlier.line + 1}, but lines up to {low} belong to the "
                 "previous hunk: hunks must be in file order and must not overlap."
             )
     out.append(f"Expected (the hunk's ' ' and '-' lines, from line {hunk.stated_index + 1}):")
@@ -497,43 +536,48 @@ def _numbered(lines: Sequence[str], first_index: int, marked: int) -> list[str]:
 def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     """Apply a single-file unified diff to LF ``text``; raise OperatorError on any problem."""
     parsed = parse_patch(patch, path)
-    lines, eol = _split_lines(text)
-    if parsed.creates and lines:
+    if parsed.creates and text:
+        lines = _split_lines(text)[0]
         raise OperatorError(
             MISMATCH,
             f"the patch creates {path} ('--- /dev/null') but the file already has "
             f"{len(lines)} lines; diff against its current content instead",
             {"hunk": 1, "found_at_line": 1, "expected": [], "found": lines[:_SHOWN_LINES]},
         )
-    positions: list[int] = []
-    low = 0
+    places: list[_Place] = []
+    low_line = low_char = 0
     for hunk in parsed.hunks:
-        pos = _locate(lines, eol, hunk, low)
-        if pos is None:
-            raise _mismatch(lines, eol, hunk, low, path)
-        positions.append(pos)
-        low = pos + len(hunk.old)
+        place = _locate(text, hunk, low_line, low_char)
+        if place is None:
+            raise _mismatch(text, hunk, low_line, path)
+        places.append(place)
+        low_line, low_char = place.line + len(hunk.old), place.end
 
-    out: list[str] = []
+    pieces: list[str] = []
     cursor = 0
-    result_eol = eol
-    for hunk, pos in zip(parsed.hunks, positions, strict=True):
-        out.extend(lines[cursor:pos])
-        out.extend(hunk.new)
-        cursor = pos + len(hunk.old)
-        if cursor == len(lines):
-            result_eol = not hunk.new_no_eol
-    out.extend(lines[cursor:])
-    if parsed.deletes and out:
+    for hunk, place in zip(parsed.hunks, places, strict=True):
+        pieces.append(text[cursor : place.start])
+        if hunk.new:
+            pieces.append("\n".join(hunk.new))
+            # A hunk may drop the final newline only where it ends the file (_fits_end).
+            pieces.append("" if hunk.new_no_eol else "\n")
+        cursor = place.end
+    pieces.append(text[cursor:])
+    result = "".join(pieces)
+    if parsed.deletes and result:
+        remaining = _split_lines(result)[0]
         raise OperatorError(
             MISMATCH,
-            f"the patch deletes {path} ('+++ /dev/null') but {len(out)} lines would remain",
-            {"hunk": len(parsed.hunks), "found_at_line": 1, "expected": [], "found": out[:30]},
+            f"the patch deletes {path} ('+++ /dev/null') but {len(remaining)} lines would remain",
+            {
+                "hunk": len(parsed.hunks),
+                "found_at_line": 1,
+                "expected": [],
+                "found": remaining[:_SHOWN_LINES],
+            },
         )
-    result = "\n".join(out) + ("\n" if out and result_eol else "")
-
     offsets = tuple(
-        pos - hunk.stated_index for hunk, pos in zip(parsed.hunks, positions, strict=True)
+        place.line - hunk.stated_index for hunk, place in zip(parsed.hunks, places, strict=True)
     )
     return PatchResult(result, len(parsed.hunks), offsets, _summary(offsets))
 
