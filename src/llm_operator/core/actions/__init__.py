@@ -35,6 +35,14 @@ ACTION_FAMILIES: dict[str, str] = {
     "fs.insertRegion": "regions",
     "fs.replaceRegion": "regions",
     "fs.deleteRegion": "regions",
+    "fs.readStructure": "structure",
+    "fs.replaceStructure": "structure",
+    "fs.deleteStructure": "structure",
+    "fs.replaceTextInStructure": "structure",
+    "fs.replaceAllTextInStructure": "structure",
+    "fs.insertBeforeStructure": "structure",
+    "fs.insertAfterStructure": "structure",
+    "fs.moveStructure": "structure",
 }
 
 _loaded: dict[str, ActionSpec] = {}

@@ -1,0 +1,290 @@
+"""Structure actions: read and edit code by name through the tree-sitter engine.
+
+fs.readStructure, fs.replaceStructure, fs.deleteStructure, fs.replaceTextInStructure,
+fs.replaceAllTextInStructure, fs.insertBeforeStructure, fs.insertAfterStructure and
+fs.moveStructure. ``target`` names one level; ``target_b64`` holds one level per line,
+outermost first. The engine is imported only when one of these actions runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from pydantic import model_validator
+
+from ..changes import ChangeSet, FileChange
+from ..errors import InvalidCommand
+from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
+from .fields import B64Text, Count, PathFields, one_of, pick_text
+from .write import existing_text, target_for_write
+
+POSITIONS = ("before", "after", "start", "end")
+
+
+def _levels(text: str) -> list[str]:
+    return [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+
+
+class TargetFields(PathFields):
+    target: str | None = None
+    target_b64: B64Text | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> TargetFields:
+        one_of(self, "target", "target_b64", "ERR_MISSING_TARGET")
+        return self
+
+    @property
+    def levels(self) -> list[str]:
+        return _levels(one_of(self, "target", "target_b64", "ERR_MISSING_TARGET"))
+
+
+class ContentFields(TargetFields):
+    content: str | None = None
+    content_b64: B64Text | None = None
+
+    @model_validator(mode="after")
+    def _content(self) -> ContentFields:
+        one_of(self, "content", "content_b64", "ERR_MISSING_CONTENT")
+        return self
+
+    @property
+    def text(self) -> str:
+        return one_of(self, "content", "content_b64", "ERR_MISSING_CONTENT")
+
+
+class TextFields(TargetFields):
+    old_text: str | None = None
+    old_text_b64: B64Text | None = None
+    new_text: str | None = None
+    new_text_b64: B64Text | None = None
+
+    @model_validator(mode="after")
+    def _texts(self) -> TextFields:
+        if not one_of(self, "old_text", "old_text_b64", "ERR_MISSING_OLD_TEXT"):
+            raise InvalidCommand("ERR_MISSING_OLD_TEXT", "old_text must not be empty")
+        one_of(self, "new_text", "new_text_b64", "ERR_MISSING_NEW_TEXT")
+        return self
+
+    @property
+    def old(self) -> str:
+        return pick_text(self, "old_text", "old_text_b64") or ""
+
+    @property
+    def new(self) -> str:
+        return pick_text(self, "new_text", "new_text_b64") or ""
+
+
+class AllTextFields(TextFields):
+    expected_count: Count | None = None
+
+    INVALID_CODES: ClassVar[dict[str, str]] = {"expected_count": "ERR_INVALID_EXPECTED_COUNT"}
+
+
+class MoveFields(TargetFields):
+    position: str
+    dest_path: str | None = None
+    dest_target: str | None = None
+    dest_target_b64: B64Text | None = None
+
+    MISSING_CODES: ClassVar[dict[str, str]] = {"position": "ERR_INVALID_POSITION"}
+
+    @model_validator(mode="after")
+    def _destination(self) -> MoveFields:
+        if self.position not in POSITIONS:
+            raise InvalidCommand(
+                "ERR_INVALID_POSITION",
+                f"position {self.position!r} is not one of {', '.join(POSITIONS)}",
+            )
+        has_dest = self.dest_target is not None or self.dest_target_b64 is not None
+        if self.position in ("before", "after"):
+            one_of(self, "dest_target", "dest_target_b64", "ERR_MISSING_DEST_TARGET")
+        elif has_dest:
+            raise InvalidCommand(
+                "ERR_CONFLICTING_FIELDS",
+                f"position {self.position} moves to the {self.position} of dest_path; "
+                "remove dest_target",
+            )
+        return self
+
+    @property
+    def dest_levels(self) -> list[str] | None:
+        text = pick_text(self, "dest_target", "dest_target_b64")
+        return _levels(text) if text is not None else None
+
+
+# -- running ------------------------------------------------------------------------
+
+
+def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
+    warnings = result.get("warnings") or []
+    kinds = sorted({str(w.get("type")) for w in warnings if isinstance(w, dict)})
+    note = f"; warnings: {', '.join(kinds)} (see details)" if kinds else ""
+    return f"{verb} in {rel}{note}"
+
+
+def _lines(value: object) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"lines {value[0]}-{value[1]}"
+    return f"line {value}"
+
+
+def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
+    from ..files import find_file, read_bytes
+    from ..structure import read_structure
+
+    found = find_file(ctx.workspace, fields.path)
+    result = read_structure(read_bytes(found), found.rel, fields.levels)
+    matches = result.get("matches", [])
+    where = ", ".join(_lines(m["line_range_inclusive"]) for m in matches)
+    summary = f"Read {len(matches)} match(es) for the target in {found.rel} ({where})"
+    return Outcome(True, summary, json.dumps(result, ensure_ascii=False))
+
+
+def _plan_edit(
+    ctx: ActionContext,
+    fields: TargetFields,
+    verb: str,
+    operate: Callable[[bytes, str], Any],
+    key: str,
+) -> Result:
+    rel = target_for_write(ctx, fields.path)
+    before, _ = existing_text(ctx, rel, fields.path)
+    edit = operate(before, rel)
+    result: dict[str, Any] = edit.result
+    detail = f" ({_lines(result[key])})" if key in result else ""
+    outcome = Outcome(True, _summary(verb + detail, rel, result), json.dumps(result))
+    if edit.new_source == before:
+        return outcome
+    return Plan(ChangeSet((FileChange(rel, before, edit.new_source),)), outcome)
+
+
+def run_replace(ctx: ActionContext, fields: ContentFields) -> Result:
+    from ..structure import replace_structure
+
+    return _plan_edit(
+        ctx, fields, "Replaced the structure",
+        lambda src, rel: replace_structure(src, rel, fields.levels, fields.text), "lines",
+    )
+
+
+def run_delete(ctx: ActionContext, fields: TargetFields) -> Result:
+    from ..structure import delete_structure
+
+    return _plan_edit(
+        ctx, fields, "Deleted the structure",
+        lambda src, rel: delete_structure(src, rel, fields.levels),
+        "deleted_line_range_inclusive",
+    )
+
+
+def run_replace_text(ctx: ActionContext, fields: TextFields) -> Result:
+    from ..structure import replace_text_in_structure
+
+    return _plan_edit(
+        ctx, fields, "Replaced text in the structure",
+        lambda src, rel: replace_text_in_structure(src, rel, fields.levels, fields.old, fields.new),
+        "affected_lines",
+    )
+
+
+def run_replace_all_text(ctx: ActionContext, fields: AllTextFields) -> Result:
+    from ..structure import replace_all_text_in_structure
+
+    return _plan_edit(
+        ctx, fields, "Replaced every match in the structure",
+        lambda src, rel: replace_all_text_in_structure(
+            src, rel, fields.levels, fields.old, fields.new, fields.expected_count
+        ),
+        "affected_lines",
+    )
+
+
+def run_insert_before(ctx: ActionContext, fields: ContentFields) -> Result:
+    from ..structure import insert_before_structure
+
+    return _plan_edit(
+        ctx, fields, "Inserted before the structure",
+        lambda src, rel: insert_before_structure(src, rel, fields.levels, fields.text),
+        "inserted_at_line",
+    )
+
+
+def run_insert_after(ctx: ActionContext, fields: ContentFields) -> Result:
+    from ..structure import insert_after_structure
+
+    return _plan_edit(
+        ctx, fields, "Inserted after the structure",
+        lambda src, rel: insert_after_structure(src, rel, fields.levels, fields.text),
+        "inserted_at_line",
+    )
+
+
+def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
+    from ..structure import move_structure
+
+    rel = target_for_write(ctx, fields.path)
+    before, _ = existing_text(ctx, rel, fields.path)
+    dest_rel = target_for_write(ctx, fields.dest_path) if fields.dest_path else rel
+    same_file = dest_rel == rel
+    dest_before = None if same_file else existing_text(ctx, dest_rel, fields.dest_path or "")[0]
+    moved = move_structure(
+        before,
+        rel,
+        fields.levels,
+        fields.position,
+        dest_before,
+        None if same_file else dest_rel,
+        fields.dest_levels,
+    )
+    result: dict[str, Any] = moved.result
+    where = dest_rel if not same_file else "the same file"
+    outcome = Outcome(
+        True, _summary(f"Moved the structure to {fields.position} ({where})", rel, result),
+        json.dumps(result),
+    )
+    changes = [FileChange(rel, before, moved.new_source)]
+    if not same_file and moved.new_dest_source is not None:
+        changes.append(FileChange(dest_rel, dest_before, moved.new_dest_source))
+    changes = [change for change in changes if change.before != change.after]
+    if not changes:
+        return outcome
+    return Plan(ChangeSet(tuple(changes)), outcome)
+
+
+ACTIONS = (
+    ActionSpec(
+        "fs.readStructure", Kind.READ, TargetFields, run_read_structure,
+        "Return every structure matching the target with its line range.",
+    ),
+    ActionSpec(
+        "fs.replaceStructure", Kind.WRITE, ContentFields, run_replace,
+        "Replace the whole target structure (decorators and doc comments included).",
+    ),
+    ActionSpec(
+        "fs.deleteStructure", Kind.WRITE, TargetFields, run_delete,
+        "Delete the target structure.",
+    ),
+    ActionSpec(
+        "fs.replaceTextInStructure", Kind.WRITE, TextFields, run_replace_text,
+        "Replace the one occurrence of old_text inside the target structure.",
+    ),
+    ActionSpec(
+        "fs.replaceAllTextInStructure", Kind.WRITE, AllTextFields, run_replace_all_text,
+        "Replace every occurrence of old_text inside the target (optional expected_count).",
+    ),
+    ActionSpec(
+        "fs.insertBeforeStructure", Kind.WRITE, ContentFields, run_insert_before,
+        "Insert content before the target structure.",
+    ),
+    ActionSpec(
+        "fs.insertAfterStructure", Kind.WRITE, ContentFields, run_insert_after,
+        "Insert content after the target structure.",
+    ),
+    ActionSpec(
+        "fs.moveStructure", Kind.WRITE, MoveFields, run_move,
+        "Move the target before/after dest_target, or to the start/end of dest_path.",
+    ),
+)
