@@ -302,6 +302,11 @@ class _UndoProgress:
     failed: bool = False  # an OS error: the batch stays undoable so undo can be retried
 
 
+def _seq(folder: Path) -> int | None:
+    head = folder.name.partition("-")[0]
+    return int(head) if head.isdigit() else None
+
+
 class Journal:
     """The approved batches of one workspace, newest last on disk, newest first in lists."""
 
@@ -312,15 +317,15 @@ class Journal:
         """Batch folders, newest first."""
         if not self._folder.is_dir():
             return []
-        folders = [p for p in self._folder.iterdir() if p.is_dir() and p.name[:6].isdigit()]
-        return sorted(folders, key=lambda p: int(p.name[:6]), reverse=True)
+        folders = [p for p in self._folder.iterdir() if p.is_dir() and _seq(p) is not None]
+        return sorted(folders, key=lambda p: _seq(p) or 0, reverse=True)
 
     def begin_batch(self, label: str) -> BatchRecorder:
         self._folder.mkdir(parents=True, exist_ok=True)
         folders = self._batch_folders()
         for old in folders[MAX_BATCHES - 1 :]:
             shutil.rmtree(old, ignore_errors=True)
-        seq = int(folders[0].name[:6]) + 1 if folders else 1
+        seq = (_seq(folders[0]) or 0) + 1 if folders else 1
         now = datetime.now(timezone.utc)
         while True:
             batch_id = f"{seq:06d}-{now:%Y%m%dT%H%M%S}"
@@ -366,14 +371,14 @@ class Journal:
             return UndoReport(None, (), (), (), (), False, summary)
         info = manifest.info()
         paths = _paths_of(manifest.entries)
-        conflicts = [c for c in (_conflict(workspace, p) for p in paths) if c]
+        conflicts = {p.path: c for p in paths if (c := _conflict(workspace, p))}
         if conflicts:
             summary = (
                 f"Undo of '{info.label}' refused: {len(conflicts)} path(s) changed after the "
-                f"batch wrote them ({', '.join(c.split(':')[0] for c in conflicts)}). Nothing "
-                "was undone; put those paths back as the batch left them, or undo them by hand."
+                f"batch wrote them ({', '.join(conflicts)}). Nothing was undone; put those "
+                "paths back as the batch left them, or undo them by hand."
             )
-            return UndoReport(info, (), (), (), tuple(conflicts), True, summary)
+            return UndoReport(info, (), (), (), tuple(conflicts.values()), True, summary)
         progress = _UndoProgress()
         blobs = manifest.folder / "blobs"
         for path in paths:
