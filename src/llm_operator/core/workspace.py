@@ -81,12 +81,16 @@ class Workspace:
 
     root: Path
     secret_patterns: tuple[str, ...] = field(default=DEFAULT_SECRET_PATTERNS)
+    _secret: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         real = Path(os.path.realpath(self.root))
         if not real.is_dir():
             raise OperatorError("ERR_WORKSPACE_INVALID", f"workspace {self.root} is not a folder")
         object.__setattr__(self, "root", real)
+        # One compiled pattern: searchTree asks this for every file it meets.
+        joined = "|".join(f"(?:{fnmatch.translate(p)})" for p in self.secret_patterns)
+        object.__setattr__(self, "_secret", re.compile(joined or r"(?!)"))
 
     # -- resolution --------------------------------------------------------------
 
@@ -139,4 +143,4 @@ class Workspace:
 
     def is_secret(self, rel: str) -> bool:
         name = rel.rsplit("/", 1)[-1]
-        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.secret_patterns)
+        return self._secret.match(name) is not None
