@@ -172,10 +172,15 @@ def _parse_body(lines: list[str], start: int) -> CommandBlock | BlockProblem:
 def _split_lines(text: str) -> tuple[list[str], bool]:
     truncated = len(text) > SCAN_LIMIT
     if truncated:
+        before = text[-SCAN_LIMIT - 1]
         text = text[-SCAN_LIMIT:]
-        first_break = _LINE_BREAK.search(text)
-        # The cut is mid-line unless the character before it ended a line.
-        text = text[first_break.end() :] if first_break else ""
+        if before == "\r" and text.startswith("\n"):
+            # The cut split a CRLF: the window starts with the rest of a line break.
+            text = text[1:]
+        elif before not in "\r\n":
+            # The cut is mid-line: drop that partial line.
+            first_break = _LINE_BREAK.search(text)
+            text = text[first_break.end() :] if first_break else ""
     return _LINE_BREAK.split(text), truncated
 
 
@@ -206,12 +211,13 @@ def scan(text: str) -> Scan:
 
 
 def _skip_result(lines: list[str], index: int) -> int:
-    """The index after an OPERATOR_RESULT block (an unterminated one ends at a CMD marker)."""
+    """The index after an OPERATOR_RESULT block (an unterminated one ends at a CMD marker
+    alone on its line; a result line that merely starts with the word stays in the result)."""
     while index < len(lines):
         marker, alone = _marker(lines[index])
         if marker == END_RESULT and alone:
             return index + 1
-        if marker == CMD:
+        if marker == CMD and alone:
             return index
         index += 1
     return index
