@@ -7,8 +7,9 @@ targets need: the children of a structure are the structures found inside it, lo
 through any non-container nodes (a function's ``block``, a TypeScript ``export``, a Go
 ``statement_list``) on the way down.
 
-Container types are looked through unless they are also listed as structures (a
-Markdown section is both), so a C header's ``#ifndef`` guard does not add a level.
+A container that is itself a child of a container is a structure too (a Markdown
+section, a Go ``const (...)`` block) unless listed in ``non_structures``: a C header's
+``#ifndef`` guard is looked through, so it does not add a level.
 """
 
 from __future__ import annotations
@@ -209,7 +210,9 @@ SPECS: dict[str, LanguageSpec] = {
         block_openers=(":",),
     ),
     "toml": LanguageSpec(
-        "toml", containers=frozenset({"document", "table", "table_array_element"}),
+        "toml",
+        containers=frozenset({"document", "table", "table_array_element"}),
+        non_structures=frozenset({"bare_key", "dotted_key", "quoted_key"}),
         block_openers=(),
     ),
     "markdown": LanguageSpec(

@@ -87,7 +87,7 @@ def children(source: Source, node: Node) -> list[Candidate]:
             stack.pop()
             continue
         parent, child, index = item
-        if child.type in spec.comment_types:
+        if child.type in spec.comment_types or child.type in spec.prefix_types:
             continue
         container = parent.type in spec.containers
         if (

@@ -1,0 +1,19 @@
+package demo;
+
+import java.util.List;
+
+/** A service. */
+@Service
+public class A {
+    private int count;
+
+    /** Runs. */
+    @Override
+    public void run() {
+        count++;
+    }
+
+    public int get() {
+        return count;
+    }
+}
