@@ -367,6 +367,18 @@ class Session:
         assert isinstance(produced, Outcome)
         return produced
 
+    # -- housekeeping ------------------------------------------------------------
+
+    def clean_leftovers(self) -> tuple[str, ...]:
+        """Remove temp files a killed write left behind (``.<name>.llmop-<hex>.tmp``).
+
+        Walks the workspace, so the window calls it once, off the UI thread, when a
+        workspace is opened; ``exec`` does not, to keep its start-up fast.
+        """
+        from .applying import clean_stale_temp_files
+
+        return clean_stale_temp_files(self.workspace)
+
     # -- undo --------------------------------------------------------------------
 
     def undo_last(self) -> UndoReport:
