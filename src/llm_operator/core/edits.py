@@ -122,14 +122,14 @@ def _describe(error: Any, document: Any) -> str:
     kind = error["type"]
     if not loc or loc[0] != "edits" or len(loc) < 2:
         field = loc[0] if loc else "document"
+        if kind == "missing":
+            return f"the top-level field {field!r} is missing; expected {_FORMAT}"
         if field == "version":
             return "version must be the number 1"
         if field == "edits":
             return "edits must be a non-empty array of edit objects"
         if kind == "extra_forbidden":
             return f"unknown top-level field {field!r}; the document has only version and edits"
-        if kind == "missing":
-            return f"the top-level field {field!r} is missing"
         return f"{field}: {error['msg']}"
     index = loc[1]
     edit = document["edits"][index]
