@@ -1,0 +1,377 @@
+"""The main window: workspace, paste pane, results, history; it wires the parts together.
+
+Start-up stays close to a bare Qt window: the core, watchdog and the diff engine are
+imported only after the window is shown (workspace and watcher open from a zero timer).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .clipboard import ClipboardBridge
+from .confirm_dialog import ConfirmDialog
+from .history import HistoryPanel
+from .paste_pane import PastePane
+from .results_pane import ResultsPane
+from .run_flow import RunFlow
+from .settings import MIN_PART_SIZE, Settings
+from .tasks import TaskRunner
+from .window_actions import WindowActions
+from .workspace_bar import FolderQuestion, WorkspaceBar
+
+if TYPE_CHECKING:
+    from ..core.session import Decision, Pending, Session
+    from .run_flow import RunDone
+    from .watcher import WorkspaceWatcher
+
+TITLE = "LLM Operator"
+
+
+class PartSizeQuestion:
+    @classmethod
+    def ask(cls, parent: QWidget | None, current: int) -> int | None:
+        value, ok = QInputDialog.getInt(
+            parent,
+            "Characters per part",
+            "Results longer than this are split into parts (a chat input's limit):",
+            current,
+            MIN_PART_SIZE,
+            10_000_000,
+            1000,
+        )
+        return value if ok else None
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        settings: Settings,
+        state_dir: Path | None = None,
+        workspace: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self._state_dir = state_dir
+        self._pending_workspace = workspace
+        self._shown_once = False
+        self.session: Session | None = None
+        self.watcher: WorkspaceWatcher | None = None
+        self.clipboard = ClipboardBridge(self)
+        self.tasks = TaskRunner(self)
+        self.flow = RunFlow(self.tasks, self._decide, self)
+        self._build()
+        self.actions = WindowActions(self)
+        self._restore()
+        self.setWindowTitle(f"{TITLE} - {workspace.name if workspace else 'no workspace'}")
+        self.clipboard.reply_copied.connect(self.pick_up_reply)
+        self.flow.finished.connect(self._on_finished)
+        self.flow.failed.connect(self._on_failed)
+        self.flow.undone.connect(self._on_undone)
+        self.flow.progress.connect(self._on_progress)
+        self.workspace_bar.show_workspaces(None, settings.recent_workspaces)
+        self.update_run_state()
+
+    # -- layout ----------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.workspace_bar = WorkspaceBar()
+        self.workspace_bar.open_requested.connect(self.choose_workspace)
+        self.workspace_bar.chosen.connect(self.open_workspace)
+        self.primer_button = QToolButton()
+        self.run_button = QToolButton()
+        self.run_button.setObjectName("run")
+        self.run_hint = QLabel()
+        self.run_hint.setStyleSheet("QLabel { color: #9a6700; }")
+        top = QHBoxLayout()
+        top.addWidget(self.workspace_bar, 1)
+        top.addWidget(self.primer_button)
+        top.addWidget(self.run_button)
+        self.paste = PastePane()
+        self.paste.detected_changed.connect(self.update_run_state)
+        self.results = ResultsPane(self.clipboard)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.paste)
+        self.splitter.addWidget(self.results)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addLayout(top)
+        layout.addWidget(self.run_hint)
+        layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.history = HistoryPanel()
+        self.history.undo_requested.connect(self.undo_last_batch)
+        self.history_dock = QDockWidget("History", self)
+        self.history_dock.setObjectName("history")
+        self.history_dock.setWidget(self.history)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.watch_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.watch_label)
+
+    def _restore(self) -> None:
+        if self.settings.geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode("ascii")))
+        else:
+            self.resize(1100, 760)
+        if self.settings.splitter:
+            self.splitter.restoreState(QByteArray.fromBase64(self.settings.splitter.encode()))
+        self.history_dock.setVisible(self.settings.show_history)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self.paste.focus_editor()
+            QTimer.singleShot(0, self._after_show)
+
+    def _after_show(self) -> None:
+        if self._pending_workspace is not None:
+            self.open_workspace(self._pending_workspace)
+            self._pending_workspace = None
+        self.clipboard.set_watching(self.settings.clipboard_watch)
+
+    # -- workspace -------------------------------------------------------------
+
+    @property
+    def workspace_root(self) -> Path | None:
+        return self.session.workspace.root if self.session else None
+
+    def choose_workspace(self) -> None:
+        start = str(self.workspace_root or Path.home())
+        folder = FolderQuestion.ask(self, start)
+        if folder is not None:
+            self.open_workspace(folder)
+
+    def open_workspace(self, folder: Path) -> None:
+        if self.flow.busy:
+            self.statusBar().showMessage("Wait for the run to finish before switching.", 5000)
+            return
+        from ..core.errors import OperatorError
+        from ..core.session import Session
+        from ..core.state import default_state_dir
+        from ..core.workspace import Workspace
+
+        try:
+            workspace = Workspace(folder)
+            state = self._state_dir if self._state_dir is not None else default_state_dir()
+            session = Session(workspace, state)
+        except (OperatorError, OSError) as error:
+            message = getattr(error, "message", str(error))
+            self.statusBar().showMessage(f"Cannot open {folder}: {message}", 10000)
+            if self.session is None:
+                self.setWindowTitle(f"{TITLE} - no workspace")
+            return
+        self.session = session
+        self.settings.remember_workspace(workspace.root)
+        self.setWindowTitle(f"{TITLE} - {workspace.root.name}")
+        self.workspace_bar.show_workspaces(workspace.root, self.settings.recent_workspaces)
+        self.actions.fill_recent()
+        self.history.clear()
+        self._save_settings()
+        self._start_watcher(workspace.root)
+        self.refresh_journal()
+        self.update_run_state()
+        self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
+
+    def _start_watcher(self, root: Path) -> None:
+        from .watcher import WorkspaceWatcher
+
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher.deleteLater()
+        self.watcher = WorkspaceWatcher(root, self)
+        self.watcher.changed.connect(self._show_watch_state)
+        if not self.watcher.start():
+            self.statusBar().showMessage(f"File watcher off: {self.watcher.error}", 10000)
+        self._show_watch_state()
+
+    def _show_watch_state(self) -> None:
+        if self.watcher is None:
+            self.watch_label.setText("")
+        elif not self.watcher.running:
+            self.watch_label.setText(f"watcher off: {self.watcher.error}")
+        else:
+            count = len(self.watcher.changed_outside())
+            self.watch_label.setText(
+                f"{count} file(s) changed outside since read" if count else "watching files"
+            )
+
+    # -- running ---------------------------------------------------------------
+
+    def update_run_state(self) -> None:
+        if self.session is None:
+            why = "Choose a workspace first (Ctrl+O): nothing runs without one."
+        elif self.flow.busy:
+            why = "A run is in progress."
+        else:
+            why = ""
+        self.actions.run.setEnabled(not why)
+        self.actions.run.setToolTip(why or "Run the pasted reply (Ctrl+Return)")
+        self.actions.run.setStatusTip(why)
+        self.run_hint.setText(why)
+        self.run_hint.setVisible(bool(why))
+        self.actions.undo.setEnabled(self.session is not None and not self.flow.busy)
+        self.actions.open.setEnabled(not self.flow.busy)
+
+    def run_reply(self) -> None:
+        if self.session is None or self.flow.busy:
+            self.statusBar().showMessage(self.run_hint.text() or "Busy.", 5000)
+            return
+        text = self.paste.text()
+        if not text.strip():
+            self.statusBar().showMessage("Paste a reply first (Ctrl+V).", 5000)
+            return
+        if self.watcher is not None:
+            self.watcher.hold()
+        self.flow.run(self.session, text)
+        self.update_run_state()
+        self.statusBar().showMessage("Running...")
+
+    def _decide(self, pending: list[Pending]) -> dict[int, Decision]:
+        outside = self.watcher.changed_outside() if self.watcher else frozenset()
+        return ConfirmDialog.ask(self, pending, outside)
+
+    def _on_progress(self, done: int, total: int, label: str) -> None:
+        self.progress.setVisible(done < total)
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{label} %v/%m")
+
+    def _on_finished(self, done: RunDone) -> None:
+        from .history import record_run
+
+        self.progress.hide()
+        parts = self.results.show_results(
+            done.results, self.settings.part_size, self.settings.auto_copy
+        )
+        failed = sum(1 for result in done.results if not result.ok)
+        message = f"Ran {len(done.results)} command(s), {failed} failed."
+        if self.settings.auto_copy and parts.count:
+            message += " Results copied: paste them into the chat."
+        for notice in done.run.notices:
+            message += f" Note: {notice}."
+        self.statusBar().showMessage(message)
+        self.history.add(record_run(done.run, done.decisions, done.results))
+        self._finish(done.touched)
+
+    def _on_failed(self, message: str) -> None:
+        self.progress.hide()
+        self.results.show_error(f"The run failed: {message}\n\nThe window is still usable.")
+        self.statusBar().showMessage(f"The run failed: {message}")
+        self._finish([])
+
+    def _finish(self, touched: list[str]) -> None:
+        if self.watcher is not None:
+            self.watcher.release(touched)
+        self.refresh_journal()
+        self.update_run_state()
+        self.paste.focus_editor(select_all=True)
+
+    def pick_up_reply(self, text: str) -> None:
+        """A reply copied elsewhere (clipboard watch): run it and come forward."""
+        if self.flow.busy:
+            self.statusBar().showMessage("A copied reply was ignored: a run is in progress.")
+            return
+        self.paste.set_text(text)
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        self.run_reply()
+
+    # -- undo, journal, settings -------------------------------------------------
+
+    def undo_last_batch(self) -> None:
+        from .history import UndoQuestion
+
+        if self.session is None or self.flow.busy:
+            return
+        batches = [batch for batch in self.session.journal.batches() if not batch.undone]
+        if not batches:
+            self.statusBar().showMessage("Nothing to undo.", 5000)
+            return
+        if UndoQuestion.ask(self, batches[-1].label):
+            self.flow.undo(self.session)
+            self.update_run_state()
+
+    def _on_undone(self, report: object) -> None:
+        from .history import RunRecord
+
+        summary = str(getattr(report, "summary", report))
+        problems = list(getattr(report, "problems", ()))
+        text = "\n".join(["Undo report (not for the chat):", summary, *problems])
+        self.results.show_error(text)
+        self.results.status.setText("Undo finished." if not problems else "Undo had problems.")
+        self.statusBar().showMessage(summary)
+        self.history.add(RunRecord("undo", text))
+        self._finish([])
+
+    def refresh_journal(self) -> None:
+        if self.session is None:
+            self.history.set_journal("Undo journal: no workspace.", False)
+            return
+        batches = self.session.journal.batches()
+        open_batches = [batch for batch in batches if not batch.undone]
+        if not open_batches:
+            self.history.set_journal("Undo journal: nothing to undo.", False)
+            return
+        last = open_batches[-1]
+        self.history.set_journal(
+            f"Undo journal: {len(open_batches)} batch(es); last: {last.label} "
+            f"({len(last.changes)} file(s), {last.created:%Y-%m-%d %H:%M})",
+            True,
+        )
+
+    def copy_primer(self) -> None:
+        from .assets import primer_text
+
+        try:
+            self.clipboard.copy(primer_text())
+        except OSError as error:
+            self.statusBar().showMessage(f"Cannot read the interface spec: {error}")
+            return
+        self.statusBar().showMessage("LLM primer copied: paste it into a new chat.", 8000)
+
+    def ask_part_size(self) -> None:
+        value = PartSizeQuestion.ask(self, self.settings.part_size)
+        if value is not None:
+            self.settings.part_size = value
+            self._save_settings()
+
+    def _save_settings(self) -> None:
+        self.settings.geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+        self.settings.splitter = bytes(self.splitter.saveState().toBase64().data()).decode()
+        self.settings.show_history = not self.history_dock.isHidden()
+        try:
+            self.settings.save()
+        except OSError as error:
+            self.statusBar().showMessage(f"Cannot save settings: {error}", 10000)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._save_settings()
+        self.clipboard.set_watching(False)
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.tasks.wait()
+        super().closeEvent(event)

@@ -1,0 +1,110 @@
+"""One run of a pasted reply: prepare in a worker, decide on the main thread, execute in a
+worker. Also the undo of the last batch, which is disk work too.
+
+Only one run or undo is in flight at a time; the window disables Run meanwhile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from .tasks import Progress, TaskFailure, TaskRunner
+
+if TYPE_CHECKING:
+    from ..core.encoder import Result
+    from ..core.session import Decision, Pending, Run, Session
+
+Decide = Callable[[list["Pending"]], dict[int, "Decision"]]
+
+
+@dataclass(frozen=True)
+class RunDone:
+    run: Run
+    decisions: dict[int, Decision]
+    results: list[Result]
+    touched: list[str] = field(default_factory=list)  # files the run read or wrote
+
+
+def touched_paths(session: Session, run: Run, decisions: dict[int, Decision]) -> list[str]:
+    """Workspace-relative files this run read or wrote: the LLM has now seen them."""
+    from ..core.errors import OperatorError
+
+    seen: set[str] = set()
+    for item in run.items:
+        if item.pending is not None and item.pending.plan is not None:
+            if decisions.get(item.index) and decisions[item.index].approved:
+                seen.update(change.path for change in item.pending.changes)
+            continue
+        if item.path is None or item.result is None or not item.result.ok:
+            continue
+        try:
+            real = session.workspace.resolve(item.path)
+            if real.is_file():
+                seen.add(session.workspace.relative(real))
+        except (OperatorError, OSError):
+            continue
+    return sorted(seen)
+
+
+class RunFlow(QObject):
+    progress = Signal(int, int, str)
+    finished = Signal(object)  # RunDone
+    failed = Signal(str)
+    undone = Signal(object)  # core.journal.UndoReport
+
+    def __init__(self, tasks: TaskRunner, decide: Decide, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self._decide = decide
+        self.busy = False
+
+    def run(self, session: Session, text: str) -> None:
+        self.busy = True
+
+        def prepare(progress: Progress) -> Run:
+            return session.prepare(text, progress=progress)
+
+        self._tasks.start(
+            prepare, lambda run: self._decided(session, run), self._failed, self.progress.emit
+        )
+
+    def _decided(self, session: Session, run: Run) -> None:
+        try:
+            decisions = self._decide(run.pending) if run.pending else {}
+        except Exception as error:  # a broken dialog must not leave the window busy
+            self._failed(TaskFailure(error))
+            return
+
+        def execute(progress: Progress) -> RunDone:
+            results = session.execute(run, decisions, progress=progress)
+            return RunDone(run, decisions, results, touched_paths(session, run, decisions))
+
+        self._tasks.start(execute, self._done, self._failed, self.progress.emit)
+
+    def undo(self, session: Session) -> None:
+        self.busy = True
+
+        def undo(_progress: Progress) -> Any:
+            return session.undo_last()
+
+        self._tasks.start(undo, self._undone, self._failed)
+
+    def _done(self, done: RunDone) -> None:
+        self.busy = False
+        self.finished.emit(done)
+
+    def _undone(self, report: object) -> None:
+        self.busy = False
+        self.undone.emit(report)
+
+    def _failed(self, failure: TaskFailure) -> None:
+        self.busy = False
+        message = str(failure)
+        code = getattr(failure.error, "code", None)
+        if code:
+            message = f"{code}: {getattr(failure.error, 'message', message)}"
+        self.failed.emit(message)

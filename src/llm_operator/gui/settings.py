@@ -1,0 +1,88 @@
+"""The window's settings: one typed object, saved as one JSON file.
+
+The file lives in the platform's config folder (``LLM_OPERATOR_CONFIG_DIR`` overrides it, so
+tests and scripts never touch a person's real settings). A damaged or partly wrong file never
+stops the app: every field that cannot be read keeps its default.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+CONFIG_ENV = "LLM_OPERATOR_CONFIG_DIR"
+MAX_RECENT = 10
+MIN_PART_SIZE = 4000  # below this a single block's header and summary may not fit in a part
+
+
+def default_settings_path() -> Path:
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override) / "settings.json"
+    import platformdirs  # lazy: keeps start-up light
+
+    return Path(platformdirs.user_config_dir("llm-operator", appauthor=False)) / "settings.json"
+
+
+@dataclass
+class Settings:
+    geometry: str = ""  # QMainWindow.saveGeometry(), base64
+    splitter: str = ""  # QSplitter.saveState() of the paste/results split, base64
+    recent_workspaces: list[str] = field(default_factory=list)
+    auto_copy: bool = True
+    clipboard_watch: bool = False
+    part_size: int = 30000
+    show_history: bool = False
+    path: Path | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        where = path if path is not None else default_settings_path()
+        loaded = cls(path=where)
+        try:
+            raw = json.loads(where.read_text("utf-8"))
+        except (OSError, ValueError):
+            return loaded
+        if not isinstance(raw, dict):
+            return loaded
+        defaults = cls()
+        for spec in fields(cls):
+            if spec.name == "path" or spec.name not in raw:
+                continue
+            value = raw[spec.name]
+            # A value of the wrong type (hand edits, older versions) keeps the default.
+            if type(value) is type(getattr(defaults, spec.name)):
+                setattr(loaded, spec.name, value)
+        loaded.recent_workspaces = [p for p in loaded.recent_workspaces if isinstance(p, str)]
+        loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
+        return loaded
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("path")
+        return data
+
+    def save(self) -> None:
+        """Write atomically, so a crash mid-save never leaves a half-written file."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(self.to_json(), indent=2)
+        handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".settings-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temp, self.path)
+        except OSError:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+    def remember_workspace(self, folder: Path) -> None:
+        """Put ``folder`` first in the recent list, without duplicates."""
+        text = str(folder)
+        self.recent_workspaces = [text] + [p for p in self.recent_workspaces if p != text]
+        del self.recent_workspaces[MAX_RECENT:]

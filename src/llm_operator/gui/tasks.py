@@ -1,0 +1,105 @@
+"""The one way the window runs slow work: a worker thread that returns a value.
+
+Workers never touch widgets. They receive a ``progress(done, total, label)`` function that
+emits a signal, and their return value (or the error they raised) reaches the UI through
+queued signals, so every callback runs on the main thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+
+Progress = Callable[[int, int, str], None]
+Work = Callable[[Progress], Any]
+
+_count_lock = threading.Lock()
+_running = 0
+
+
+def running_task_count() -> int:
+    """Workers started and not finished, in every runner (tests check it drops to zero)."""
+    with _count_lock:
+        return _running
+
+
+def _adjust(delta: int) -> None:
+    global _running
+    with _count_lock:
+        _running += delta
+
+
+class TaskFailure(Exception):
+    """What a failed worker raised, carried to the main thread with its traceback."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+        self.trace = "".join(traceback.format_exception(error))
+
+
+class _Signals(QObject):
+    done = Signal(object)
+    failed = Signal(object)
+    progress = Signal(int, int, str)
+
+
+class _Task(QRunnable):
+    def __init__(self, work: Work, signals: _Signals) -> None:
+        super().__init__()
+        self._work = work
+        self._signals = signals
+
+    def run(self) -> None:
+        try:
+            value = self._work(self._signals.progress.emit)
+        except BaseException as error:  # the window must survive any failure of a run
+            self._signals.failed.emit(TaskFailure(error))
+        else:
+            self._signals.done.emit(value)
+        finally:
+            _adjust(-1)
+
+
+class TaskRunner(QObject):
+    """Runs ``work`` in a private thread pool and calls back on the main thread."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(2)
+        self._live: set[_Signals] = set()
+
+    def start(
+        self,
+        work: Work,
+        on_done: Callable[[Any], None],
+        on_failed: Callable[[TaskFailure], None],
+        on_progress: Progress | None = None,
+    ) -> None:
+        signals = _Signals()
+        self._live.add(signals)  # keeps the signal object alive until the callback ran
+
+        def finish(callback: Callable[[Any], None], value: object) -> None:
+            self._live.discard(signals)
+            callback(value)
+
+        queued = Qt.ConnectionType.QueuedConnection
+        signals.done.connect(lambda value: finish(on_done, value), queued)
+        signals.failed.connect(lambda failure: finish(on_failed, failure), queued)
+        if on_progress is not None:
+            signals.progress.connect(on_progress, queued)
+        _adjust(1)
+        self._pool.start(_Task(work, signals))
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._live)
+
+    def wait(self, timeout_ms: int = 10000) -> bool:
+        """Block until every worker returned (used when the window closes)."""
+        return self._pool.waitForDone(timeout_ms)

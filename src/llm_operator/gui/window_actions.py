@@ -1,0 +1,114 @@
+"""The window's menus and keyboard map: every step of a round trip has a key.
+
+Ctrl+O        open a workspace folder      Ctrl+Return    run the pasted reply
+Ctrl+V        paste (in the paste pane)    Ctrl+Shift+C   copy the results again
+Ctrl+Shift+N  copy the next part           Ctrl+Shift+P   copy the LLM primer
+Ctrl+Z        undo the last batch (asks)   Ctrl+H         show or hide the history
+Ctrl+Q        quit
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+class WindowActions:
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+        bar = window.menuBar()
+        workspace = bar.addMenu("&Workspace")
+        self.open = self._action(workspace, "&Open folder...", "Ctrl+O", window.choose_workspace)
+        self.recent_menu = workspace.addMenu("&Recent workspaces")
+        self.forget = self._action(
+            workspace, "Start a &fresh session memory", None, self._forget_memory
+        )
+        workspace.addSeparator()
+        self.quit = self._action(workspace, "&Quit", "Ctrl+Q", window.close)
+
+        run = bar.addMenu("&Run")
+        self.run = self._action(run, "&Run reply", None, window.run_reply)
+        self.run.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self.copy = self._action(run, "&Copy results", "Ctrl+Shift+C", window.results.copy_current)
+        self.copy_next = self._action(
+            run, "Copy &next part", "Ctrl+Shift+N", window.results.copy_next
+        )
+        self.undo = self._action(run, "&Undo last batch...", "Ctrl+Z", window.undo_last_batch)
+        run.addSeparator()
+        self.primer = self._action(run, "Copy LLM &primer", "Ctrl+Shift+P", window.copy_primer)
+
+        options = bar.addMenu("&Settings")
+        settings = window.settings
+        self.auto_copy = self._toggle(
+            options, "Copy results &automatically", settings.auto_copy, self._set_auto_copy
+        )
+        self.watch = self._toggle(
+            options, "&Watch the clipboard for replies", settings.clipboard_watch, self._set_watch
+        )
+        self._action(options, "Characters per &part...", None, window.ask_part_size)
+
+        view = bar.addMenu("&View")
+        self.history = window.history_dock.toggleViewAction()
+        self.history.setShortcut(QKeySequence("Ctrl+H"))
+        view.addAction(self.history)
+
+        # A tool button shows its action's icon text; keep the key in sight.
+        self.run.setIconText("Run (Ctrl+Return)")
+        self.primer.setIconText("Copy LLM primer")
+        window.run_button.setDefaultAction(self.run)
+        window.primer_button.setDefaultAction(self.primer)
+        self.fill_recent()
+
+    def _action(
+        self, menu: object, text: str, keys: str | None, slot: Callable[[], object]
+    ) -> QAction:
+        action = QAction(text, self._window)
+        if keys:
+            action.setShortcut(QKeySequence(keys))
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)  # type: ignore[attr-defined]
+        return action
+
+    def _toggle(self, menu: object, text: str, on: bool, slot: Callable[[bool], None]) -> QAction:
+        action = QAction(text, self._window)
+        action.setCheckable(True)
+        action.setChecked(on)
+        action.toggled.connect(slot)
+        menu.addAction(action)  # type: ignore[attr-defined]
+        return action
+
+    def fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self._window.settings.recent_workspaces
+        for number, folder in enumerate(recent, start=1):
+            label = f"&{number} {folder}" if number < 10 else folder
+            action = self.recent_menu.addAction(label)
+            action.triggered.connect(
+                lambda _checked=False, f=folder: self._window.open_workspace(Path(f))
+            )
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _set_auto_copy(self, on: bool) -> None:
+        self._window.settings.auto_copy = on
+        self._window.settings.save()
+
+    def _set_watch(self, on: bool) -> None:
+        self._window.settings.clipboard_watch = on
+        self._window.clipboard.set_watching(on)
+        self._window.settings.save()
+
+    def _forget_memory(self) -> None:
+        session = self._window.session
+        if session is None:
+            return
+        session.memory.forget_all()
+        session.memory.save()
+        self._window.statusBar().showMessage(
+            "Fresh session memory: earlier command ids may be used again.", 5000
+        )
