@@ -200,9 +200,10 @@ def _not_found(
         problem = f"level {depth + 1} of the target is empty"
     else:
         problem = f"no structure {under} of {source.path} starts with {key!r}"
-    hint = (
-        f" Nearest targets: {nearest[:3]!r}." if nearest else ""
-    ) + (f" Valid next levels: {next_levels[:8]!r}." if next_levels else "")
+    shown = "; ".join(repr(t.split("\n")) for t in nearest[:3])
+    hint = (f" Nearest targets (levels): {shown}." if nearest else "") + (
+        f" Valid next levels: {next_levels[:8]!r}." if next_levels else ""
+    )
     return OperatorError(
         "ERR_TARGET_NOT_FOUND",
         f"{problem}. Each target line must be the start of a definition line exactly as "
