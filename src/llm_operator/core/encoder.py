@@ -56,7 +56,8 @@ def encode_result(result: Result) -> str:
         f"ok: {'true' if outcome.ok else 'false'}",
         f"summary: {one_line(outcome.summary)}",
     ]
-    if outcome.details is not None:
+    if outcome.details:
+        # An empty payload is left out rather than sent as a bare "details_b64:" line.
         lines.append(f"details_b64: {b64(outcome.details)}")
     lines.append("END_OPERATOR_RESULT")
     return "\n".join(lines)
