@@ -38,6 +38,22 @@ def _guard_secret(ctx: ActionContext, rel: str, outcome: Outcome) -> Result:
     )
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of decoded file text, numbered as every other action numbers them.
+
+    Only ``\n`` ends a line: ``str.splitlines`` would also split at form feeds, vertical
+    tabs and U+2028, and the line numbers shown here would then disagree with fs.search,
+    fs.searchTree and the edit actions. A CR left at a line end (mixed line endings) is
+    not shown.
+    """
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def _clip(line: str) -> str:
     if len(line) <= LONG_LINE:
         return line
@@ -125,7 +141,7 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields) -> Result:
             "bytes",
         )
     text, style = read_text(found)
-    all_lines = text.splitlines()
+    all_lines = file_lines(text)
     total = len(all_lines)
     if fields.start > max(total, 1):
         raise InvalidCommand(
@@ -197,7 +213,7 @@ def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
     query = fields.text
     hits: list[str] = []
     total = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(file_lines(text), start=1):
         if query in line:
             total += 1
             if len(hits) < SEARCH_MAX_MATCHES:
