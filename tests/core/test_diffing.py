@@ -8,11 +8,13 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llm_operator.core import diffing
 from llm_operator.core.diffing import diff_stats, unified_diff
 from llm_operator.core.patching import apply_unified_diff
 
@@ -197,3 +199,41 @@ def test_gnu_patch_accepts_the_diff(tmp_path: Path, before: str, after: str) -> 
         capture_output=True,
     )
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == after
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["a", "b", "c", "", "dd", "e", "f g"]), max_size=40),
+    after=st.lists(st.sampled_from(["a", "b", "c", "", "dd", "e", "h"]), max_size=40),
+    before_eol=st.booleans(),
+    after_eol=st.booleans(),
+)
+def test_round_trip_through_anchors_on_small_inputs(
+    before: list[str], after: list[str], before_eol: bool, after_eol: bool
+) -> None:
+    # With no item counted as small, every remainder goes through the anchor search.
+    old, new = text_of(before, before_eol), text_of(after, after_eol)
+    with mock.patch.object(diffing, "SMALL_ITEM", 0):
+        diff = unified_diff(old, new, "f.txt", context=1)
+    if old == new:
+        assert diff == ""
+        return
+    assert apply_unified_diff(old, diff, "f.txt").text == new
+
+
+def test_anchor_search_splits_at_lines_unique_on_both_sides() -> None:
+    before = text_of(["x", "one", "y", "two", "z"])
+    after = text_of(["X", "one", "Y", "two", "Z"])
+    found: list[tuple[int, int] | None] = []
+
+    def spy(*args: object) -> tuple[int, int] | None:
+        anchor = real_anchor(*args)  # type: ignore[arg-type]
+        found.append(anchor)
+        return anchor
+
+    real_anchor = diffing._anchor
+    with mock.patch.object(diffing, "SMALL_ITEM", 0), mock.patch.object(diffing, "_anchor", spy):
+        diff = unified_diff(before, after, "f", context=0)
+    assert [before[i : before.index("\n", i)] for i, _ in filter(None, found)] == ["one", "two"]
+    assert diff.count("\n@@ ") == 3
+    assert diff_stats(diff) == (3, 3)

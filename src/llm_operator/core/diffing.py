@@ -5,39 +5,50 @@ Invariants:
   gives back ``after`` exactly, final-newline state included (``\\ No newline at end of
   file`` is written after a last line that lacks its newline).
 - The last line of a text without a final newline is compared as a different line from
-  the same text with one, so a change of final-newline state shows as a changed line.
-- Big files stay fast when the change is small: the common prefix and suffix are trimmed
-  (galloping slice comparisons, which run in C), then the middle is split at a line that
-  occurs exactly once on each side (a patience-style anchor) and each part is trimmed and
-  split again. difflib only ever sees the small gaps between anchors. Any matched pair of
-  lines gives a valid diff; anchors only decide how small it is.
+  the same text with one (it carries a trailing "\\n" as its mark, which no real line
+  has), so a change of final-newline state shows as a changed line.
+- Big files stay fast when the change is small, and the texts are never split whole:
+  work items are character ranges that start at a line start and end at a line start or
+  the end of the text. Each item's common prefix and suffix are trimmed (galloping slice
+  comparisons, which run in C) back to whole lines; a big remainder is split at a line
+  that occurs exactly once on each side (a patience-style anchor), found with
+  ``str.find``; only small remainders are split into lines and given to difflib. Any
+  matched pair of lines gives a valid diff; anchors only decide how small it is.
+- Every item boundary is remembered as a (line, character) point, so the few lines a
+  hunk prints are found by walking at most a few lines from a known point.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 
-_Block = tuple[int, int, int]  # (a index, b index, length) of equal lines
+_Block = tuple[int, int, int]  # (a line, b line, length) of equal lines
 _Opcode = tuple[str, int, int, int, int]  # as difflib: tag, a range, b range
 
 _HUNK_COUNTS = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
-# Gaps this small go straight to difflib; above it, look for an anchor first.
-_SMALL_GAP = 400
-# How many lines around the middle of a gap are tried as anchors before giving up.
+# Items with fewer characters than this (both sides together) go straight to difflib.
+SMALL_ITEM = 16_384
+# How many lines around the middle of an item are tried as anchors before giving up.
 _ANCHOR_TRIES = 24
+# A candidate anchor found more often than this (as a substring) is not worth counting.
+_ANCHOR_HITS = 64
 
 
-def _lines(text: str) -> list[str]:
-    """Lines of ``text``; a last line without newline gets a trailing "\\n" as its mark.
+def _count_lines(text: str, start: int, stop: int) -> int:
+    """Lines in a line-aligned range: its newlines, plus a last line without one."""
+    extra = 1 if stop > start and text[stop - 1] != "\n" else 0
+    return text.count("\n", start, stop) + extra
 
-    No real line contains "\\n", so the marked line never equals an unmarked one.
-    """
-    if not text:
+
+def _split(segment: str) -> list[str]:
+    """Lines of a line-aligned segment; a last line without newline gets its mark."""
+    if not segment:
         return []
-    lines = text.split("\n")
+    lines = segment.split("\n")
     if lines[-1] == "":
         lines.pop()
     else:
@@ -45,11 +56,56 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _common_prefix(a: list[str], b: list[str], alo: int, blo: int, limit: int) -> int:
+class _Text:
+    """A text and the (line, character) points where item boundaries fell."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.total = _count_lines(text, 0, len(text))
+        self._points: dict[int, int] = {0: 0}
+        self._sorted: list[int] = []
+
+    def mark(self, line: int, char: int) -> None:
+        self._points[line] = char
+        self._sorted = []
+
+    def _start_of(self, line: int) -> int:
+        if not self._sorted:
+            self._sorted = sorted(self._points)
+        at = bisect_left(self._sorted, line)
+        below = self._sorted[at - 1] if at > 0 else None
+        above = self._sorted[at] if at < len(self._sorted) else None
+        text = self.text
+        if above is not None and (below is None or above - line <= line - below):
+            char = self._points[above]
+            for _ in range(above - line):
+                char = text.rfind("\n", 0, char - 1) + 1
+            return char
+        assert below is not None  # line 0 is always a point
+        char = self._points[below]
+        for _ in range(line - below):
+            char = text.find("\n", char) + 1
+        return char
+
+    def lines(self, start: int, stop: int) -> list[str]:
+        text = self.text
+        char = self._start_of(start)
+        out = []
+        for _ in range(stop - start):
+            end = text.find("\n", char)
+            if end == -1:
+                out.append(text[char:] + "\n")
+                break
+            out.append(text[char:end])
+            char = end + 1
+        return out
+
+
+def _common_prefix(a: str, b: str, alo: int, blo: int, limit: int) -> int:
     """Length of the common run starting at ``a[alo]``/``b[blo]``, at most ``limit``.
 
-    Galloping: each slice comparison covers only lines not yet known to be equal, so the
-    cost is proportional to the run found, not to the file.
+    Galloping: each slice comparison covers only characters not yet known to be equal,
+    so the cost is proportional to the run found, not to the text.
     """
     if limit == 0 or a[alo] != b[blo]:
         return 0
@@ -69,7 +125,7 @@ def _common_prefix(a: list[str], b: list[str], alo: int, blo: int, limit: int) -
     return known
 
 
-def _common_suffix(a: list[str], b: list[str], ahi: int, bhi: int, limit: int) -> int:
+def _common_suffix(a: str, b: str, ahi: int, bhi: int, limit: int) -> int:
     """Length of the common run ending just before ``a[ahi]``/``b[bhi]``, at most ``limit``."""
     if limit == 0 or a[ahi - 1] != b[bhi - 1]:
         return 0
@@ -89,55 +145,102 @@ def _common_suffix(a: list[str], b: list[str], ahi: int, bhi: int, limit: int) -
     return known
 
 
-def _anchor(
-    a: list[str], b: list[str], alo: int, ahi: int, blo: int, bhi: int
-) -> tuple[int, int] | None:
-    """A pair (i, j) with a[i] == b[j], each occurring once in its gap; near a's middle."""
-    a_gap = a[alo:ahi]
-    b_gap = b[blo:bhi]
-    middle = len(a_gap) // 2
-    tried: set[str] = set()
-    for distance in range(len(a_gap)):
-        for i in (middle + distance, middle - distance - 1):
-            if not 0 <= i < len(a_gap):
-                continue
-            line = a_gap[i]
-            if line in tried:
-                continue
-            tried.add(line)
-            if len(tried) > _ANCHOR_TRIES:
+def _unique_line(text: str, needle: str, start: int, stop: int) -> int | None:
+    """Where ``needle`` (a line with its newline) is a whole line exactly once in the range."""
+    found: int | None = None
+    hits = 0
+    at = text.find(needle, start, stop)
+    while at != -1:
+        hits += 1
+        if hits > _ANCHOR_HITS:
+            return None
+        if at == start or text[at - 1] == "\n":
+            if found is not None:
                 return None
-            if a_gap.count(line) == 1 and b_gap.count(line) == 1:
-                return alo + i, blo + b_gap.index(line)
+            found = at
+        at = text.find(needle, at + 1, stop)
+    return found
+
+
+def _anchor(a: str, b: str, a0: int, a1: int, b0: int, b1: int) -> tuple[int, int] | None:
+    """Line starts (i, j) of a line found exactly once in each range; near a's middle."""
+    middle = a.rfind("\n", a0, (a0 + a1) // 2) + 1 or a0
+    forward = backward = max(middle, a0)
+    for turn in range(_ANCHOR_TRIES):
+        if turn % 2 == 0:
+            start = forward
+            forward = a.find("\n", forward, a1) + 1 or a1
+        else:
+            if backward <= a0:
+                continue
+            backward = a.rfind("\n", a0, backward - 1) + 1 or a0
+            start = backward
+        end = a.find("\n", start, a1)
+        if start >= a1 or end == -1 or end == start:
+            continue  # past the end, a last line without newline, or an empty line
+        needle = a[start : end + 1]
+        i = _unique_line(a, needle, a0, a1)
+        j = _unique_line(b, needle, b0, b1) if i is not None else None
+        if i is not None and j is not None:
+            return i, j
     return None
 
 
-def _matching_blocks(a: list[str], b: list[str]) -> list[_Block]:
+def _matching_blocks(a: _Text, b: _Text) -> list[_Block]:
+    """Equal runs of lines, in order, as (a line, b line, length).
+
+    An item carries the line numbers of both its ends, so each character is counted
+    for newlines about once per level instead of once per question asked about it.
+    """
+    at, bt = a.text, b.text
     blocks: list[_Block] = []
-    pending = [(0, len(a), 0, len(b))]
+    pending = [(0, len(at), 0, len(bt), 0, a.total, 0, b.total)]
     while pending:
-        alo, ahi, blo, bhi = pending.pop()
-        size = _common_prefix(a, b, alo, blo, min(ahi - alo, bhi - blo))
-        if size:
-            blocks.append((alo, blo, size))
-            alo, blo = alo + size, blo + size
-        size = _common_suffix(a, b, ahi, bhi, min(ahi - alo, bhi - blo))
-        if size:
-            blocks.append((ahi - size, bhi - size, size))
-            ahi, bhi = ahi - size, bhi - size
-        if alo == ahi or blo == bhi:
+        a0, a1, b0, b1, la, la_end, lb, lb_end = pending.pop()
+        size = _common_prefix(at, bt, a0, b0, min(a1 - a0, b1 - b0))
+        if size == a1 - a0 == b1 - b0:
+            if size:
+                blocks.append((la, lb, la_end - la))
             continue
-        big = (ahi - alo) + (bhi - blo) > _SMALL_GAP
-        anchor = _anchor(a, b, alo, ahi, blo, bhi) if big else None
+        cut = at.rfind("\n", a0, a0 + size) + 1 or a0  # back to a whole line
+        if cut > a0:
+            lines = at.count("\n", a0, cut)
+            blocks.append((la, lb, lines))
+            la, lb = la + lines, lb + lines
+            b0 += cut - a0
+            a0 = cut
+        size = _common_suffix(at, bt, a1, b1, min(a1 - a0, b1 - b0))
+        a_start, b_start = a1 - size, b1 - size
+        if size and not (
+            (a_start == 0 or at[a_start - 1] == "\n") and (b_start == 0 or bt[b_start - 1] == "\n")
+        ):
+            # Forward to the next line start inside the common part: equal in both.
+            size = a1 - (at.find("\n", a_start, a1) + 1 or a1)
+        if size:
+            lines = _count_lines(at, a1 - size, a1)
+            la_end, lb_end = la_end - lines, lb_end - lines
+            blocks.append((la_end, lb_end, lines))
+            a1, b1 = a1 - size, b1 - size
+        a.mark(la, a0)
+        b.mark(lb, b0)
+        a.mark(la_end, a1)
+        b.mark(lb_end, b1)
+        if a0 == a1 or b0 == b1:
+            continue
+        big = (a1 - a0) + (b1 - b0) > SMALL_ITEM
+        anchor = _anchor(at, bt, a0, a1, b0, b1) if big else None
         if anchor is not None:
             i, j = anchor
-            blocks.append((i, j, 1))
-            pending.append((alo, i, blo, j))
-            pending.append((i + 1, ahi, j + 1, bhi))
+            end = at.find("\n", i) + 1
+            li, lj = la + at.count("\n", a0, i), lb + bt.count("\n", b0, j)
+            blocks.append((li, lj, 1))
+            pending.append((a0, i, b0, j, la, li, lb, lj))
+            pending.append((end, a1, j + (end - i), b1, li + 1, la_end, lj + 1, lb_end))
             continue
-        # autojunk only where the gap is big: it trades minimality for speed, never validity.
-        matcher = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=big)
-        blocks.extend((alo + i, blo + j, n) for i, j, n in matcher.get_matching_blocks() if n)
+        a_lines, b_lines = _split(at[a0:a1]), _split(bt[b0:b1])
+        # autojunk only where the item is big: it trades minimality for speed, never validity.
+        matcher = difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=big)
+        blocks.extend((la + i, lb + j, n) for i, j, n in matcher.get_matching_blocks() if n)
     blocks.sort()
     # Adjacent blocks (a trimmed prefix and an anchor, say) merge: an "equal" opcode must
     # never follow another, or the grouping would emit hunks without changes.
@@ -150,10 +253,10 @@ def _matching_blocks(a: list[str], b: list[str]) -> list[_Block]:
     return merged
 
 
-def _opcodes(a: list[str], b: list[str]) -> list[_Opcode]:
+def _opcodes(a: _Text, b: _Text) -> list[_Opcode]:
     codes: list[_Opcode] = []
     i = j = 0
-    for ai, bj, size in [*_matching_blocks(a, b), (len(a), len(b), 0)]:
+    for ai, bj, size in [*_matching_blocks(a, b), (a.total, b.total, 0)]:
         if i < ai and j < bj:
             codes.append(("replace", i, ai, j, bj))
         elif i < ai:
@@ -206,8 +309,7 @@ def unified_diff(before: str, after: str, path: str, *, context: int = 3) -> str
     """The change from ``before`` to ``after`` as a unified diff of ``path``; "" if none."""
     if before == after:
         return ""
-    a = _lines(before)
-    b = _lines(after)
+    a, b = _Text(before), _Text(after)
     out = [
         "--- /dev/null" if not before else f"--- a/{path}",
         "+++ /dev/null" if not after else f"+++ b/{path}",
@@ -215,12 +317,14 @@ def unified_diff(before: str, after: str, path: str, *, context: int = 3) -> str
     for group in _grouped(_opcodes(a, b), context):
         first, last = group[0], group[-1]
         out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@")
+        a_lines, a_base = a.lines(first[1], last[2]), first[1]
+        b_lines, b_base = b.lines(first[3], last[4]), first[3]
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                _emit(out, " ", a[i1:i2])
+                _emit(out, " ", a_lines[i1 - a_base : i2 - a_base])
                 continue
-            _emit(out, "-", a[i1:i2])
-            _emit(out, "+", b[j1:j2])
+            _emit(out, "-", a_lines[i1 - a_base : i2 - a_base])
+            _emit(out, "+", b_lines[j1 - b_base : j2 - b_base])
     return "\n".join(out) + "\n"
 
 
