@@ -5,12 +5,16 @@ Invariants:
   by code point), so the same tree always gives the same matches and truncation point.
 - ``.git`` folders, files that .gitignore files ignore, binary files (a NUL byte in the
   first 8 KiB) and files over 500,000 bytes are skipped and counted, never read fully.
+- The .gitignore files of the folders above the start folder apply too, and a deeper
+  .gitignore overrides a shallower one (``!pattern`` re-includes), as in git: a file is
+  searched or skipped the same way whichever folder the search starts from.
 - At most 300 files are scanned (read) and 200 matches reported; the header says which
   limit cut the search short.
 - Symlinked folders are not followed (no loops, no escapes); a symlinked file is read
   only if its real path is inside the workspace.
-- Secret-looking files are searched, but their matches are shown only with the user's
-  consent: without it the result is the same search with those files left out.
+- Secret-looking files (by the name of the link or of its target) are searched, but their
+  matches are shown only with the user's consent: without it the result is the same
+  search with those files left out.
 """
 
 from __future__ import annotations
@@ -79,11 +83,13 @@ class _Ignores:
             self._specs.pop()
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        for base, spec in self._specs:
+        # The deepest .gitignore with a matching pattern decides, as in git.
+        for base, spec in reversed(self._specs):
             inner = rel if base == "." else rel[len(base) + 1 :]
             candidate = inner + "/" if is_dir else inner
-            if spec.match_file(candidate):  # type: ignore[attr-defined]
-                return True
+            include = spec.check_file(candidate).include  # type: ignore[attr-defined]
+            if include is not None:
+                return bool(include)
         return False
 
 
@@ -138,6 +144,11 @@ def _scan_file(real: Path, rel: str, needle: bytes, tally: _Tally, secret: bool)
 def _walk(workspace: Workspace, real: Path, rel: str, query: str, tally: _Tally) -> None:
     needle = query.encode("utf-8")
     ignores = _Ignores()
+    if real.is_dir() and rel != ".":
+        parts = rel.split("/")
+        for depth in range(len(parts)):
+            base = "/".join(parts[:depth]) or "."
+            ignores.load(workspace.root / base, base)
 
     def visit(folder: Path, folder_rel: str) -> None:
         pushed = ignores.load(folder, folder_rel)
@@ -170,7 +181,9 @@ def _walk(workspace: Workspace, real: Path, rel: str, query: str, tally: _Tally)
                         continue
                 if not target.is_file():
                     continue
-                secret = workspace.is_secret(child_rel)
+                secret = workspace.is_secret(child_rel) or workspace.is_secret(
+                    workspace.relative(target)
+                )
                 _scan_file(target, child_rel, needle, tally, secret)
         ignores.pop(pushed)
 
@@ -206,6 +219,9 @@ def run_search_tree(ctx: ActionContext, fields: SearchFields) -> Result:
     real = ctx.workspace.resolve(fields.path)
     if not real.exists():
         raise not_found(ctx.workspace, fields.path)
+    if not real.is_dir() and not real.is_file():
+        # A FIFO or device would block or never end.
+        raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")
     rel = ctx.workspace.relative(real)
     query = fields.text
     tally = _Tally()
