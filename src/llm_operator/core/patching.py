@@ -15,7 +15,10 @@ Invariants:
   offsets +1, -1, +2, -2, ... as ``git apply`` does; the offsets used are reported. A hunk
   with no old-side lines (pure insertion, no context) is only tried at its stated line:
   there is nothing to recognise it by anywhere else.
-- The text is split once and joined once, so applying a few hunks to a big file is linear.
+- The text is never split into lines on success: each hunk's old lines, joined, are
+  found with ``str.find`` and their line number counted with ``str.count``; the result is
+  one join of slices. Applying a few hunks to a big file is linear and runs mostly in C.
+  Only a failing hunk splits the text, to show the nearest place.
 
 Decisions (the protocol docs record them):
 - Counts are checked against the body; a mismatch is ERR_INVALID_PATCH naming the hunk.
