@@ -123,7 +123,10 @@ def test_comments_directly_above_belong_but_not_across_a_blank_line() -> None:
 
 
 def test_comment_at_another_indentation_is_not_attached() -> None:
-    data = b"class A:\n    def m(self):\n        pass\n    # about the end of A\ndef f():\n    pass\n"
+    data = (
+        b"class A:\n    def m(self):\n        pass\n    # about the end of A\n"
+        b"def f():\n    pass\n"
+    )
     assert ranges(data, "m.py", ["def f"]) == [[5, 6]]
     assert ranges(data, "m.py", ["class A"]) == [[1, 3]]
 
