@@ -12,11 +12,14 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections import Counter
+from dataclasses import dataclass, field
 
 from .errors import OperatorError
 
 BOM = b"\xef\xbb\xbf"
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _line_break_style(text: str) -> str | None:
@@ -37,6 +40,8 @@ class TextFile:
     bom: bool = False
     newline: str = "\n"
     mixed_newlines: bool = False
+    # For mixed files only: the break after each line of ``text`` (len = its "\n" count).
+    line_breaks: tuple[str, ...] = field(default=(), repr=False)
 
     @classmethod
     def decode(cls, data: bytes, path: str = "") -> TextFile:
@@ -54,7 +59,10 @@ class TextFile:
             ) from None
         style = _line_break_style(raw)
         if style is None:
-            return cls(raw, bom, "\n", mixed_newlines=True)
+            breaks = tuple(_BREAK.findall(raw))
+            dominant = Counter(breaks).most_common(1)[0][0]
+            text = _BREAK.sub("\n", raw)
+            return cls(text, bom, dominant, mixed_newlines=True, line_breaks=breaks)
         if style != "\n":
             raw = raw.replace(style, "\n")
         return cls(raw, bom, style)
@@ -66,10 +74,29 @@ class TextFile:
 
     def encode(self, text: str) -> bytes:
         """``text`` (LF line breaks) as bytes in this file's BOM and line-break style."""
-        if self.newline != "\n" and not self.mixed_newlines:
+        if self.mixed_newlines:
+            text = self._restore_breaks(text.replace("\r\n", "\n"))
+        elif self.newline != "\n":
             text = text.replace("\r\n", "\n").replace("\n", self.newline)
         data = text.encode("utf-8")
         return BOM + data if self.bom else data
 
-    def with_text(self, text: str) -> bytes:
-        return self.encode(text)
+    def _restore_breaks(self, text: str) -> str:
+        from difflib import SequenceMatcher
+
+        old = self.text.split("\n")
+        new = text.split("\n")
+        breaks = [self.newline] * (len(new) - 1)
+        matcher = SequenceMatcher(None, old, new, autojunk=False)
+        for tag, i1, i2, j1, _ in matcher.get_opcodes():
+            if tag != "equal":
+                continue
+            for k in range(i2 - i1):
+                if j1 + k < len(breaks) and i1 + k < len(self.line_breaks):
+                    breaks[j1 + k] = self.line_breaks[i1 + k]
+        pieces = []
+        for index, line in enumerate(new):
+            pieces.append(line)
+            if index < len(breaks):
+                pieces.append(breaks[index])
+        return "".join(pieces)
