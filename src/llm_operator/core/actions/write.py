@@ -125,16 +125,17 @@ class PatchFields(PathFields):
 
 
 def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
-    from ..patching import apply_unified_diff
+    from ..patching import apply_unified_diff, parse_patch
 
     rel = target_for_write(ctx, fields.path)
     before = ctx.files.read(rel)
     if before is None:
-        # Only a patch that creates the file (@@ -0,0 +1,N @@) applies to a missing one.
-        try:
-            result = apply_unified_diff("", fields.patch_b64, rel)
-        except OperatorError:
-            raise not_found(ctx.workspace, fields.path) from None
+        # Only a patch that creates the file (@@ -0,0 +1,N @@) applies to a missing one;
+        # a malformed patch still gets its own precise error.
+        parsed = parse_patch(fields.patch_b64, rel)
+        if not parsed.creates and any(hunk.old_count for hunk in parsed.hunks):
+            raise not_found(ctx.workspace, fields.path)
+        result = apply_unified_diff("", fields.patch_b64, rel)
         summary = f"Patched {rel} (new file, {_shape(result.text)}; {result.summary_note})"
         return plan_file(rel, None, result.text.encode("utf-8"), summary)
 
