@@ -21,7 +21,12 @@ _PY_DEFS = ("def ", "async def ", "class ", "@")
 
 
 def split_body(source: Source) -> tuple[list[str], bool]:
-    """The file's lines without the empty element after a final newline, and that newline."""
+    """The file's lines without the empty element after a final newline, and that newline.
+
+    An empty file has no lines; whatever is written into it ends with a newline.
+    """
+    if not source.text:
+        return [], True
     return source.lines[: source.line_count], source.text.endswith("\n")
 
 

@@ -143,6 +143,8 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
         gap = separation(dst, anchor.match, block.lines)
+    elif anchor.span is not None:
+        gap = 0
     else:
         gap = 1 if any(line.strip() for line in dest_body) else 0
     match = moving.match
