@@ -168,7 +168,7 @@ class ConfirmDialog(QDialog):
         layout.addWidget(scroll, 1)
         buttons = QHBoxLayout()
         self.reject_button = QPushButton("Reject all (Esc)")
-        self.apply_button = QPushButton("&Apply my choices")
+        self.apply_button = QPushButton("Apply my choices (Alt+A)")
         self.approve_button = QPushButton("Approve all (Ctrl+Return)")
         for button in (self.reject_button, self.apply_button, self.approve_button):
             button.setAutoDefault(False)  # Return in a reason field must not decide anything
@@ -180,6 +180,8 @@ class ConfirmDialog(QDialog):
         self.approve_button.clicked.connect(self.approve_all)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, self.approve_all)
+        # An explicit shortcut: button mnemonics are off on some platforms and themes.
+        QShortcut(QKeySequence("Alt+A"), self, self.apply_choices)
         bold = QFont(self.approve_button.font())
         bold.setBold(True)
         self.approve_button.setFont(bold)

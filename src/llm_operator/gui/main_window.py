@@ -189,10 +189,10 @@ class MainWindow(QMainWindow):
         self.actions.fill_recent()
         self.history.clear()
         self._save_settings()
-        self._start_watcher(workspace.root)
+        self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
+        self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
         self.refresh_journal()
         self.update_run_state()
-        self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
 
     def _start_watcher(self, root: Path) -> None:
         from .watcher import WorkspaceWatcher

@@ -59,8 +59,9 @@ def split_block(result: Result, budget: int) -> list[str] | None:
     if outcome.details is None:
         return None
     widest = _SLICE_NOTE.format(k=9999, m=9999)
-    empty = Result(result.id, Outcome(outcome.ok, outcome.summary + widest, ""), result.repeat)
-    room = budget - len(encode_result(empty))
+    # Measure the block around a one-byte payload ("YQ==" once encoded): the rest is overhead.
+    probe = Result(result.id, Outcome(outcome.ok, outcome.summary + widest, "a"), result.repeat)
+    room = budget - (len(encode_result(probe)) - 4)
     size = (room // 4) * 3  # base64 turns 3 bytes into 4 characters
     if size < _MIN_SLICE_BYTES:
         return None

@@ -74,6 +74,10 @@ class WorkspaceWatcher(QObject):
             observer.start()
         except OSError as exc:  # e.g. the inotify watch limit
             self.error = f"cannot watch {self.root.name}: {exc.strerror or exc}"
+            # The observer owns a reader thread from its constructor on: stop it too.
+            observer.stop()
+            if observer.is_alive():
+                observer.join(5)
             return False
         self._observer = observer
         return True

@@ -25,7 +25,7 @@ class WorkspaceBar(QWidget):
         super().__init__(parent)
         self.combo = QComboBox()
         self.combo.setObjectName("workspace")
-        self.combo.setMinimumContentsLength(40)
+        self.combo.setMinimumContentsLength(20)
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )

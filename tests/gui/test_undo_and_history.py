@@ -1,0 +1,90 @@
+"""History of the session's runs, and Undo last batch through the shared journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from llm_operator.gui.history import UndoQuestion
+
+from .conftest import WindowFactory, command, paste_and_run, reply
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_ctrl_z_undoes_the_last_batch_after_asking(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    questions: list[str] = []
+
+    def confirm(parent: object, label: str) -> bool:
+        questions.append(label)
+        return True
+
+    monkeypatch.setattr(UndoQuestion, "ask", confirm)
+    window = make_window(workspace)
+    text = reply(
+        command("w1", "fs.write", path="a.txt", text="changed\n"),
+        command("w2", "fs.write", path="made.txt", content="new"),
+    )
+    paste_and_run(qtbot, window, text)
+    assert (workspace / "a.txt").read_text() == "changed\n"
+    assert window.history.undo_button.isEnabled()
+    assert "w1, w2" in window.history.journal.text()
+    with qtbot.waitSignal(window.flow.undone, timeout=5000):
+        qtbot.keyClick(window.paste.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert questions == ["w1, w2"]
+    assert (workspace / "a.txt").read_text() == "alpha\nbeta\n"
+    assert not (workspace / "made.txt").exists()
+    report = window.results.view.toPlainText()
+    assert report.startswith("Undo report")
+    assert "removed 1" in report
+    assert window.results.parts == ()  # the report is not copied for the chat
+    assert "nothing to undo" in window.history.journal.text()
+    assert [window.history.runs.item(i).text()[10:] for i in range(2)] == [
+        "2 command(s), 0 failed",
+        "undo",
+    ]
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_declining_the_undo_question_changes_nothing(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: False)
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="a.txt", content="x")))
+    window.actions.undo.trigger()
+    assert not window.flow.busy
+    assert (workspace / "a.txt").read_text() == "x"
+
+
+def test_undo_with_an_empty_journal_says_so(
+    make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: pytest.fail("asked"))
+    window = make_window(workspace)
+    window.actions.undo.trigger()
+    assert window.statusBar().currentMessage() == "Nothing to undo."
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_history_keeps_commands_diffs_and_results(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    window = make_window(workspace)
+    qtbot.keyClick(window.paste.editor, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    assert window.history_dock.isVisible()
+    text = reply(
+        command("r1", "fs.read", path="a.txt"),
+        command("w1", "fs.write", path="a.txt", text="alpha\ngamma\n"),
+    )
+    paste_and_run(qtbot, window, text)
+    page = window.history.detail.toPlainText()
+    assert "1. fs.read a.txt id r1" in page
+    assert "approved:" in page
+    assert "-beta" in page
+    assert "+gamma" in page
+    assert "id: w1\nok: true" in page
