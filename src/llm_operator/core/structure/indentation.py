@@ -4,8 +4,9 @@
 - Relative indentation is kept. When the content indents consistently with another unit
   than the file (tabs against spaces, 2 against 4 spaces), each level is converted to the
   file's unit, which is measured from the file itself.
-- Lines continuing a multi-line string that start at column 0 are whitespace-sensitive
-  text written flush left; they stay exactly as given. Whitespace-only lines stay as given.
+- A multi-line string with a continuation line at column 0 is whitespace-sensitive text
+  written flush left: all its continuation lines stay exactly as given. Other strings
+  (indented docstrings) move with the code. Whitespace-only lines stay as given.
 """
 
 from __future__ import annotations
@@ -91,11 +92,11 @@ def _convert(line: str, unit: str, file_unit: str) -> str:
     return file_unit * levels + rest + line[len(indent) :]
 
 
-def string_rows(spec: LanguageSpec, text: str) -> set[int]:
-    """Rows of ``text`` that continue a multi-line string literal."""
+def string_rows(spec: LanguageSpec, text: str) -> list[range]:
+    """For each multi-line string literal in ``text``, the rows that continue it."""
     if spec.name == "markdown" or "\n" not in text:
-        return set()
-    rows: set[int] = set()
+        return []
+    found: list[range] = []
     stack: list[Node] = [parser_for(spec.name).parse(text.encode("utf-8")).root_node]
     while stack:
         node = stack.pop()
@@ -103,28 +104,36 @@ def string_rows(spec: LanguageSpec, text: str) -> set[int]:
         if last == first:
             continue
         if "string" in node.type or "heredoc" in node.type:
-            rows.update(range(first + 1, last + 1))
+            found.append(range(first + 1, last + 1))
             continue
         stack.extend(node.children)
-    return rows
+    return found
 
 
 @dataclass(frozen=True)
 class Rebased:
     lines: list[str]
-    verbatim: frozenset[int]
+    # Rows inside string literals or blank: not code, so not checked for indentation.
+    unchecked: frozenset[int]
 
 
 def rebase(content: str, indent: str, file_unit: str, spec: LanguageSpec) -> Rebased:
     lines = content.split("\n")
-    strings = string_rows(spec, content)
+    continued: set[int] = set()
+    flush_left: set[int] = set()
+    for rows in string_rows(spec, content):
+        continued.update(rows)
+        if any(lines[r].strip() and not indent_of(lines[r]) for r in rows):
+            flush_left.update(rows)
     verbatim = frozenset(
-        i for i, line in enumerate(lines)
-        if not line.strip() or (i in strings and not indent_of(line))
+        i for i, line in enumerate(lines) if not line.strip() or i in flush_left
     )
     code = [line for i, line in enumerate(lines) if i not in verbatim]
     prefix = _common_indent([indent_of(line) for line in code])
-    relative = [line[len(prefix) :] for line in code]
+    relative = [
+        line[len(prefix) :] for i, line in enumerate(lines)
+        if i not in verbatim and i not in continued
+    ]
     unit = _content_unit([i for i in map(indent_of, relative) if i])
     convert = unit is not None and unit != file_unit
     out: list[str] = []
@@ -134,7 +143,7 @@ def rebase(content: str, indent: str, file_unit: str, spec: LanguageSpec) -> Reb
             continue
         body = line[len(prefix) :] if line.startswith(prefix) else line.lstrip(" \t")
         out.append(indent + (_convert(body, unit, file_unit) if convert and unit else body))
-    return Rebased(out, verbatim)
+    return Rebased(out, verbatim | continued)
 
 
 def check_indentation(
@@ -144,7 +153,7 @@ def check_indentation(
     warnings: list[dict[str, Any]] = []
     previous: str | None = None
     for i, line in enumerate(block.lines):
-        if i in block.verbatim:
+        if i in block.unchecked:
             continue
         indent = indent_of(line)
         expected: str | None = None
