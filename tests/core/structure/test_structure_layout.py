@@ -100,7 +100,8 @@ def test_relative_indentation_is_kept_and_content_is_rebased() -> None:
 
 def test_spaces_become_tabs_in_a_tab_indented_file() -> None:
     data = b"func a() {\n\tif x {\n\t\ty()\n\t}\n}\n"
-    edit = insert_after_structure(data, "m.go", ["func a"], "func b() {\n    if x {\n        y()\n    }\n}")
+    content = "func b() {\n    if x {\n        y()\n    }\n}"
+    edit = insert_after_structure(data, "m.go", ["func a"], content)
     assert edit.new_source.endswith(b"\n\nfunc b() {\n\tif x {\n\t\ty()\n\t}\n}\n")
     assert edit.result["warnings"] == []
 
