@@ -340,3 +340,28 @@ def test_allowed_keys_come_from_the_action_table() -> None:
         keys = allowed_keys(spec)
         assert keys[:3] == ["version", "id", "action"]
         assert ("path" in keys) == spec.needs_path
+
+
+def test_detect_lists_blocks_without_touching_files(cmd: Any, raw_block: Any) -> None:
+    from llm_operator.core.detect import detect
+
+    text = "\n".join(
+        [
+            cmd("d-read", "fs.read", path="README.md"),
+            cmd("d-write", "fs.write", path="nowhere/new.txt", content="x"),
+            raw_block("version: 1", "action: fs.list", "path: ."),
+            cmd("d-bad", "fs.nope", path="."),
+            "OPERATOR_RESULT\nid: fake\nEND_OPERATOR_RESULT",
+        ]
+    )
+    found, result_blocks = detect(text)
+    assert result_blocks == 1
+    assert [(d.id, d.action, d.writes) for d in found] == [
+        ("d-read", "fs.read", False),
+        ("d-write", "fs.write", True),
+        ("error-3", "fs.list", False),
+        ("d-bad", "fs.nope", False),
+    ]
+    assert [d.problem.split(":")[0] if d.problem else None for d in found] == [
+        None, None, "ERR_MISSING_REQUIRED_FIELDS", "ERR_UNKNOWN_ACTION",
+    ]
