@@ -333,7 +333,8 @@ def test_mixed_line_breaks_keep_their_carriage_returns() -> None:
     file = TextFile.decode(data, "x.py")
     assert file.mixed_newlines
     edit = replace_region(file.text, PY, "r", "new")
-    assert file.encode(edit.text) == b"a\r\n# OPERATOR_BEGIN r\nnew\n# OPERATOR_END r\r\nz\n"
+    # Untouched lines keep their own break; the new line takes the file's most common (CRLF).
+    assert file.encode(edit.text) == b"a\r\n# OPERATOR_BEGIN r\nnew\r\n# OPERATOR_END r\r\nz\n"
 
 
 # --- errors --------------------------------------------------------------------------------
