@@ -17,6 +17,10 @@ from pathlib import Path
 from .actions.base import Outcome
 
 MAX_ENTRIES = 1000
+# Details larger than this, and anything read from a secret-looking file, are not kept on
+# disk: a repeat then says so instead of replaying them.
+MAX_KEPT_DETAILS = 64_000
+DROPPED_NOTE = " [details not kept; send the command again under a new id to get them]"
 FILE_NAME = "session-memory.json"
 
 
@@ -48,9 +52,14 @@ class SessionMemory:
     def lookup(self, command_id: str) -> Remembered | None:
         return self._entries.get(command_id)
 
-    def remember(self, command_id: str, fingerprint: str, outcome: Outcome) -> None:
+    def remember(
+        self, command_id: str, fingerprint: str, outcome: Outcome, private: bool = False
+    ) -> None:
         if not outcome.ok:
             return
+        details = outcome.details
+        if details is not None and (private or len(details) > MAX_KEPT_DETAILS):
+            outcome = Outcome(outcome.ok, outcome.summary + DROPPED_NOTE, None)
         self._entries[command_id] = Remembered(fingerprint, outcome, time.time())
 
     def forget_all(self) -> None:

@@ -315,7 +315,8 @@ class Session:
                 assert first is not None
                 item.result = Result(item.id, _as_repeat(first.outcome), repeat=True)
             if item.result is not None and not item.result.repeat and item.action:
-                self.memory.remember(item.id, item.fingerprint, item.result.outcome)
+                private = item.pending is not None and item.pending.reveal is not None
+                self.memory.remember(item.id, item.fingerprint, item.result.outcome, private)
         if recorder is not None:
             recorder.commit()
         self.memory.save()
