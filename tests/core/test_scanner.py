@@ -344,6 +344,15 @@ def test_content_followed_by_an_empty_line_is_a_line_break(expect_refused: Any) 
     expect_refused(bad, "ERR_CONTENT_HAS_NEWLINES", "para")
 
 
+def test_a_two_level_target_written_inline_points_to_target_b64(expect_refused: Any) -> None:
+    bad = (
+        "OPERATOR_CMD\nversion: 1\nid: levels\naction: fs.readStructure\npath: app.py\n"
+        "target: class UserAuth\ndef validate(self)\nEND_OPERATOR_CMD"
+    )
+    refused = expect_refused(bad, "ERR_CONTENT_HAS_NEWLINES", "levels")
+    assert "target_b64" in refused.summary
+
+
 # -- properties ---------------------------------------------------------------------
 
 MARKERS = ["OPERATOR_CMD", "END_OPERATOR_CMD", "OPERATOR_RESULT", "END_OPERATOR_RESULT"]

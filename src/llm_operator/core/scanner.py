@@ -38,7 +38,7 @@ _CMD_MARKERS = (CMD, END_CMD)
 _KEY_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*:(.*)\Z", re.DOTALL)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Fields whose value is inline text: a line break in that text shows up as stray lines.
-INLINE_TEXT_KEYS = frozenset({"content", "old_text", "new_text"})
+INLINE_TEXT_KEYS = frozenset({"content", "old_text", "new_text", "target", "dest_target"})
 
 
 @dataclass(frozen=True)
