@@ -102,10 +102,10 @@ def remove_block(
         below += 1
     if end + below + 1 >= len(body):
         first, last = start - above, end + below
-    elif not has_previous:
-        first, last = start, end + below
     elif not has_next:
         first, last = start - above, end
+    elif not has_previous:
+        first, last = start, end + below
     else:
         keep = max(above, below)
         first, last = start, end + below - max(0, keep - above)

@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import OperatorError
 from .boundaries import indent_of, owns_lines, structure_range
 from .layout import join_body
-from .source import UNCHANGED, Source, parse_errors, parse_text
+from .source import UNCHANGED, Source, empty_python_blocks, parse_errors, parse_text
 from .targeting import Match, resolve_one
 
 
@@ -84,8 +84,9 @@ def finish(
     """
     text = join_body(body, final_newline)
     edited = parse_text(source.spec, source.path, source.file, text)
-    if edited.root.has_error:
-        errors = parse_errors(edited)
+    errors = parse_errors(edited) if edited.root.has_error else []
+    errors += empty_python_blocks(edited)
+    if errors:
         lines = ", ".join(str(e["line"]) for e in errors[:5])
         warnings.insert(
             0,

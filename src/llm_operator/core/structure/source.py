@@ -135,9 +135,10 @@ def load_source(data: bytes, path: str) -> Source:
         exc.details.update(UNCHANGED)
         raise
     source = parse_text(spec, path, file, file.text)
-    if source.root.has_error:
-        errors = parse_errors(source)
-        first = errors[0] if errors else {"line": 1, "column": 1}
+    errors = parse_errors(source) if source.root.has_error else []
+    errors += empty_python_blocks(source)
+    if errors:
+        first = errors[0]
         raise OperatorError(
             "ERR_PARSER_FAILED",
             f"{path} has syntax errors ({len(errors)} found, first at line {first['line']}, "
@@ -146,6 +147,30 @@ def load_source(data: bytes, path: str) -> Source:
             {"parse_errors": errors, **UNCHANGED},
         )
     return source
+
+
+_QUERIES: dict[str, Any] = {}
+
+
+def empty_python_blocks(source: Source) -> list[dict[str, Any]]:
+    """Python bodies left without a statement: tree-sitter accepts them, Python does not."""
+    if source.spec.name != "python":
+        return []
+    from tree_sitter import Query, QueryCursor
+    from tree_sitter_language_pack import get_language
+
+    query = _QUERIES.get("python")
+    if query is None:
+        query = _QUERIES["python"] = Query(get_language("python"), "(block) @block")
+    found = []
+    for block in QueryCursor(query).captures(source.root).get("block", []):
+        if block.start_byte == block.end_byte and block.parent is not None:
+            row = block.parent.start_point.row
+            found.append(
+                {"line": row + 1, "column": 1, "kind": "empty block",
+                 "snippet": source.lines[row].strip()[:80]}
+            )
+    return found
 
 
 def parse_errors(source: Source, limit: int = 20) -> list[dict[str, Any]]:
