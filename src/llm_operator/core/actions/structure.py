@@ -98,14 +98,11 @@ class MoveFields(TargetFields):
                 "ERR_INVALID_POSITION",
                 f"position {self.position!r} is not one of {', '.join(POSITIONS)}",
             )
-        has_dest = self.dest_target is not None or self.dest_target_b64 is not None
         if self.position in ("before", "after"):
             one_of(self, "dest_target", "dest_target_b64", "ERR_MISSING_DEST_TARGET")
-        elif has_dest:
+        elif self.dest_target is not None and self.dest_target_b64 is not None:
             raise InvalidCommand(
-                "ERR_CONFLICTING_FIELDS",
-                f"position {self.position} moves to the {self.position} of dest_path; "
-                "remove dest_target",
+                "ERR_CONFLICTING_FIELDS", "give either dest_target or dest_target_b64, not both"
             )
         return self
 
@@ -229,13 +226,18 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
     before, _ = existing_text(ctx, rel, fields.path)
     dest_rel = target_for_write(ctx, fields.dest_path) if fields.dest_path else rel
     same_file = dest_rel == rel
-    dest_before = None if same_file else existing_text(ctx, dest_rel, fields.dest_path or "")[0]
+    dest_before: bytes | None = None
+    if not same_file:
+        dest_before = ctx.files.read(dest_rel)
+        if dest_before is None and fields.position in ("before", "after"):
+            # before/after need a structure to stand next to; start/end may make the file.
+            existing_text(ctx, dest_rel, fields.dest_path or "")
     moved = move_structure(
         before,
         rel,
         fields.levels,
         fields.position,
-        dest_before,
+        None if same_file else (dest_before or b""),
         None if same_file else dest_rel,
         fields.dest_levels,
     )
