@@ -115,6 +115,8 @@ def test_a_read_runs_at_once_and_its_result_is_copied(
     assert window.paste.editor.hasFocus()
     assert window.paste.editor.textCursor().selectedText() != ""
     assert window.history.runs.count() == 1
+    status = window.paste.table.topLevelItem(0).text(4)
+    assert status == "ok: Read a.txt (11 bytes, 2 lines)"
 
 
 def test_auto_copy_off_leaves_the_clipboard_until_copy_is_pressed(

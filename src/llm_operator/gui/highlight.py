@@ -87,8 +87,11 @@ def _format(foreground: str | None = None, background: str | None = None) -> QTe
 
 
 class DiffHighlighter(QSyntaxHighlighter):
-    def __init__(self, document: QTextDocument, path: str) -> None:
+    def __init__(
+        self, document: QTextDocument, path: str, headers: tuple[str, ...] = ("+++ ", "--- ")
+    ) -> None:
         super().__init__(document)
+        self._headers = headers
         self._language = language_for(path)
         self._added = _format(background=ADDED_BG)
         self._removed = _format(background=REMOVED_BG)
@@ -101,7 +104,7 @@ class DiffHighlighter(QSyntaxHighlighter):
         self._comment.setFontItalic(True)
 
     def highlightBlock(self, text: str) -> None:
-        if text.startswith(("+++ ", "--- ")):
+        if text.startswith(self._headers):
             self.setFormat(0, len(text), self._header)
             return
         if text.startswith("@@"):

@@ -66,7 +66,9 @@ class HistoryPanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.detail.setStyleSheet("QPlainTextEdit { background: #ffffff; color: #1f2328; }")
-        self._highlighter = DiffHighlighter(self.detail.document(), "")
+        # describe_pending() heads each command with "== " and each file with "-- ".
+        headers = ("+++ ", "--- ", "-- ", "== ")
+        self._highlighter = DiffHighlighter(self.detail.document(), "", headers)
         self.journal = QLabel("Undo journal: no batches yet.")
         self.journal.setWordWrap(True)
         self.undo_button = QPushButton("Undo last batch (Ctrl+Z)")

@@ -273,6 +273,14 @@ class MainWindow(QMainWindow):
             message += f" Note: {notice}."
         self.statusBar().showMessage(message)
         self.history.add(record_run(done.run, done.decisions, done.results))
+        self.paste.refresh()  # the list must describe the reply that ran, not a stale one
+        self.paste.mark_outcomes(
+            {
+                item.index: (item.result.ok, item.result.outcome.summary)
+                for item in done.run.items
+                if item.result is not None
+            }
+        )
         self._finish(done.touched)
 
     def _on_failed(self, message: str) -> None:

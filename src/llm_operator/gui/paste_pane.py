@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 150
 PROBLEM_FG = "#cf222e"
 WRITE_FG = "#9a6700"
+OK_FG = "#1a7f37"
 
 
 class PasteEditor(QPlainTextEdit):
@@ -132,6 +133,18 @@ class PastePane(QWidget):
         for column in range(4):
             self.table.resizeColumnToContents(column)
         self.summary.setText(self.describe())
+
+    def mark_outcomes(self, outcomes: dict[int, tuple[bool, str]]) -> None:
+        """After a run: each listed command's status becomes what happened to it."""
+        for row in range(self.table.topLevelItemCount()):
+            item = self.table.topLevelItem(row)
+            found = outcomes.get(int(item.text(0)) - 1)
+            if found is None:
+                continue
+            ok, summary = found
+            item.setText(4, ("ok: " if ok else "failed: ") + summary)
+            item.setToolTip(4, summary)
+            item.setForeground(4, QBrush(QColor(OK_FG if ok else PROBLEM_FG)))
 
     def describe(self) -> str:
         if not self.detected:

@@ -1,0 +1,174 @@
+"""Regenerate docs/images/main-window.png and docs/images/confirm-dialog.png.
+
+    /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
+
+Renders the real widgets offscreen with QWidget.grab(), so no display is needed and the
+pictures do not depend on a window manager. Settings and the undo journal go to a
+temporary folder; a small sample workspace is created there too.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parents[1]
+
+APP_PY = '''import sys
+
+
+def greet(name: str) -> str:
+    """Say hello."""
+    return "Hello, " + name  # plain concatenation
+
+
+def main() -> int:
+    print(greet(sys.argv[1] if len(sys.argv) > 1 else "world"))
+    return 0
+'''
+
+APP_PY_NEW = APP_PY.replace(
+    '    return "Hello, " + name  # plain concatenation\n',
+    '    if not name:\n        raise ValueError("name is empty")\n    return f"Hello, {name}!"\n',
+)
+
+
+def command(command_id: str, action: str, **fields: str) -> str:
+    lines = ["OPERATOR_CMD", "version: 1", f"id: {command_id}", f"action: {action}"]
+    lines += [f"{key}: {value}" for key, value in fields.items()]
+    return "\n".join([*lines, "END_OPERATOR_CMD"])
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out waiting for the window")
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+
+
+def settle() -> None:
+    """Let posted layout and paint requests run before a grab."""
+    for _ in range(20):
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+
+
+def make_workspace(base: Path) -> Path:
+    workspace = base / "demo-project"
+    (workspace / "src").mkdir(parents=True)
+    (workspace / "src" / "app.py").write_text(APP_PY)
+    (workspace / "README.md").write_text("# Demo\n\nA tiny project.\n")
+    (workspace / "notes.txt").write_text("old notes\n")
+    return workspace
+
+
+def main_window_shot(workspace: Path, out: Path) -> None:
+    from llm_operator.core.session import APPROVE
+    from llm_operator.gui.app import app_icon
+    from llm_operator.gui.confirm_dialog import ConfirmDialog
+    from llm_operator.gui.main_window import MainWindow
+    from llm_operator.gui.settings import Settings
+
+    approve_all = classmethod(
+        lambda cls, parent, pending, outside=(): {item.index: APPROVE for item in pending}
+    )
+    original = ConfirmDialog.ask
+    ConfirmDialog.ask = approve_all  # type: ignore[method-assign, assignment]
+    try:
+        settings = Settings.load()
+        settings.show_history = True
+        state = Path(os.environ["LLM_OPERATOR_STATE_DIR"])
+        window = MainWindow(settings, state_dir=state, workspace=workspace)
+        window.setWindowIcon(app_icon())
+        window.resize(1280, 800)
+        window.show()
+        wait_for(lambda: window.session is not None)
+        reply = "\n".join(
+            [
+                "I'll look at the project, then add a changelog.",
+                command("list-1", "fs.list", path="."),
+                command("read-1", "fs.readSlice", path="src/app.py", start="1", lines="20"),
+                command(
+                    "write-1",
+                    "fs.write",
+                    path="CHANGELOG.md",
+                    content_b64=b64("# Changelog\n\n- greet() checks its input\n"),
+                ),
+            ]
+        )
+        window.paste.set_text(reply)
+        window.run_reply()
+        wait_for(lambda: not window.flow.busy)
+        settle()
+        window.grab().save(str(out / "main-window.png"))
+        window.close()
+    finally:
+        ConfirmDialog.ask = original  # type: ignore[method-assign]
+
+
+def confirm_dialog_shot(workspace: Path, state: Path, out: Path) -> None:
+    from llm_operator.core.session import Session
+    from llm_operator.core.workspace import Workspace
+    from llm_operator.gui.confirm_dialog import ConfirmDialog
+
+    reply = "\n".join(
+        [
+            command("edit-1", "fs.write", path="src/app.py", content_b64=b64(APP_PY_NEW)),
+            command(
+                "new-1",
+                "fs.write",
+                path="docs/usage.md",
+                content_b64=b64("# Usage\n\n    python -m app NAME\n"),
+            ),
+            command("del-1", "fs.delete", path="notes.txt"),
+        ]
+    )
+    session = Session(Workspace(workspace), state / "dialog")
+    pending = session.prepare(reply).pending
+    dialog = ConfirmDialog(None, pending, changed_outside={"src/app.py"})
+    dialog.cards[0].approve.setChecked(True)
+    dialog.cards[2].reason.setText("keep the notes for now")
+    dialog.resize(1000, 860)
+    dialog.show()
+    wait_for(lambda: dialog.isVisible())
+    settle()
+    dialog.grab().save(str(out / "confirm-dialog.png"))
+    dialog.close()
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as temp:
+        base = Path(temp)
+        os.environ["LLM_OPERATOR_CONFIG_DIR"] = str(base / "config")
+        os.environ["LLM_OPERATOR_STATE_DIR"] = str(base / "state")
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("LLM Operator")
+        workspace = make_workspace(base)
+        main_window_shot(workspace, out)
+        confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
+        app.processEvents()
+    for name in ("main-window.png", "confirm-dialog.png"):
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
