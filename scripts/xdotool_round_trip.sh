@@ -6,13 +6,14 @@
 #   scripts/xdotool_round_trip.sh [SHOT_DIR]
 #
 # Needs: xdotool, xclip, and Xvfb when no DISPLAY is set (it then starts its own on :99).
-# Run by hand; CI does not run it. The app keeps running until the checks are done, because
+# Run by hand; CI does not run it. LLM_OPERATOR=/path/to/llm-operator picks the command. The app keeps running until the checks are done, because
 # the X clipboard is served by the app that set it.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
-app="${LLM_OPERATOR:-$here/../venv/bin/llm-operator}"
-[ -x "$app" ] || app="$(command -v llm-operator)"
+# The command to test: $LLM_OPERATOR, else llm-operator on PATH, else the dev venv's.
+app="${LLM_OPERATOR:-$(command -v llm-operator || echo "$here/../venv/bin/llm-operator")}"
+[ -x "$app" ] || { echo "FAIL: no llm-operator to run ($app)" >&2; exit 2; }
 shots="${1:-}"
 work="$(mktemp -d)"
 pids=()
@@ -98,4 +99,26 @@ echo "$got" | grep -q '^ok: true$' || fail "the write failed"
 [ "$(cat "$ws/notes.txt")" = "$(printf 'alpha\ngamma')" ] || fail "notes.txt was not written"
 echo "--- notes.txt now:"; cat "$ws/notes.txt"
 shot main-window-after-write
-echo "PASS: read and write round trips driven by keystrokes"
+
+# 3. Clipboard watch, switched on from the Settings menu by keys: copying a reply is enough.
+xdotool windowfocus --sync "$wid"
+xdotool key --clearmodifiers alt+s
+sleep 0.5
+xdotool key --clearmodifiers w
+sleep 0.5
+copy_reply "One more look.
+OPERATOR_CMD
+version: 1
+id: read-2
+action: fs.read
+path: notes.txt
+END_OPERATOR_CMD
+"
+for _ in $(seq 50); do clipboard | grep -q '^id: read-2$' && break; sleep 0.1; done
+got="$(clipboard)"
+echo "--- clipboard after copying a reply with the watch on:"; echo "$got"
+echo "$got" | grep -q '^id: read-2$' || fail "the copied reply was not picked up"
+echo "$got" | grep -q "^details_b64: $(printf 'alpha\ngamma\n' | base64 -w0)$" \
+    || fail "the picked-up read returned other content"
+grep -q '"clipboard_watch": true' "$work/config/settings.json" || fail "the setting was not saved"
+echo "PASS: read, write and clipboard-watch round trips driven by keystrokes"

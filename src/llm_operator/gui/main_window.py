@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 )
 
 from .clipboard import ClipboardBridge
-from .confirm_dialog import ConfirmDialog
 from .history import HistoryPanel
 from .paste_pane import PastePane
 from .results_pane import ResultsPane
@@ -249,6 +248,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Running...")
 
     def _decide(self, pending: list[Pending]) -> dict[int, Decision]:
+        from .confirm_dialog import ConfirmDialog  # lazy: only a run with writes needs it
+
         outside = self.watcher.changed_outside() if self.watcher else frozenset()
         return ConfirmDialog.ask(self, pending, outside)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -70,6 +69,8 @@ class Settings:
         """Write atomically, so a crash mid-save never leaves a half-written file."""
         if self.path is None:
             return
+        import tempfile  # lazy: saving happens long after start-up
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(self.to_json(), indent=2)
         handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".settings-", suffix=".tmp")
