@@ -107,6 +107,14 @@ def test_move_into_an_empty_file(sample: Sample) -> None:
     assert move.result["destination_final_line_range"] == [1, 3]
 
 
+@pytest.mark.parametrize("position", ["start", "end"])
+def test_move_into_an_empty_file_reports_where_it_landed(position: str) -> None:
+    data = b"def a():\n    pass\n\n\ndef b():\n    return 2\n"
+    move = move_structure(data, "a.py", ["def b"], position, b"", "b.py", None)
+    assert move.new_dest_source == b"def b():\n    return 2\n"
+    assert move.result["destination_final_line_range"] == [1, 2]
+
+
 def test_move_into_an_empty_body_uses_the_closing_line() -> None:
     data = b"class A {\n    void m() {}\n}\n\nclass B {\n}\n"
     move = move_structure(data, "A.java", ["class A", "void m()"], "end", None, None, ["class B"])

@@ -75,8 +75,9 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         return Anchor(end if after else start, after, indent_of(dst.lines[start]), match,
                       span, container)
     if container is None or span is None:
-        at_end = position == "end"
-        return Anchor(dst.line_count if at_end else 0, False, "", None, None, None)
+        # An empty file has one (empty) element in ``lines`` but no line of text.
+        rows = len(split_body(dst)[0])
+        return Anchor(rows if position == "end" else 0, False, "", None, None, None)
     closing = dst.lines[span[1]].strip()
     if span[1] > container.def_row and closing.startswith(_CLOSERS):
         indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines)
