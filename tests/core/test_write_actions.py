@@ -107,3 +107,20 @@ def test_rejected_write_changes_nothing_and_reports_the_reason(
     assert "keep the readme as it is" in first.summary
     assert (workspace / "README.md").read_bytes() == before
     assert tree(workspace) == snap
+
+
+@pytest.mark.parametrize(
+    ("action", "fields"),
+    [
+        ("fs.write", {"content": "x"}),
+        ("fs.patch", {"patch_b64": b64("--- /dev/null\n+++ b/notes/\n@@ -0,0 +1 @@\n+x\n")}),
+    ],
+)
+def test_a_path_ending_in_a_slash_names_a_folder_and_is_refused(
+    run_reply: Any, cmd: Any, workspace: Path, action: str, fields: dict[str, str]
+) -> None:
+    result = expect_failure(
+        run_reply, workspace, cmd("w1", action, path="notes/", **fields), "ERR_INVALID_PATH", "w1"
+    )
+    assert "folder" in result.summary
+    assert not (workspace / "notes").exists()

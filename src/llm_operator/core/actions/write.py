@@ -31,6 +31,13 @@ def target_for_write(ctx: ActionContext, path: str) -> str:
         raise OperatorError(
             "ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path"
         )
+    if path.rstrip().endswith("/"):
+        # The resolver drops the slash; without this, "notes/" would become a file "notes".
+        raise OperatorError(
+            "ERR_INVALID_PATH",
+            f"{path!r} ends with /, so it names a folder; writes need a file path "
+            "(name the file, without a trailing /)",
+        )
     return ctx.workspace.relative(real)
 
 
