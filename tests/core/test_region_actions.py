@@ -77,13 +77,15 @@ def test_round_trip_in_each_language(
     assert rep.ok, rep.summary
     (read2,) = run_reply(cmd("r2", "fs.readRegion", path=path, marker_id="added"))
     assert read2.details == "only = 3\n"
+    assert "1 line of content" in read2.summary
     assert target.read_text(encoding="utf-8") == text.replace(content, "only = 3\n")
 
     (dele,) = run_reply(cmd("d1", "fs.deleteRegion", path=path, marker_id="added"))
     assert dele.ok, dele.summary
     (read3,) = run_reply(cmd("r3", "fs.readRegion", path=path, marker_id="added"))
     assert read3.ok
-    assert read3.details is None  # an empty region has no content to send
+    assert read3.details is None  # an empty region has no content to send...
+    assert "empty" in read3.summary  # ...and the summary says why there are no details
     assert target.read_text(encoding="utf-8") == text.replace(content, "")
 
 

@@ -125,7 +125,10 @@ def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
     style = fields.style()
     content = read_region(text, style, fields.marker_id)
     region = find_region(text, style, fields.marker_id)
-    summary = f"Read region {fields.marker_id} of {found.rel} ({region.span()})"
+    count = region.content_line_count
+    # An empty region sends no details_b64: say so, or an ok result without content puzzles.
+    held = f"{count} line{'s' if count != 1 else ''} of content" if count else "empty region"
+    summary = f"Read region {fields.marker_id} of {found.rel} ({region.span()}, {held})"
     return Outcome(True, summary, content)
 
 
