@@ -4,8 +4,10 @@ Invariants:
 - Engines work on ``TextFile.text``: no BOM, line breaks normalised to ``\\n``.
 - ``TextFile.encode(text)`` puts back the BOM and the file's line-break style, so a file
   whose text is unchanged encodes to the very same bytes it was decoded from.
-- A file whose line breaks are mixed (some CRLF, some LF) is not normalised at all: its
-  text keeps every ``\\r``, so untouched lines keep their bytes.
+- A file whose line breaks are mixed (some CRLF, some LF) is normalised like any other,
+  but each line's own break is remembered: ``encode`` gives every line an edit left in
+  place its old break back, so untouched lines keep their bytes; new lines take the
+  file's most common break.
 - The final-newline state is part of the text; nothing here adds or strips it.
 - Bytes that are not UTF-8 raise ``ERR_ENCODING_ERROR``; nothing is guessed.
 """
