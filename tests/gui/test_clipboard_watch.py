@@ -26,7 +26,7 @@ def test_a_copied_reply_is_picked_up_run_and_the_window_raised(
 ) -> None:
     window = make_window(workspace)
     raised.clear()  # showing the window activated it
-    window.actions.watch.setChecked(True)
+    window.window_actions.watch.setChecked(True)
     text = reply(command("r1", "fs.read", path="a.txt"))
     with qtbot.waitSignal(window.flow.finished, timeout=5000):
         QApplication.clipboard().setText(text)
@@ -47,7 +47,7 @@ def test_text_without_commands_and_the_watch_off_are_ignored(
     raised.clear()
     assert window.settings.clipboard_watch is False  # off by default
     QApplication.clipboard().setText(reply(command("r1", "fs.read", path="a.txt")))
-    window.actions.watch.setChecked(True)
+    window.window_actions.watch.setChecked(True)
     QApplication.clipboard().setText("just some prose that mentions OPERATOR_CMD once")
     QApplication.clipboard().setText("OPERATOR_RESULT\nid: x\nok: true\nEND_OPERATOR_RESULT")
     qtbot.wait(300)
@@ -60,7 +60,7 @@ def test_a_reply_copied_before_a_workspace_is_chosen_waits_in_the_pane(
     qtbot: QtBot, make_window: WindowFactory, raised: list[str]
 ) -> None:
     window = make_window()
-    window.actions.watch.setChecked(True)
+    window.window_actions.watch.setChecked(True)
     text = reply(command("r1", "fs.read", path="a.txt"))
     QApplication.clipboard().setText(text)
     qtbot.waitUntil(lambda: window.paste.text() == text)

@@ -21,8 +21,8 @@ def test_without_workspace_nothing_runs_and_the_window_says_why(
 ) -> None:
     window = make_window()
     assert window.windowTitle() == "LLM Operator - no workspace"
-    assert not window.actions.run.isEnabled()
-    assert "workspace" in window.actions.run.toolTip().lower()
+    assert not window.window_actions.run.isEnabled()
+    assert "workspace" in window.window_actions.run.toolTip().lower()
     assert window.run_hint.isVisible()
     assert "Ctrl+O" in window.run_hint.text()
     window.paste.set_text(reply(command("r1", "fs.read", path="a.txt")))
@@ -36,7 +36,7 @@ def test_workspace_opens_from_the_command_line_argument(
 ) -> None:
     window = make_window(workspace)
     assert window.windowTitle() == "LLM Operator - project"
-    assert window.actions.run.isEnabled()
+    assert window.window_actions.run.isEnabled()
     assert not window.run_hint.isVisible()
     assert window.workspace_bar.combo.currentText() == str(workspace.resolve())
 
@@ -56,7 +56,7 @@ def test_ctrl_o_opens_the_folder_dialog_and_remembers_the_folder(
     assert asked
     assert window.windowTitle() == "LLM Operator - project"
     assert window.settings.recent_workspaces[0] == str(workspace.resolve())
-    assert window.actions.recent_menu.actions()[0].text().endswith(str(workspace.resolve()))
+    assert window.window_actions.recent_menu.actions()[0].text().endswith(str(workspace.resolve()))
 
 
 def test_a_bad_folder_keeps_the_window_without_workspace(
@@ -123,7 +123,7 @@ def test_auto_copy_off_leaves_the_clipboard_until_copy_is_pressed(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:
     window = make_window(workspace)
-    window.actions.auto_copy.setChecked(False)
+    window.window_actions.auto_copy.setChecked(False)
     assert window.settings.auto_copy is False
     text = reply(command("r1", "fs.read", path="a.txt"))
     paste_and_run(qtbot, window, text)
@@ -171,11 +171,11 @@ def test_a_failing_run_shows_the_error_and_the_window_keeps_working(
     before = QApplication.clipboard().text()
     window.paste.set_text(reply(command("r1", "fs.read", path="a.txt")))
     with qtbot.waitSignal(window.flow.failed, timeout=5000):
-        window.actions.run.trigger()
+        window.window_actions.run.trigger()
     assert "disk on fire" in window.results.view.toPlainText()
     assert "failed" in window.statusBar().currentMessage()
     assert QApplication.clipboard().text() == before
-    assert window.actions.run.isEnabled()
+    assert window.window_actions.run.isEnabled()
     monkeypatch.setattr(Session, "prepare", original)
     paste_and_run(qtbot, window, reply(command("r2", "fs.read", path="a.txt")))
     assert QApplication.clipboard().text().startswith("OPERATOR_RESULT\nid: r2\nok: true")
@@ -211,7 +211,7 @@ def test_geometry_and_recents_survive_a_new_window(
 ) -> None:
     first = make_window(workspace)
     first.resize(760, 560)  # the offscreen screen is 800x600
-    first.actions.watch.setChecked(True)
+    first.window_actions.watch.setChecked(True)
     first.close()
     second = make_window()
     assert second.size().width() == 760

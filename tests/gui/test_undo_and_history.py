@@ -56,7 +56,7 @@ def test_declining_the_undo_question_changes_nothing(
     monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: False)
     window = make_window(workspace)
     paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="a.txt", content="x")))
-    window.actions.undo.trigger()
+    window.window_actions.undo.trigger()
     assert not window.flow.busy
     assert (workspace / "a.txt").read_text() == "x"
 
@@ -66,7 +66,7 @@ def test_undo_with_an_empty_journal_says_so(
 ) -> None:
     monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: pytest.fail("asked"))
     window = make_window(workspace)
-    window.actions.undo.trigger()
+    window.window_actions.undo.trigger()
     assert window.statusBar().currentMessage() == "Nothing to undo."
 
 
@@ -88,3 +88,22 @@ def test_history_keeps_commands_diffs_and_results(
     assert "-beta" in page
     assert "+gamma" in page
     assert "id: w1\nok: true" in page
+
+
+def test_an_unreadable_journal_costs_the_undo_not_the_window(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.core.journal import Journal
+
+    def damaged(self: Journal) -> list[object]:
+        raise ValueError("manifest is not JSON")
+
+    monkeypatch.setattr(Journal, "batches", damaged)
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: pytest.fail("asked"))
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
+    assert window.window_actions.run.isEnabled()
+    assert "unreadable" in window.history.journal.text()
+    assert not window.history.undo_button.isEnabled()
+    window.window_actions.undo.trigger()
+    assert "Undo journal unreadable: manifest is not JSON" in window.statusBar().currentMessage()

@@ -35,6 +35,7 @@ from .window_actions import WindowActions
 from .workspace_bar import FolderQuestion, WorkspaceBar
 
 if TYPE_CHECKING:
+    from ..core.journal import BatchInfo
     from ..core.session import Decision, Pending, Session
     from .run_flow import RunDone
     from .watcher import WorkspaceWatcher
@@ -75,7 +76,7 @@ class MainWindow(QMainWindow):
         self.tasks = TaskRunner(self)
         self.flow = RunFlow(self.tasks, self._decide, self)
         self._build()
-        self.actions = WindowActions(self)
+        self.window_actions = WindowActions(self)
         self._restore()
         self.setWindowTitle(f"{TITLE} - {workspace.name if workspace else 'no workspace'}")
         self.clipboard.reply_copied.connect(self.pick_up_reply)
@@ -185,7 +186,7 @@ class MainWindow(QMainWindow):
         self.settings.remember_workspace(workspace.root)
         self.setWindowTitle(f"{TITLE} - {workspace.root.name}")
         self.workspace_bar.show_workspaces(workspace.root, self.settings.recent_workspaces)
-        self.actions.fill_recent()
+        self.window_actions.fill_recent()
         self.history.clear()
         self._save_settings()
         self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
@@ -225,13 +226,13 @@ class MainWindow(QMainWindow):
             why = "A run is in progress."
         else:
             why = ""
-        self.actions.run.setEnabled(not why)
-        self.actions.run.setToolTip(why or "Run the pasted reply (Ctrl+Return)")
-        self.actions.run.setStatusTip(why)
+        self.window_actions.run.setEnabled(not why)
+        self.window_actions.run.setToolTip(why or "Run the pasted reply (Ctrl+Return)")
+        self.window_actions.run.setStatusTip(why)
         self.run_hint.setText(why)
         self.run_hint.setVisible(bool(why))
-        self.actions.undo.setEnabled(self.session is not None and not self.flow.busy)
-        self.actions.open.setEnabled(not self.flow.busy)
+        self.window_actions.undo.setEnabled(self.session is not None and not self.flow.busy)
+        self.window_actions.open.setEnabled(not self.flow.busy)
 
     def run_reply(self) -> None:
         if self.session is None or self.flow.busy:
@@ -316,7 +317,10 @@ class MainWindow(QMainWindow):
 
         if self.session is None or self.flow.busy:
             return
-        batches = [batch for batch in self.session.journal.batches() if not batch.undone]
+        found = self._journal_batches()
+        if found is None:
+            return  # the status bar already says the journal is unreadable
+        batches = [batch for batch in found if not batch.undone]
         if not batches:
             self.statusBar().showMessage("Nothing to undo.", 5000)
             return
@@ -336,11 +340,24 @@ class MainWindow(QMainWindow):
         self.history.add(RunRecord("undo", text))
         self._finish([])
 
+    def _journal_batches(self) -> list[BatchInfo] | None:
+        """The journal's batches, None when unreadable: that costs the undo, not the window."""
+        if self.session is None:
+            return []
+        try:
+            return self.session.journal.batches()
+        except Exception as error:
+            self.history.set_journal(f"Undo journal unreadable: {error}", False)
+            self.statusBar().showMessage(f"Undo journal unreadable: {error}", 10000)
+            return None
+
     def refresh_journal(self) -> None:
         if self.session is None:
             self.history.set_journal("Undo journal: no workspace.", False)
             return
-        batches = self.session.journal.batches()
+        batches = self._journal_batches()
+        if batches is None:
+            return
         open_batches = [batch for batch in batches if not batch.undone]
         if not open_batches:
             self.history.set_journal("Undo journal: nothing to undo.", False)

@@ -138,8 +138,8 @@ class PastePane(QWidget):
         """After a run: each listed command's status becomes what happened to it."""
         for row in range(self.table.topLevelItemCount()):
             item = self.table.topLevelItem(row)
-            found = outcomes.get(int(item.text(0)) - 1)
-            if found is None:
+            found = outcomes.get(int(item.text(0)) - 1) if item is not None else None
+            if item is None or found is None:
                 continue
             ok, summary = found
             item.setText(4, ("ok: " if ok else "failed: ") + summary)
