@@ -225,3 +225,17 @@ def test_geometry_and_recents_survive_a_new_window(
     second.workspace_bar.combo.setCurrentIndex(1)
     second.workspace_bar.combo.activated.emit(1)
     assert second.windowTitle() == "LLM Operator - project"
+
+
+def test_the_part_size_is_asked_and_saved(
+    make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.gui.settings import Settings
+    from llm_operator.gui.window_actions import PartSizeQuestion
+
+    monkeypatch.setattr(PartSizeQuestion, "ask", lambda parent, current: current // 3)
+    window = make_window()
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Settings")
+    next(a for a in menu.actions() if a.text().startswith("Characters per")).trigger()
+    assert window.settings.part_size == 10000
+    assert Settings.load(tmp_path / "config" / "settings.json").part_size == 10000

@@ -14,7 +14,6 @@ from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QProgressBar,
@@ -29,33 +28,18 @@ from .history import HistoryPanel
 from .paste_pane import PastePane
 from .results_pane import ResultsPane
 from .run_flow import RunFlow
-from .settings import MIN_PART_SIZE, Settings
+from .settings import Settings
 from .tasks import TaskRunner
+from .undo_control import UndoControl
 from .window_actions import WindowActions
 from .workspace_bar import FolderQuestion, WorkspaceBar
 
 if TYPE_CHECKING:
-    from ..core.journal import BatchInfo
     from ..core.session import Decision, Pending, Session
     from .run_flow import RunDone
     from .watcher import WorkspaceWatcher
 
 TITLE = "LLM Operator"
-
-
-class PartSizeQuestion:
-    @classmethod
-    def ask(cls, parent: QWidget | None, current: int) -> int | None:
-        value, ok = QInputDialog.getInt(
-            parent,
-            "Characters per part",
-            "Results longer than this are split into parts (a chat input's limit):",
-            current,
-            MIN_PART_SIZE,
-            10_000_000,
-            1000,
-        )
-        return value if ok else None
 
 
 class MainWindow(QMainWindow):
@@ -77,12 +61,13 @@ class MainWindow(QMainWindow):
         self.flow = RunFlow(self.tasks, self._decide, self)
         self._build()
         self.window_actions = WindowActions(self)
+        self.undo_control = UndoControl(self)
         self._restore()
         self.setWindowTitle(f"{TITLE} - {workspace.name if workspace else 'no workspace'}")
         self.clipboard.reply_copied.connect(self.pick_up_reply)
         self.flow.finished.connect(self._on_finished)
         self.flow.failed.connect(self._on_failed)
-        self.flow.undone.connect(self._on_undone)
+        self.flow.undone.connect(self.undo_control.on_undone)
         self.flow.progress.connect(self._on_progress)
         self.workspace_bar.show_workspaces(None, settings.recent_workspaces)
         self.update_run_state()
@@ -188,7 +173,7 @@ class MainWindow(QMainWindow):
         self.workspace_bar.show_workspaces(workspace.root, self.settings.recent_workspaces)
         self.window_actions.fill_recent()
         self.history.clear()
-        self._save_settings()
+        self.save_settings()
         self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
         self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
         self.refresh_journal()
@@ -283,15 +268,15 @@ class MainWindow(QMainWindow):
                 if item.result is not None
             }
         )
-        self._finish(done.touched)
+        self.finish(done.touched)
 
     def _on_failed(self, message: str) -> None:
         self.progress.hide()
         self.results.show_error(f"The run failed: {message}\n\nThe window is still usable.")
         self.statusBar().showMessage(f"The run failed: {message}")
-        self._finish([])
+        self.finish([])
 
-    def _finish(self, touched: list[str]) -> None:
+    def finish(self, touched: list[str]) -> None:
         if self.watcher is not None:
             self.watcher.release(touched)
         self.refresh_journal()
@@ -310,82 +295,15 @@ class MainWindow(QMainWindow):
         self.activateWindow()
         self.run_reply()
 
-    # -- undo, journal, settings -------------------------------------------------
+    # -- undo and settings -------------------------------------------------------
 
     def undo_last_batch(self) -> None:
-        from .history import UndoQuestion
-
-        if self.session is None or self.flow.busy:
-            return
-        found = self._journal_batches()
-        if found is None:
-            return  # the status bar already says the journal is unreadable
-        batches = [batch for batch in found if not batch.undone]
-        if not batches:
-            self.statusBar().showMessage("Nothing to undo.", 5000)
-            return
-        if UndoQuestion.ask(self, batches[-1].label):
-            self.flow.undo(self.session)
-            self.update_run_state()
-
-    def _on_undone(self, report: object) -> None:
-        from .history import RunRecord
-
-        summary = str(getattr(report, "summary", report))
-        problems = list(getattr(report, "problems", ()))
-        text = "\n".join(["Undo report (not for the chat):", summary, *problems])
-        self.results.show_error(text)
-        self.results.status.setText("Undo finished." if not problems else "Undo had problems.")
-        self.statusBar().showMessage(summary)
-        self.history.add(RunRecord("undo", text))
-        self._finish([])
-
-    def _journal_batches(self) -> list[BatchInfo] | None:
-        """The journal's batches, None when unreadable: that costs the undo, not the window."""
-        if self.session is None:
-            return []
-        try:
-            return self.session.journal.batches()
-        except Exception as error:
-            self.history.set_journal(f"Undo journal unreadable: {error}", False)
-            self.statusBar().showMessage(f"Undo journal unreadable: {error}", 10000)
-            return None
+        self.undo_control.undo_last_batch()
 
     def refresh_journal(self) -> None:
-        if self.session is None:
-            self.history.set_journal("Undo journal: no workspace.", False)
-            return
-        batches = self._journal_batches()
-        if batches is None:
-            return
-        open_batches = [batch for batch in batches if not batch.undone]
-        if not open_batches:
-            self.history.set_journal("Undo journal: nothing to undo.", False)
-            return
-        last = open_batches[-1]
-        self.history.set_journal(
-            f"Undo journal: {len(open_batches)} batch(es); last: {last.label} "
-            f"({len(last.changes)} file(s), {last.created:%Y-%m-%d %H:%M})",
-            True,
-        )
+        self.undo_control.refresh()
 
-    def copy_primer(self) -> None:
-        from .assets import primer_text
-
-        try:
-            self.clipboard.copy(primer_text())
-        except OSError as error:
-            self.statusBar().showMessage(f"Cannot read the interface spec: {error}")
-            return
-        self.statusBar().showMessage("LLM primer copied: paste it into a new chat.", 8000)
-
-    def ask_part_size(self) -> None:
-        value = PartSizeQuestion.ask(self, self.settings.part_size)
-        if value is not None:
-            self.settings.part_size = value
-            self._save_settings()
-
-    def _save_settings(self) -> None:
+    def save_settings(self) -> None:
         self.settings.geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
         self.settings.splitter = bytes(self.splitter.saveState().toBase64().data()).decode()
         self.settings.show_history = not self.history_dock.isHidden()
@@ -395,7 +313,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Cannot save settings: {error}", 10000)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self._save_settings()
+        self.save_settings()
         self.clipboard.set_watching(False)
         if self.watcher is not None:
             self.watcher.stop()

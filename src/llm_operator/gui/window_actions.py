@@ -14,9 +14,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QInputDialog, QWidget
+
+from .settings import MIN_PART_SIZE
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
+
+
+class PartSizeQuestion:
+    @classmethod
+    def ask(cls, parent: QWidget | None, current: int) -> int | None:
+        value, ok = QInputDialog.getInt(
+            parent,
+            "Characters per part",
+            "Results longer than this are split into parts (a chat input's limit):",
+            current,
+            MIN_PART_SIZE,
+            10_000_000,
+            1000,
+        )
+        return value if ok else None
 
 
 class WindowActions:
@@ -41,7 +59,7 @@ class WindowActions:
         )
         self.undo = self._action(run, "&Undo last batch...", "Ctrl+Z", window.undo_last_batch)
         run.addSeparator()
-        self.primer = self._action(run, "Copy LLM &primer", "Ctrl+Shift+P", window.copy_primer)
+        self.primer = self._action(run, "Copy LLM &primer", "Ctrl+Shift+P", self._copy_primer)
 
         options = bar.addMenu("&Settings")
         settings = window.settings
@@ -51,7 +69,7 @@ class WindowActions:
         self.watch = self._toggle(
             options, "&Watch the clipboard for replies", settings.clipboard_watch, self._set_watch
         )
-        self._action(options, "Characters per &part...", None, window.ask_part_size)
+        self._action(options, "Characters per &part...", None, self._ask_part_size)
 
         view = bar.addMenu("&View")
         self.history = window.history_dock.toggleViewAction()
@@ -112,3 +130,21 @@ class WindowActions:
         self._window.statusBar().showMessage(
             "Fresh session memory: earlier command ids may be used again.", 5000
         )
+
+    def _copy_primer(self) -> None:
+        from .assets import primer_text
+
+        status = self._window.statusBar()
+        try:
+            self._window.clipboard.copy(primer_text())
+        except OSError as error:
+            status.showMessage(f"Cannot read the interface spec: {error}")
+            return
+        status.showMessage("LLM primer copied: paste it into a new chat.", 8000)
+
+    def _ask_part_size(self) -> None:
+        settings = self._window.settings
+        value = PartSizeQuestion.ask(self._window, settings.part_size)
+        if value is not None:
+            settings.part_size = value
+            self._window.save_settings()
