@@ -115,15 +115,20 @@ class MoveFields(TargetFields):
 # -- running ------------------------------------------------------------------------
 
 
-def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
+def _warning_note(result: dict[str, Any]) -> str:
     warnings = result.get("warnings") or []
     kinds = sorted({str(w.get("type")) for w in warnings if isinstance(w, dict)})
-    note = f"; warnings: {', '.join(kinds)} (see details)" if kinds else ""
-    return f"{verb} in {rel}{note}"
+    return f"; warnings: {', '.join(kinds)} (see details)" if kinds else ""
+
+
+def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
+    return f"{verb} in {rel}{_warning_note(result)}"
 
 
 def _lines(value: object) -> str:
     if isinstance(value, list | tuple) and len(value) == 2:
+        if value[0] == value[1]:
+            return f"line {value[0]}"
         return f"lines {value[0]}-{value[1]}"
     return f"line {value}"
 
@@ -145,14 +150,16 @@ def _plan_edit(
     fields: TargetFields,
     verb: str,
     operate: Callable[[bytes, str], Any],
-    key: str,
+    where: Callable[[dict[str, Any]], str],
 ) -> Result:
     rel = target_for_write(ctx, fields.path)
     before, _ = existing_text(ctx, rel, fields.path)
     edit = operate(before, rel)
     result: dict[str, Any] = edit.result
-    detail = f" ({_lines(result[key])})" if key in result else ""
-    outcome = Outcome(True, _summary(verb + detail, rel, result), json.dumps(result))
+    detail = where(result)
+    outcome = Outcome(
+        True, _summary(verb + (f" ({detail})" if detail else ""), rel, result), json.dumps(result)
+    )
     if edit.new_source == before:
         return outcome
     return Plan(ChangeSet((FileChange(rel, before, edit.new_source),)), outcome)
@@ -163,7 +170,8 @@ def run_replace(ctx: ActionContext, fields: ContentFields) -> Result:
 
     return _plan_edit(
         ctx, fields, "Replaced the structure",
-        lambda src, rel: replace_structure(src, rel, fields.levels, fields.text), "lines",
+        lambda src, rel: replace_structure(src, rel, fields.levels, fields.text),
+        lambda result: _lines(result["lines"]),
     )
 
 
@@ -173,7 +181,7 @@ def run_delete(ctx: ActionContext, fields: TargetFields) -> Result:
     return _plan_edit(
         ctx, fields, "Deleted the structure",
         lambda src, rel: delete_structure(src, rel, fields.levels),
-        "deleted_line_range_inclusive",
+        lambda result: _lines(result["deleted_line_range_inclusive"]),
     )
 
 
@@ -183,19 +191,25 @@ def run_replace_text(ctx: ActionContext, fields: TextFields) -> Result:
     return _plan_edit(
         ctx, fields, "Replaced text in the structure",
         lambda src, rel: replace_text_in_structure(src, rel, fields.levels, fields.old, fields.new),
-        "affected_lines",
+        lambda result: _lines(result["affected_lines"]),
     )
 
 
 def run_replace_all_text(ctx: ActionContext, fields: AllTextFields) -> Result:
     from ..structure import replace_all_text_in_structure
 
+    def where(result: dict[str, Any]) -> str:
+        count = result["total_replacements"]
+        if not count:
+            return "0 replacements; nothing changed"
+        return f"{count} replacement{'s' if count != 1 else ''}, {_lines(result['affected_lines'])}"
+
     return _plan_edit(
         ctx, fields, "Replaced every match in the structure",
         lambda src, rel: replace_all_text_in_structure(
             src, rel, fields.levels, fields.old, fields.new, fields.expected_count
         ),
-        "affected_lines",
+        where,
     )
 
 
@@ -205,7 +219,8 @@ def run_insert_before(ctx: ActionContext, fields: ContentFields) -> Result:
     return _plan_edit(
         ctx, fields, "Inserted before the structure",
         lambda src, rel: insert_before_structure(src, rel, fields.levels, fields.text),
-        "inserted_at_line",
+        lambda result: f"at line {result['inserted_at_line']}; the target now starts at line "
+        f"{result['target_now_at_line']}",
     )
 
 
@@ -215,7 +230,7 @@ def run_insert_after(ctx: ActionContext, fields: ContentFields) -> Result:
     return _plan_edit(
         ctx, fields, "Inserted after the structure",
         lambda src, rel: insert_after_structure(src, rel, fields.levels, fields.text),
-        "inserted_at_line",
+        lambda result: f"at line {result['inserted_at_line']}",
     )
 
 
@@ -242,11 +257,17 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         fields.dest_levels,
     )
     result: dict[str, Any] = moved.result
-    where = dest_rel if not same_file else "the same file"
-    outcome = Outcome(
-        True, _summary(f"Moved the structure to {fields.position} ({where})", rel, result),
-        json.dumps(result),
+    where = {
+        "before": "before the destination target in",
+        "after": "after the destination target in",
+        "start": "to the start of" if fields.dest_levels is None else "to the start of a body in",
+        "end": "to the end of" if fields.dest_levels is None else "to the end of a body in",
+    }[fields.position]
+    summary = (
+        f"Moved the structure from {_lines(result['source_original_line_range'])} of {rel} "
+        f"{where} {dest_rel} (now {_lines(result['destination_final_line_range'])})"
     )
+    outcome = Outcome(True, summary + _warning_note(result), json.dumps(result))
     changes = [FileChange(rel, before, moved.new_source)]
     if not same_file and moved.new_dest_source is not None:
         changes.append(FileChange(dest_rel, dest_before, moved.new_dest_source))
