@@ -16,9 +16,10 @@ from pydantic import model_validator
 
 from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
+from ..files import not_found
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, Count, PathFields, one_of, pick_text
-from .write import existing_text, target_for_write
+from .write import target_for_write
 
 POSITIONS = ("before", "after", "start", "end")
 
@@ -133,6 +134,19 @@ def _lines(value: object) -> str:
     return f"line {value}"
 
 
+def _current(ctx: ActionContext, path: str) -> tuple[str, bytes]:
+    """The canonical path of a file to edit and its bytes as this reply left them.
+
+    The bytes go to the engine unchecked: it refuses a file that is too large, not UTF-8
+    or has no parser with the seed's details (limits, ``state: FILE_UNCHANGED``).
+    """
+    rel = target_for_write(ctx, path)
+    data = ctx.files.read(rel)
+    if data is None:
+        raise not_found(ctx.workspace, path)
+    return rel, data
+
+
 def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
     from ..files import find_file, read_bytes
     from ..structure import read_structure
@@ -152,8 +166,7 @@ def _plan_edit(
     operate: Callable[[bytes, str], Any],
     where: Callable[[dict[str, Any]], str],
 ) -> Result:
-    rel = target_for_write(ctx, fields.path)
-    before, _ = existing_text(ctx, rel, fields.path)
+    rel, before = _current(ctx, fields.path)
     edit = operate(before, rel)
     result: dict[str, Any] = edit.result
     detail = where(result)
@@ -237,8 +250,7 @@ def run_insert_after(ctx: ActionContext, fields: ContentFields) -> Result:
 def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
     from ..structure import move_structure
 
-    rel = target_for_write(ctx, fields.path)
-    before, _ = existing_text(ctx, rel, fields.path)
+    rel, before = _current(ctx, fields.path)
     dest_rel = target_for_write(ctx, fields.dest_path) if fields.dest_path else rel
     same_file = dest_rel == rel
     dest_before: bytes | None = None
@@ -246,7 +258,7 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         dest_before = ctx.files.read(dest_rel)
         if dest_before is None and fields.position in ("before", "after"):
             # before/after need a structure to stand next to; start/end may make the file.
-            existing_text(ctx, dest_rel, fields.dest_path or "")
+            raise not_found(ctx.workspace, fields.dest_path or "")
     moved = move_structure(
         before,
         rel,
