@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from llm_operator.gui.app import app_icon, run_app
-from llm_operator.gui.assets import DESKTOP_FILE, ICON, asset_bytes
+from llm_operator.gui.assets import DESKTOP_FILE, ICON, ICON_PNG, asset_bytes
 from llm_operator.gui.main_window import MainWindow
 
 
@@ -40,6 +40,7 @@ def test_the_icon_and_the_desktop_file_ship_as_resources() -> None:
     assert ICON.endswith(".svg")
     assert not app_icon().isNull()
     assert asset_bytes(ICON).lstrip().startswith(b"<svg")
+    assert asset_bytes(ICON_PNG).startswith(b"\x89PNG")
     desktop = asset_bytes(DESKTOP_FILE).decode()
     assert DESKTOP_FILE.endswith(".desktop")
     assert "\nExec=llm-operator\n" in desktop

@@ -21,6 +21,7 @@ def test_without_workspace_nothing_runs_and_the_window_says_why(
 ) -> None:
     window = make_window()
     assert window.windowTitle() == "LLM Operator - no workspace"
+    assert window.paste.editor.hasFocus()  # ready for Ctrl+V at once
     assert not window.window_actions.run.isEnabled()
     assert "workspace" in window.window_actions.run.toolTip().lower()
     assert window.run_hint.isVisible()

@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 from importlib import resources
-from pathlib import Path
 
 ICON = "icon.svg"
+ICON_PNG = "icon.png"  # the same icon rendered at 256 px, for desktops without SVG icons
 DESKTOP_FILE = "llm-operator.desktop"
 
 
 def asset_bytes(name: str) -> bytes:
-    try:
-        return (resources.files("llm_operator.resources") / name).read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError):
-        # An editable install made before the resources package was mapped: read the
-        # folder next to src/ instead of failing.
-        source_tree = Path(__file__).resolve().parents[3] / "resources" / name
-        return source_tree.read_bytes()
-
-
-def served_spec() -> str:
-    """The interface spec as the core serves it to the LLM."""
-    try:
-        from ..core.actions.operator import interface_spec
-
-        return interface_spec()
-    except (ModuleNotFoundError, FileNotFoundError):
-        return asset_bytes("interface-spec.txt").decode("utf-8")
+    return (resources.files("llm_operator.resources") / name).read_bytes()
 
 
 PRIMER_PREFACE = """\
@@ -43,4 +27,7 @@ see the workspace (for example fs.list with path: .).
 
 
 def primer_text() -> str:
-    return PRIMER_PREFACE + "\n" + served_spec()
+    """The served interface spec with a preface, ready to paste into a new chat."""
+    from ..core.actions.operator import interface_spec
+
+    return PRIMER_PREFACE + "\n" + interface_spec()
