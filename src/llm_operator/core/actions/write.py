@@ -182,6 +182,12 @@ def _count_files(folder: Path) -> int:
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
     entry = ctx.workspace.resolve_link(fields.path)
     ctx.workspace.check_writable(fields.path, entry)
+    if fields.path.endswith("/") and entry.exists() and not entry.is_dir():
+        raise OperatorError(
+            "ERR_NOT_A_DIRECTORY",
+            f"{fields.path!r} ends with / but {fields.path.rstrip('/')!r} is a file; "
+            "drop the / to delete the file",
+        )
     rel = ctx.workspace.relative(entry)
     if entry.is_symlink():
         change = FileChange(rel, None, None, before_is_symlink=True)

@@ -1,8 +1,9 @@
 """Reading and editing regions: pure functions from a file's text to its new text.
 
 Invariants:
-- Text is LF-normalised (``TextFile.text``). A line is what lies between two ``\\n``; a
-  ``\\r`` left in a mixed-line-break file is part of its line and is kept.
+- Text is LF-normalised (``TextFile.text``, which also normalises files with mixed line
+  breaks and puts each untouched line's own break back on encoding). A line is what lies
+  between two ``\\n``.
 - Only the lines an edit is about change; every other line is kept as the same string, and
   the file's final-newline state is kept. Inserting after the last line of a file without a
   final newline leaves the new END marker as the unterminated last line.
