@@ -115,6 +115,17 @@ def test_move_into_an_empty_file_reports_where_it_landed(position: str) -> None:
     assert move.result["destination_final_line_range"] == [1, 2]
 
 
+@pytest.mark.parametrize("dest", [b"", b"console.log(1);\n"])
+def test_move_keeps_its_own_indent_unit_where_the_destination_has_none(dest: bytes) -> None:
+    data = b"class A {\n  m(): number {\n    return 1;\n  }\n}\n\nfunction f() {\n  go();\n}\n"
+    move = move_structure(data, "a.ts", ["function f"], "start", dest, "b.ts", None)
+    assert move.new_dest_source is not None
+    assert move.new_dest_source.startswith(b"function f() {\n  go();\n}\n")
+    deeper = move_structure(data, "a.ts", ["class A", "m()"], "end", dest, "b.ts", None)
+    assert deeper.new_dest_source is not None
+    assert deeper.new_dest_source.endswith(b"m(): number {\n  return 1;\n}\n")
+
+
 def test_move_into_an_empty_body_uses_the_closing_line() -> None:
     data = b"class A {\n    void m() {}\n}\n\nclass B {\n}\n"
     move = move_structure(data, "A.java", ["class A", "void m()"], "end", None, None, ["class B"])

@@ -139,7 +139,10 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
         line[len(indent) :] if line.startswith(indent) else line
         for line in body[moving.start : moving.end + 1]
     )
-    unit = detect_unit(dst.lines)
+    # A destination with no indented line (a new file, top-level statements only) says
+    # nothing about its unit: the moved code keeps its own rather than a default.
+    measured = any(line.strip() and line[0] in " \t" for line in dst.lines)
+    unit = detect_unit(dst.lines if measured else body[moving.start : moving.end + 1])
     block = rebase(text, anchor.indent, unit, dst.spec)
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
