@@ -74,6 +74,7 @@ def test_delete_symlink_removes_only_the_link(
         (".", "ERR_PATH_PROTECTED"),
         ("../ws", "ERR_PATH_OUTSIDE_WORKSPACE"),
         ("out/secret.txt", "ERR_PATH_OUTSIDE_WORKSPACE"),
+        ("README.md/", "ERR_NOT_A_DIRECTORY"),
     ],
 )
 def test_delete_failures(
