@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .highlight import DiffHighlighter
-
 if TYPE_CHECKING:
+    from PySide6.QtGui import QSyntaxHighlighter
+
     from ..core.encoder import Result
     from ..core.session import Decision, Run
 
@@ -66,9 +66,8 @@ class HistoryPanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.detail.setStyleSheet("QPlainTextEdit { background: #ffffff; color: #1f2328; }")
-        # describe_pending() heads each command with "== " and each file with "-- ".
-        headers = ("+++ ", "--- ", "-- ", "== ")
-        self._highlighter = DiffHighlighter(self.detail.document(), "", headers)
+        # Made on the first run shown: the highlighter is not needed to get the window up.
+        self._highlighter: QSyntaxHighlighter | None = None
         self.journal = QLabel("Undo journal: no batches yet.")
         self.journal.setWordWrap(True)
         self.undo_button = QPushButton("Undo last batch (Ctrl+Z)")
@@ -100,6 +99,12 @@ class HistoryPanel(QWidget):
 
     def _show(self, row: int) -> None:
         if 0 <= row < len(self.records):
+            if self._highlighter is None:
+                from .highlight import DiffHighlighter
+
+                # describe_pending() heads each command with "== " and each file with "-- ".
+                headers = ("+++ ", "--- ", "-- ", "== ")
+                self._highlighter = DiffHighlighter(self.detail.document(), "", headers)
             self.detail.setPlainText(self.records[row].text)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -54,6 +54,7 @@ class MainWindow(QMainWindow):
         self._state_dir = state_dir
         self._pending_workspace = workspace
         self._shown_once = False
+        self._painted_once = False
         self.session: Session | None = None
         self.watcher: WorkspaceWatcher | None = None
         self.clipboard = ClipboardBridge(self)
@@ -128,6 +129,13 @@ class MainWindow(QMainWindow):
         if not self._shown_once:
             self._shown_once = True
             self.paste.focus_editor()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted_once:
+            # The session, journal and watcher open only once the window is on screen, so
+            # a zero timer set at show time would still run before this first paint.
+            self._painted_once = True
             QTimer.singleShot(0, self._after_show)
 
     def _after_show(self) -> None:
