@@ -54,7 +54,7 @@ def _b64(value: Any, info: ValidationInfo) -> Any:
 
 def _int(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str) and not _DIGITS.match(value):
-        raise ValueError(f"{info.field_name} must be a whole number, got {value!r}")
+        raise ValueError(f"must be a whole number written in digits, got {value!r}")
     return value
 
 
