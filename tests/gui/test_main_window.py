@@ -42,6 +42,19 @@ def test_workspace_opens_from_the_command_line_argument(
     assert window.workspace_bar.combo.currentText() == str(workspace.resolve())
 
 
+def test_opening_a_workspace_removes_temp_files_of_an_interrupted_write(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    leftover = workspace / ".a.txt.llmop-0123abcd.tmp"
+    leftover.write_bytes(b"half a write")
+    keep = workspace / "notes.tmp"
+    keep.write_bytes(b"the user's own file")
+    window = make_window(workspace)
+    qtbot.waitUntil(lambda: not leftover.exists())
+    qtbot.waitUntil(lambda: "temp file" in window.statusBar().currentMessage())
+    assert keep.read_bytes() == b"the user's own file"
+
+
 def test_ctrl_o_opens_the_folder_dialog_and_remembers_the_folder(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -186,6 +186,19 @@ class MainWindow(QMainWindow):
         self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
         self.refresh_journal()
         self.update_run_state()
+        self.tasks.start(
+            lambda _progress: session.clean_leftovers(),
+            self._leftovers_cleaned,
+            lambda failure: self.statusBar().showMessage(
+                f"Could not clean up temp files: {failure.error}", 10000
+            ),
+        )
+
+    def _leftovers_cleaned(self, removed: object) -> None:
+        if isinstance(removed, tuple) and removed:
+            self.statusBar().showMessage(
+                f"Removed {len(removed)} temp file(s) left by an interrupted write.", 10000
+            )
 
     def _start_watcher(self, root: Path) -> None:
         from .watcher import WorkspaceWatcher
