@@ -63,6 +63,10 @@ def _clip(line: str) -> str:
 # -- fs.list ------------------------------------------------------------------------
 
 
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
 def run_list(ctx: ActionContext, fields: PathFields) -> Result:
     rel, real = find_dir(ctx.workspace, fields.path)
     entries: list[str] = []
@@ -76,9 +80,11 @@ def run_list(ctx: ActionContext, fields: PathFields) -> Result:
     entries.sort()
     shown = entries[:LIST_MAX_ENTRIES]
     cut = f", first {LIST_MAX_ENTRIES} shown (truncated)" if len(entries) > len(shown) else ""
+    others = len(entries) - folders
     summary = (
-        f"Listed {rel} ({len(entries)} entries: {folders} folders, "
-        f"{len(entries) - folders} other{cut}); folders end with /, symlinks with @"
+        f"Listed {rel} ({_count(len(entries), 'entry', 'entries')}: "
+        f"{_count(folders, 'folder', 'folders')}, {_count(others, 'file', 'files')}{cut}); "
+        "folders end with /, symlinks with @"
     )
     return Outcome(True, summary, "\n".join(shown) + ("\n" if shown else ""))
 
