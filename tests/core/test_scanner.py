@@ -292,6 +292,17 @@ def test_non_ascii_in_command(text: str, expect_refused: Any) -> None:
     assert "U+" in refused.summary
 
 
+@pytest.mark.parametrize("char", ["\x00", "\x0b", "\x0c", "\x1b", "\x7f"])
+def test_control_characters_in_command(char: str, expect_refused: Any) -> None:
+    bad = (
+        "OPERATOR_CMD\nversion: 1\nid: ctrl\naction: fs.write\npath: README.md\n"
+        f"content: a{char}b\nEND_OPERATOR_CMD"
+    )
+    refused = expect_refused(bad, "ERR_NON_ASCII_IN_CMD", "ctrl")
+    assert "control character" in refused.summary
+    assert f"U+{ord(char):04X}" in refused.summary
+
+
 def _big_block(lines: list[str]) -> str:
     return "OPERATOR_CMD\n" + "\n".join(lines) + "\nEND_OPERATOR_CMD"
 

@@ -37,6 +37,8 @@ _CMD_MARKERS = (CMD, END_CMD)
 
 _KEY_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*:(.*)\Z", re.DOTALL)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Printable ASCII and tab only: control characters could corrupt an echoed id or path.
+_FORBIDDEN_CHAR = re.compile(r"[^\t\x20-\x7e]")
 # Fields whose value is inline text: a line break in that text shows up as stray lines.
 INLINE_TEXT_KEYS = frozenset({"content", "old_text", "new_text", "target", "dest_target"})
 
@@ -127,12 +129,15 @@ def _parse_body(lines: list[str], start: int) -> CommandBlock | BlockProblem:
     previous_key: str | None = None
     for offset, raw in enumerate(lines, start=1):
         number = start + offset
-        if not raw.isascii():
-            bad = next(ch for ch in raw if not ch.isascii())
+        bad = _FORBIDDEN_CHAR.search(raw)
+        if bad is not None:
+            char = bad.group()
+            kind = "non-ASCII" if not char.isascii() else "control"
             return BlockProblem(
                 "ERR_NON_ASCII_IN_CMD",
-                f"line {offset} of the block holds the non-ASCII character {bad!r} "
-                f"(U+{ord(bad):04X}); use ASCII only, and put any other text in a *_b64 field",
+                f"line {offset} of the block holds the {kind} character {char!r} "
+                f"(U+{ord(char):04X}); use printable ASCII only, and put any other text in a "
+                "*_b64 field",
                 number,
                 block_id,
             )
