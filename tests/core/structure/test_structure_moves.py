@@ -170,3 +170,30 @@ def test_move_validates_the_destination_before_anything(sample: Sample) -> None:
         move_structure(sample("sample.py"), "a.py", ["def tail():"], "after", b"x = 1\n",
                        "b.py", ["def nowhere"])
     assert info.value.code == "ERR_TARGET_NOT_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("position", "expected"),
+    [
+        ("start", "# Title\n\n## FAQ\n\n## Notes\n\n- one\n- two\n\nSome answers.\n\n"
+                  "## Install\n\nRun it.\n"),
+        ("end", "# Title\n\n## FAQ\n\nSome answers.\n\n## Notes\n\n- one\n- two\n\n"
+                "## Install\n\nRun it.\n"),
+    ],
+)
+def test_move_into_a_markdown_section_holding_only_paragraphs(
+    position: str, expected: str
+) -> None:
+    source = (
+        b"# Title\n\n## FAQ\n\nSome answers.\n\n## Install\n\nRun it.\n\n"
+        b"## Notes\n\n- one\n- two\n"
+    )
+    moved = move_structure(
+        source, "README.md", ["# Title", "## Notes"], position, None, None,
+        ["# Title", "## FAQ"],
+    )
+    assert moved.new_source.decode() == expected
+    first, last = moved.result["destination_final_line_range"]
+    lines = expected.split("\n")
+    assert lines[first - 1] == "## Notes"
+    assert lines[last - 1] == "- two"

@@ -78,6 +78,11 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         # An empty file has one (empty) element in ``lines`` but no line of text.
         rows = len(split_body(dst)[0])
         return Anchor(rows if position == "end" else 0, False, "", None, None, None)
+    if dst.spec.name == "markdown":
+        # A section whose body is only paragraphs: its start is right under the heading,
+        # its end is its last line.
+        row = container.def_row if position == "start" else span[1]
+        return Anchor(row, True, "", None, span, container)
     closing = dst.lines[span[1]].strip()
     if span[1] > container.def_row and closing.startswith(_CLOSERS):
         indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines)
@@ -148,7 +153,8 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
     if anchor.match is not None:
         gap = separation(dst, anchor.match, block.lines)
     elif anchor.span is not None:
-        gap = 0
+        # Markdown blocks need a blank line around them to stay separate blocks.
+        gap = 1 if dst.spec.name == "markdown" else 0
     else:
         gap = 1 if any(line.strip() for line in dest_body) else 0
     match = moving.match
