@@ -140,6 +140,16 @@ class WindowActions:
         except OSError as error:
             status.showMessage(f"Cannot read the interface spec: {error}")
             return
+        # A primer starts a new chat, whose model will count its ids from the start again:
+        # results remembered from the old chat must not come back as repeats.
+        session = self._window.session
+        if session is not None and len(session.memory):
+            session.memory.forget_all()
+            status.showMessage(
+                "LLM primer copied: paste it into a new chat. Session memory started fresh.",
+                8000,
+            )
+            return
         status.showMessage("LLM primer copied: paste it into a new chat.", 8000)
 
     def _ask_part_size(self) -> None:
