@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from actions_helpers import redirect_trash, tree
 
 from llm_operator.core import applying
 from llm_operator.core.applying import (
@@ -26,25 +27,8 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="freedesktop trash and POSIX modes"
 )
 
-Entry = tuple[str, bytes | str | None, int]
 
 
-def tree(root: Path) -> dict[str, Entry]:
-    """Every entry under root: kind, content (bytes or link text) and mode."""
-    found: dict[str, Entry] = {}
-    for folder, dirnames, filenames in os.walk(root):
-        for name in [*dirnames, *filenames]:
-            path = Path(folder) / name
-            rel = path.relative_to(root).as_posix()
-            info = os.lstat(path)
-            mode = stat.S_IMODE(info.st_mode)
-            if stat.S_ISLNK(info.st_mode):
-                found[rel] = ("link", os.readlink(path), 0)
-            elif stat.S_ISDIR(info.st_mode):
-                found[rel] = ("dir", None, mode)
-            else:
-                found[rel] = ("file", path.read_bytes(), mode)
-    return found
 
 
 def temp_files(root: Path) -> list[str]:
@@ -54,19 +38,7 @@ def temp_files(root: Path) -> list[str]:
 @pytest.fixture(autouse=True)
 def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Send every delete to a trash under tmp_path, never to the real user's trash."""
-    import send2trash
-    import send2trash.plat_other as freedesktop
-
-    data_home = tmp_path / "home" / ".local" / "share"
-    data_home.mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
-    # plat_other reads XDG_DATA_HOME once, at import: point its copies at the tmp home too.
-    monkeypatch.setattr(freedesktop, "XDG_DATA_HOME", os.fsencode(data_home))
-    monkeypatch.setattr(freedesktop, "HOMETRASH_B", os.fsencode(data_home / "Trash"))
-    monkeypatch.setattr(freedesktop, "HOMETRASH", str(data_home / "Trash"))
-    monkeypatch.setattr(send2trash, "send2trash", freedesktop.send2trash)
-    return data_home / "Trash" / "files"
+    return redirect_trash(tmp_path, monkeypatch)
 
 
 @pytest.fixture
