@@ -108,9 +108,10 @@ def test_nul_in_a_path_is_refused(
     assert raised.value.code == "ERR_PATH_OUTSIDE_WORKSPACE"
     with pytest.raises(OperatorError):
         check_path_text("a\x00b")
-    # NUL is ASCII, so a pasted reply can carry one into a command.
+    # A pasted reply can carry a NUL into a command line; the scanner refuses control
+    # characters before any path is looked at.
     results = run_reply(read_commands(cmd, "README.md\x00", "nul"))
-    assert_all_refused(results, "ERR_PATH_OUTSIDE_WORKSPACE")
+    assert_all_refused(results, "ERR_NON_ASCII_IN_CMD")
     assert_never_leaks(results, sentinel)
 
 

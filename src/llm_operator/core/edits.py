@@ -33,6 +33,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import OperatorError
+from .textfile import split_lines
 
 INVALID_JSON = "ERR_INVALID_EDITS_JSON"
 NOT_FOUND = "ERR_ANCHOR_NOT_FOUND"
@@ -261,18 +262,8 @@ def _occurrence_start(text: str, anchor: str, occurrence: int, where: str, index
     return start
 
 
-def _split(text: str) -> tuple[list[str], bool]:
-    if not text:
-        return [], True
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-        return lines, True
-    return lines, False
-
-
 def _replace_range(text: str, edit: ReplaceRange, where: str, index: int) -> str:
-    lines, final_newline = _split(text)
+    lines, final_newline = split_lines(text)
     if edit.endLine > len(lines):
         raise OperatorError(
             BAD_RANGE,

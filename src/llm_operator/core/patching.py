@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import OperatorError
+from .textfile import split_lines
 
 INVALID = "ERR_INVALID_PATCH"
 MISMATCH = "ERR_PATCH_CONTEXT_MISMATCH"
@@ -135,17 +136,6 @@ def _check_name(line: str, name: str, path: str, side: str) -> None:
             path=path,
             side=side,
         )
-
-
-def _split_lines(text: str) -> tuple[list[str], bool]:
-    """Lines of ``text`` and whether it ends with a newline (empty text counts as ending)."""
-    if not text:
-        return [], True
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-        return lines, True
-    return lines, False
 
 
 def _hunk_label(number: int, header: str) -> str:
@@ -466,7 +456,7 @@ def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
 
 def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
     """ERR_PATCH_CONTEXT_MISMATCH showing the hunk next to the file's nearest lines."""
-    lines, eol = _split_lines(text)
+    lines, eol = split_lines(text)
     label = _hunk_label(hunk.number, hunk.header)
     pos = _nearest_place(lines, hunk, low)
     found = lines[pos : pos + len(hunk.old)]
@@ -540,7 +530,7 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     """Apply a single-file unified diff to LF ``text``; raise OperatorError on any problem."""
     parsed = parse_patch(patch, path)
     if parsed.creates and text:
-        lines = _split_lines(text)[0]
+        lines = split_lines(text)[0]
         raise OperatorError(
             MISMATCH,
             f"the patch creates {path} ('--- /dev/null') but the file already has "
@@ -568,7 +558,7 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     pieces.append(text[cursor:])
     result = "".join(pieces)
     if parsed.deletes and result:
-        remaining = _split_lines(result)[0]
+        remaining = split_lines(result)[0]
         raise OperatorError(
             MISMATCH,
             f"the patch deletes {path} ('+++ /dev/null') but {len(remaining)} lines would remain",

@@ -36,6 +36,21 @@ def _line_break_style(text: str) -> str | None:
     return None if present else "\n"
 
 
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """The lines of LF ``text`` without their breaks, and whether it ends with a break.
+
+    Empty text has no lines and counts as ending with a break, so an edit that adds lines
+    to an empty file ends them with one.
+    """
+    if not text:
+        return [], True
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+        return lines, True
+    return lines, False
+
+
 @dataclass(frozen=True)
 class TextFile:
     text: str

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..comment_styles import CommentStyle
 from ..errors import OperatorError
+from ..textfile import split_lines
 from .anchors import check_anchor, find_anchor_line
 from .markers import BEGIN, END, MarkerScan, Region, check_marker_id, marker_line, parse_marker
 
@@ -37,17 +38,6 @@ class RegionEdit:
     summary: str
 
 
-def _split(text: str) -> tuple[list[str], bool]:
-    """The text's lines (without line breaks) and whether it ends with a line break."""
-    if not text:
-        return [], False
-    final_newline = text.endswith("\n")
-    lines = text.split("\n")
-    if final_newline:
-        lines.pop()
-    return lines, final_newline
-
-
 def _join(lines: Sequence[str], final_newline: bool) -> str:
     if not lines:
         return ""
@@ -61,7 +51,7 @@ def _lines_count(count: int) -> str:
 def _content_lines(content: str, style: CommentStyle) -> list[str]:
     """``content`` as whole lines to put between markers (see the module's rules)."""
     content = content.replace("\r\n", "\n").replace("\r", "\n")
-    lines, _ = _split(content)
+    lines, _ = split_lines(content)
     for number, line in enumerate(lines, start=1):
         if parse_marker(line, style) is not None:
             raise OperatorError(
@@ -75,7 +65,7 @@ def _content_lines(content: str, style: CommentStyle) -> list[str]:
 
 
 def _scan(text: str, style: CommentStyle) -> tuple[list[str], bool, MarkerScan]:
-    lines, final_newline = _split(text)
+    lines, final_newline = split_lines(text)
     return lines, final_newline, MarkerScan.of(lines, style)
 
 
