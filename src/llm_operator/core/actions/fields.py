@@ -12,7 +12,7 @@ import binascii
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, model_validator
 
 from ..errors import InvalidCommand
 from .base import FieldRules
@@ -65,20 +65,6 @@ Count = Annotated[int, BeforeValidator(_int)]
 """A whole number written in decimal digits."""
 
 
-class Fields(BaseModel, FieldRules):
-    """Base of every action's fields: unknown keys are refused, values are frozen."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
-
-
-class PathFields(Fields):
-    path: str
-
-
-class NoFields(Fields):
-    pass
-
-
 def pick_text(model: BaseModel, plain: str, encoded: str) -> str | None:
     """The value of whichever of a ``name`` / ``name_b64`` pair was given."""
     value = getattr(model, encoded)
@@ -98,6 +84,32 @@ def one_of(model: BaseModel, plain: str, encoded: str, missing_code: str) -> str
     if value is None:
         raise InvalidCommand(
             missing_code,
-            f"{encoded} (base64 UTF-8, preferred) or {plain} (one short line) is required",
+            f"{plain} or {encoded} is required ({encoded}, base64 of the UTF-8 text, for "
+            "anything longer than one line or not ASCII)",
         )
     return value
+
+
+class Fields(BaseModel, FieldRules):
+    """Base of every action's fields: unknown keys are refused, values are frozen, and each
+    pair declared in ONE_OF must be given exactly once."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+    @model_validator(mode="after")
+    def _one_of_pairs(self) -> Fields:
+        for (plain, encoded), code in self.ONE_OF.items():
+            one_of(self, plain, encoded, code)
+        return self
+
+    def text_of(self, plain: str) -> str:
+        """The text of the ``plain`` / ``plain_b64`` pair ("" when neither was given)."""
+        return pick_text(self, plain, f"{plain}_b64") or ""
+
+
+class PathFields(Fields):
+    path: str
+
+
+class NoFields(Fields):
+    pass

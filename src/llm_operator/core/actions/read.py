@@ -16,7 +16,7 @@ from pydantic import model_validator
 from ..errors import InvalidCommand
 from ..files import find_dir, find_file, line_count, read_text
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
-from .fields import B64Text, Count, PathFields, pick_text
+from .fields import B64Text, Count, PathFields
 
 READ_LIMIT = 200_000
 SLICE_LIMIT = 2_000_000
@@ -181,14 +181,11 @@ class SearchFields(PathFields):
     query_b64: B64Text | None = None
 
     ALIASES: ClassVar[dict[str, str]] = {"q": "query"}
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {("query", "query_b64"): "ERR_MISSING_QUERY"}
 
     @model_validator(mode="after")
     def _query(self) -> SearchFields:
-        if self.query is not None and self.query_b64 is not None:
-            raise InvalidCommand(
-                "ERR_CONFLICTING_FIELDS", "give either query (or q) or query_b64, not both"
-            )
-        if not pick_text(self, "query", "query_b64"):
+        if not self.text:
             raise InvalidCommand(
                 "ERR_MISSING_QUERY",
                 "a non-empty query is required (query: <substring>, or q:, or query_b64 for "
@@ -198,7 +195,7 @@ class SearchFields(PathFields):
 
     @property
     def text(self) -> str:
-        return pick_text(self, "query", "query_b64") or ""
+        return self.text_of("query")
 
 
 def run_search(ctx: ActionContext, fields: SearchFields) -> Result:

@@ -16,7 +16,7 @@ from pydantic import model_validator
 from ..errors import InvalidCommand, OperatorError
 from ..files import find_file, read_text
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result
-from .fields import B64Text, Count, PathFields, one_of
+from .fields import B64Text, Count, PathFields
 from .write import plan_text_edit
 
 if TYPE_CHECKING:
@@ -81,11 +81,11 @@ class InsertRegionFields(ReplaceRegionFields):
     occurrence: Count = 1
 
     INVALID_CODES: ClassVar[dict[str, str]] = {"occurrence": "ERR_INVALID_ANCHOR_OCCURRENCE"}
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {("anchor", "anchor_b64"): "ERR_MISSING_ANCHOR"}
 
     @model_validator(mode="after")
     def _anchor(self) -> InsertRegionFields:
-        text = one_of(self, "anchor", "anchor_b64", "ERR_MISSING_ANCHOR")
-        if not text:
+        if not self.anchor_text:
             raise InvalidCommand(
                 "ERR_MISSING_ANCHOR", "anchor is empty; give text found in the anchor line"
             )
@@ -103,7 +103,7 @@ class InsertRegionFields(ReplaceRegionFields):
 
     @property
     def anchor_text(self) -> str:
-        return one_of(self, "anchor", "anchor_b64", "ERR_MISSING_ANCHOR")
+        return self.text_of("anchor")
 
 
 def run_list_regions(ctx: ActionContext, fields: StyleFields) -> Result:

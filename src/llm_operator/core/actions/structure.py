@@ -28,32 +28,32 @@ def _levels(text: str) -> list[str]:
     return [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
 
 
+_TARGET = {("target", "target_b64"): "ERR_MISSING_TARGET"}
+
+
 class TargetFields(PathFields):
     target: str | None = None
     target_b64: B64Text | None = None
 
-    @model_validator(mode="after")
-    def _target(self) -> TargetFields:
-        one_of(self, "target", "target_b64", "ERR_MISSING_TARGET")
-        return self
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = _TARGET
 
     @property
     def levels(self) -> list[str]:
-        return _levels(one_of(self, "target", "target_b64", "ERR_MISSING_TARGET"))
+        return _levels(self.text_of("target"))
 
 
 class ContentFields(TargetFields):
     content: str | None = None
     content_b64: B64Text | None = None
 
-    @model_validator(mode="after")
-    def _content(self) -> ContentFields:
-        one_of(self, "content", "content_b64", "ERR_MISSING_CONTENT")
-        return self
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {
+        **_TARGET,
+        ("content", "content_b64"): "ERR_MISSING_CONTENT",
+    }
 
     @property
     def text(self) -> str:
-        return one_of(self, "content", "content_b64", "ERR_MISSING_CONTENT")
+        return self.text_of("content")
 
 
 class TextFields(TargetFields):
@@ -62,20 +62,25 @@ class TextFields(TargetFields):
     new_text: str | None = None
     new_text_b64: B64Text | None = None
 
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {
+        **_TARGET,
+        ("old_text", "old_text_b64"): "ERR_MISSING_OLD_TEXT",
+        ("new_text", "new_text_b64"): "ERR_MISSING_NEW_TEXT",
+    }
+
     @model_validator(mode="after")
-    def _texts(self) -> TextFields:
-        if not one_of(self, "old_text", "old_text_b64", "ERR_MISSING_OLD_TEXT"):
+    def _old_not_empty(self) -> TextFields:
+        if not self.old:
             raise InvalidCommand("ERR_MISSING_OLD_TEXT", "old_text must not be empty")
-        one_of(self, "new_text", "new_text_b64", "ERR_MISSING_NEW_TEXT")
         return self
 
     @property
     def old(self) -> str:
-        return pick_text(self, "old_text", "old_text_b64") or ""
+        return self.text_of("old_text")
 
     @property
     def new(self) -> str:
-        return pick_text(self, "new_text", "new_text_b64") or ""
+        return self.text_of("new_text")
 
 
 class AllTextFields(TextFields):

@@ -12,14 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
-from pydantic import model_validator
-
 from ..changes import ChangeSet, FileChange
 from ..errors import OperatorError
 from ..files import line_count, not_found
 from ..textfile import TextFile
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
-from .fields import B64Text, PathFields, one_of
+from .fields import B64Text, PathFields
 
 MAX_WRITE_BYTES = 10_000_000
 
@@ -94,14 +92,13 @@ class WriteFields(PathFields):
     content: str | None = None
     content_b64: B64Text | None = None
 
-    @model_validator(mode="after")
-    def _payload(self) -> WriteFields:
-        one_of(self, "content", "content_b64", "ERR_MISSING_WRITE_CONTENT")
-        return self
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {
+        ("content", "content_b64"): "ERR_MISSING_WRITE_CONTENT"
+    }
 
     @property
     def text(self) -> str:
-        return one_of(self, "content", "content_b64", "ERR_MISSING_WRITE_CONTENT")
+        return self.text_of("content")
 
 
 def run_write(ctx: ActionContext, fields: WriteFields) -> Result:

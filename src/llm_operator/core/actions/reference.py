@@ -1,0 +1,90 @@
+"""The action reference (docs/actions.md), rendered from the action table.
+
+    python -m llm_operator.core.actions.reference > docs/actions.md
+
+A test renders it again and compares, so the docs cannot drift from the table; another
+test checks that the served interface spec names every action and every field.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+
+from pydantic.fields import FieldInfo
+
+from . import all_specs
+from .base import ActionSpec, Kind
+
+REQUIRED_KEYS = ("version", "id", "action")
+
+
+@dataclass(frozen=True)
+class FieldDoc:
+    name: str
+    kind: str  # "text", "base64 UTF-8", "whole number"
+    required: str  # "yes", "no", or "one of this and `<partner>`"
+    default: str | None
+    aliases: tuple[str, ...]
+
+
+def _kind(name: str, info: FieldInfo) -> str:
+    if name.endswith("_b64"):
+        return "base64 UTF-8"
+    args = typing.get_args(info.annotation) or (info.annotation,)
+    return "whole number" if int in args else "text"
+
+
+def field_docs(spec: ActionSpec) -> list[FieldDoc]:
+    aliases: dict[str, str] = getattr(spec.fields, "ALIASES", {})
+    pairs: dict[tuple[str, str], str] = getattr(spec.fields, "ONE_OF", {})
+    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    docs = []
+    for name, info in spec.fields.model_fields.items():
+        default = None if info.is_required() or info.default is None else str(info.default)
+        if info.is_required():
+            required = "yes"
+        elif name in partner:
+            required = f"one of this and `{partner[name]}`"
+        else:
+            required = "no"
+        docs.append(
+            FieldDoc(
+                name,
+                _kind(name, info),
+                required,
+                default,
+                tuple(alias for alias, target in aliases.items() if target == name),
+            )
+        )
+    return docs
+
+
+def render_reference() -> str:
+    lines = [
+        "# Action reference",
+        "",
+        "Generated from the action table by `python -m llm_operator.core.actions.reference`;",
+        "a test fails when this file and the table disagree. Every command also carries",
+        "`version: 1`, `id` and `action`. A `*_b64` field holds base64 of UTF-8 text on one",
+        "line; of a pair such as `content` / `content_b64` give exactly one.",
+        "",
+    ]
+    for spec in all_specs():
+        kind = "read: runs at once" if spec.kind is Kind.READ else "write: needs approval"
+        lines += [f"## {spec.name}", "", f"{spec.description} ({kind})", ""]
+        docs = field_docs(spec)
+        if not docs:
+            lines += ["No fields beyond version, id and action.", ""]
+            continue
+        lines += ["| field | value | required | default | aliases |", "|---|---|---|---|---|"]
+        for doc in docs:
+            default = f"`{doc.default}`" if doc.default is not None else ""
+            aliases = ", ".join(f"`{alias}`" for alias in doc.aliases)
+            lines.append(f"| `{doc.name}` | {doc.kind} | {doc.required} | {default} | {aliases} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(render_reference(), end="")
