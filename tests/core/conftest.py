@@ -157,6 +157,14 @@ def snapshot_fixture() -> Callable[[Path], dict[str, bytes]]:
     return snapshot
 
 
+@pytest.fixture(autouse=True)
+def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every delete of every core test goes to a trash under tmp_path, never the user's."""
+    from actions_helpers import redirect_trash
+
+    return redirect_trash(tmp_path, monkeypatch)
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """A small project: a README, a source file and a nested folder."""

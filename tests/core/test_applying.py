@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from actions_helpers import redirect_trash, tree
+from actions_helpers import tree
 
 from llm_operator.core import applying
 from llm_operator.core.applying import (
@@ -34,11 +34,6 @@ pytestmark = pytest.mark.skipif(
 def temp_files(root: Path) -> list[str]:
     return [rel for rel in tree(root) if applying.TEMP_NAME.fullmatch(rel.rsplit("/", 1)[-1])]
 
-
-@pytest.fixture(autouse=True)
-def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Send every delete to a trash under tmp_path, never to the real user's trash."""
-    return redirect_trash(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -12,16 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from actions_helpers import b64, cli, edits_b64, expect_failure, redirect_trash, tree
+from actions_helpers import b64, cli, edits_b64, expect_failure, tree
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="freedesktop trash and POSIX modes"
 )
 
-
-@pytest.fixture(autouse=True)
-def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return redirect_trash(tmp_path, monkeypatch)
 
 
 # -- fs.delete -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from actions_helpers import redirect_trash, tree
+from actions_helpers import tree
 
 from llm_operator.core import applying, journal
 from llm_operator.core.applying import apply_changeset
@@ -23,11 +23,6 @@ pytestmark = pytest.mark.skipif(
 
 
 
-
-@pytest.fixture(autouse=True)
-def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Send every delete to a trash under tmp_path, never to the real user's trash."""
-    return redirect_trash(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ from actions_helpers import (
     b64,
     cli,
     edits_b64,
-    redirect_trash,
     run_decided,
     temp_leftovers,
     tree,
@@ -38,10 +37,6 @@ pytestmark = pytest.mark.skipif(
 
 EDIT_MAIN = {"op": "replaceFirst", "find": "hello", "text": "bye"}
 
-
-@pytest.fixture(autouse=True)
-def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return redirect_trash(tmp_path, monkeypatch)
 
 
 def approve_all(session: Session, run: Any) -> list[Any]:
