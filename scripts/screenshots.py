@@ -80,10 +80,10 @@ def make_workspace(base: Path) -> Path:
 
 def main_window_shot(workspace: Path, out: Path) -> None:
     from llm_operator.core.session import APPROVE
+    from llm_operator.core.settings import Settings
     from llm_operator.gui.app import app_icon
     from llm_operator.gui.confirm_dialog import ConfirmDialog
     from llm_operator.gui.main_window import MainWindow
-    from llm_operator.gui.settings import Settings
 
     approve_all = classmethod(
         lambda cls, parent, pending, outside=(): {item.index: APPROVE for item in pending}

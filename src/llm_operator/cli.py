@@ -74,11 +74,13 @@ def main(argv: list[str] | None = None) -> int:
 def _open_session(workspace: Path, state_dir: Path | None) -> Session | None:
     from .core.errors import OperatorError
     from .core.session import Session
+    from .core.settings import Settings
     from .core.state import default_state_dir
     from .core.workspace import Workspace
 
     try:
-        chosen = Workspace(workspace)
+        # The secret-looking file patterns are the one setting shared with the window.
+        chosen = Workspace(workspace, tuple(Settings.load().secret_patterns))
     except OperatorError as error:
         print(f"llm-operator: {error.message}", file=sys.stderr)
         return None

@@ -158,6 +158,14 @@ def snapshot_fixture() -> Callable[[Path], dict[str, bytes]]:
 
 
 @pytest.fixture(autouse=True)
+def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Settings (and the secret patterns the command line reads) come from tmp_path."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("LLM_OPERATOR_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every delete of every core test goes to a trash under tmp_path, never the user's."""
     from actions_helpers import redirect_trash

@@ -18,8 +18,8 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from llm_operator.core.settings import Settings
 from llm_operator.gui.main_window import MainWindow
-from llm_operator.gui.settings import Settings
 from llm_operator.gui.tasks import running_task_count
 
 # The offscreen platform cannot pass size hints to a window system it does not have, and

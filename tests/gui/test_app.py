@@ -52,7 +52,7 @@ import sys
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
 from llm_operator.gui.main_window import MainWindow
-from llm_operator.gui.settings import Settings
+from llm_operator.core.settings import Settings
 app = QApplication([])
 window = MainWindow(Settings.load(Path(sys.argv[1]) / "s.json"), state_dir=Path(sys.argv[1]),
                     workspace=Path(sys.argv[2]))

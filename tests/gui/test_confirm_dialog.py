@@ -186,3 +186,30 @@ def test_a_secret_looking_read_asks_in_the_same_dialog(
     copied = QApplication.clipboard().text()
     assert "id: s1\nok: false" in copied
     assert "TOKEN" not in copied
+
+
+def test_the_secret_patterns_are_a_setting(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.gui.window_actions import SecretPatternsQuestion
+
+    (workspace / "vault.private").write_text("PIN=1234\n")
+    (workspace / ".env").write_text("TOKEN=abc\n")
+    asked: list[Pending] = []
+
+    def decide(parent: object, pending: list[Pending], outside: object = ()) -> dict:
+        asked.extend(pending)
+        return {item.index: Decision(False, "no") for item in pending}
+
+    monkeypatch.setattr(ConfirmDialog, "ask", decide)
+    monkeypatch.setattr(SecretPatternsQuestion, "ask", classmethod(lambda cls, p, c: ["*.private"]))
+    window = make_window(workspace)
+    window.window_actions.secrets.trigger()
+    assert window.settings.secret_patterns == ["*.private"]
+    paste_and_run(qtbot, window, reply(
+        command("p1", "fs.read", path="vault.private"), command("e1", "fs.read", path=".env")
+    ))
+    assert [item.id for item in asked] == ["p1"]
+    copied = QApplication.clipboard().text()
+    assert "PIN" not in copied
+    assert "id: e1\nok: true" in copied

@@ -257,7 +257,7 @@ def test_geometry_and_recents_survive_a_new_window(
 def test_the_part_size_is_asked_and_saved(
     make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from llm_operator.gui.settings import Settings
+    from llm_operator.core.settings import Settings
     from llm_operator.gui.window_actions import PartSizeQuestion
 
     monkeypatch.setattr(PartSizeQuestion, "ask", lambda parent, current: current // 3)

@@ -35,8 +35,8 @@ def make_application() -> QApplication:
 
 
 def run_app(workspace: Path | None) -> int:
+    from ..core.settings import Settings
     from .main_window import MainWindow
-    from .settings import Settings
 
     app = make_application()
     app.setWindowIcon(app_icon())

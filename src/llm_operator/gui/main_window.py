@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.settings import Settings
 from .clipboard import ClipboardBridge
 from .history import HistoryPanel
 from .paste_pane import PastePane
 from .results_pane import ResultsPane
 from .run_flow import RunFlow
-from .settings import Settings
 from .tasks import TaskRunner
 from .undo_control import UndoControl
 from .window_actions import WindowActions
@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         from ..core.workspace import Workspace
 
         try:
-            workspace = Workspace(folder)
+            workspace = Workspace(folder, tuple(self.settings.secret_patterns))
             state = self._state_dir if self._state_dir is not None else default_state_dir()
             session = Session(workspace, state)
         except (OperatorError, OSError) as error:
@@ -192,6 +192,16 @@ class MainWindow(QMainWindow):
             lambda failure: self.statusBar().showMessage(
                 f"Could not clean up temp files: {failure.error}", 10000
             ),
+        )
+
+    def apply_secret_patterns(self) -> None:
+        """Use the settings' secret patterns from the next run on."""
+        if self.session is None:
+            return
+        from ..core.workspace import Workspace
+
+        self.session.workspace = Workspace(
+            self.session.workspace.root, tuple(self.settings.secret_patterns)
         )
 
     def _leftovers_cleaned(self, removed: object) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from .settings import MIN_PART_SIZE
+from ..core.settings import MIN_PART_SIZE
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -35,6 +35,21 @@ class PartSizeQuestion:
             1000,
         )
         return value if ok else None
+
+
+class SecretPatternsQuestion:
+    @classmethod
+    def ask(cls, parent: QWidget | None, current: list[str]) -> list[str] | None:
+        text, ok = QInputDialog.getMultiLineText(
+            parent,
+            "Secret-looking files",
+            "Reads of files whose name matches one of these patterns (one per line, * and ? "
+            "as wildcards) wait for your approval, since what is read goes to the chat:",
+            "\n".join(current),
+        )
+        if not ok:
+            return None
+        return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 class WindowActions:
@@ -70,6 +85,9 @@ class WindowActions:
             options, "&Watch the clipboard for replies", settings.clipboard_watch, self._set_watch
         )
         self._action(options, "Characters per &part...", None, self._ask_part_size)
+        self.secrets = self._action(
+            options, "&Secret-looking files...", None, self._ask_secret_patterns
+        )
 
         view = bar.addMenu("&View")
         self.history = window.history_dock.toggleViewAction()
@@ -151,6 +169,18 @@ class WindowActions:
             )
             return
         status.showMessage("LLM primer copied: paste it into a new chat.", 8000)
+
+    def _ask_secret_patterns(self) -> None:
+        settings = self._window.settings
+        patterns = SecretPatternsQuestion.ask(self._window, settings.secret_patterns)
+        if patterns is None:
+            return
+        settings.secret_patterns = patterns
+        self._window.save_settings()
+        self._window.apply_secret_patterns()
+        self._window.statusBar().showMessage(
+            f"{len(patterns)} secret-looking file pattern(s) in force.", 5000
+        )
 
     def _ask_part_size(self) -> None:
         settings = self._window.settings

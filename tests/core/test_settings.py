@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from llm_operator.gui.settings import MAX_RECENT, MIN_PART_SIZE, Settings, default_settings_path
+from llm_operator.core.settings import MAX_RECENT, MIN_PART_SIZE, Settings, default_settings_path
 
 
 def test_the_path_follows_the_override(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
-"""The window's settings: one typed object, saved as one JSON file.
+"""The app's settings: one typed object, saved as one JSON file.
 
-The file lives in the platform's config folder (``LLM_OPERATOR_CONFIG_DIR`` overrides it, so
-tests and scripts never touch a person's real settings). A damaged or partly wrong file never
+The window keeps its geometry, recent workspaces and options here; the command line reads
+the same file for the one setting it shares, the secret-looking file patterns. The file
+lives in the platform's config folder (``LLM_OPERATOR_CONFIG_DIR`` overrides it, so tests
+and scripts never touch a person's real settings). A damaged or partly wrong file never
 stops the app: every field that cannot be read keeps its default.
 """
 
@@ -12,6 +14,8 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+from .workspace import DEFAULT_SECRET_PATTERNS
 
 CONFIG_ENV = "LLM_OPERATOR_CONFIG_DIR"
 MAX_RECENT = 10
@@ -36,6 +40,8 @@ class Settings:
     clipboard_watch: bool = False
     part_size: int = 30000
     show_history: bool = False
+    # Reads of files whose name matches one of these need the user's approval.
+    secret_patterns: list[str] = field(default_factory=lambda: list(DEFAULT_SECRET_PATTERNS))
     path: Path | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -57,6 +63,9 @@ class Settings:
             if type(value) is type(getattr(defaults, spec.name)):
                 setattr(loaded, spec.name, value)
         loaded.recent_workspaces = [p for p in loaded.recent_workspaces if isinstance(p, str)]
+        loaded.secret_patterns = [
+            p for p in loaded.secret_patterns if isinstance(p, str) and p.strip()
+        ]
         loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
         return loaded
 
