@@ -58,7 +58,8 @@ window = MainWindow(Settings.load(Path(sys.argv[1]) / "s.json"), state_dir=Path(
                     workspace=Path(sys.argv[2]))
 window.show()
 heavy = ["watchdog", "llm_operator.core.diffing", "llm_operator.core.session",
-         "llm_operator.core.actions.read", "llm_operator.core.actions.write", "pydantic"]
+         "llm_operator.core.actions.read", "llm_operator.core.actions.write", "pydantic",
+         "llm_operator.gui.history", "llm_operator.gui.highlight"]
 print(",".join(name for name in heavy if name in sys.modules))
 """
 

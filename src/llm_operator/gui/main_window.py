@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 
 from ..core.settings import Settings
 from .clipboard import ClipboardBridge
-from .history import HistoryPanel
 from .paste_pane import PastePane
 from .results_pane import ResultsPane
 from .run_flow import RunFlow
@@ -35,6 +34,7 @@ from .window_actions import WindowActions
 from .workspace_bar import FolderQuestion, WorkspaceBar
 
 if TYPE_CHECKING:
+    from .history import HistoryPanel
     from ..core.session import Decision, Pending, Session
     from .run_flow import RunDone
     from .watcher import WorkspaceWatcher
@@ -102,11 +102,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.run_hint)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
-        self.history = HistoryPanel()
-        self.history.undo_requested.connect(self.undo_last_batch)
+        self._history: HistoryPanel | None = None
         self.history_dock = QDockWidget("History", self)
         self.history_dock.setObjectName("history")
-        self.history_dock.setWidget(self.history)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -139,10 +137,22 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._after_show)
 
     def _after_show(self) -> None:
+        self.refresh_journal()  # makes the history panel, now that the window is up
         if self._pending_workspace is not None:
             self.open_workspace(self._pending_workspace)
             self._pending_workspace = None
         self.clipboard.set_watching(self.settings.clipboard_watch)
+
+    @property
+    def history(self) -> HistoryPanel:
+        """The history panel, made on first use: the window shows before it is needed."""
+        if self._history is None:
+            from .history import HistoryPanel
+
+            self._history = HistoryPanel()
+            self._history.undo_requested.connect(self.undo_last_batch)
+            self.history_dock.setWidget(self._history)
+        return self._history
 
     # -- workspace -------------------------------------------------------------
 

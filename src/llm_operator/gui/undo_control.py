@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .history import RunRecord, UndoQuestion
-
 if TYPE_CHECKING:
     from ..core.journal import BatchInfo
     from .main_window import MainWindow
@@ -28,6 +26,8 @@ class UndoControl:
         if not batches:
             window.statusBar().showMessage("Nothing to undo.", 5000)
             return
+        from .history import UndoQuestion
+
         if UndoQuestion.ask(window, batches[-1].label):
             window.flow.undo(window.session)
             window.update_run_state()
@@ -40,6 +40,8 @@ class UndoControl:
         window.results.show_error(text)
         window.results.status.setText("Undo had problems." if problems else "Undo finished.")
         window.statusBar().showMessage(summary)
+        from .history import RunRecord
+
         window.history.add(RunRecord("undo", text))
         window.finish([])
 
