@@ -34,8 +34,8 @@ from .window_actions import WindowActions
 from .workspace_bar import FolderQuestion, WorkspaceBar
 
 if TYPE_CHECKING:
-    from .history import HistoryPanel
     from ..core.session import Decision, Pending, Session
+    from .history import HistoryPanel
     from .run_flow import RunDone
     from .watcher import WorkspaceWatcher
 
