@@ -306,6 +306,32 @@ def test_rejecting_the_first_of_two_edits_fails_the_second(
     assert tree(workspace) == before
 
 
+def test_a_folder_made_by_an_earlier_write_of_the_reply_can_be_deleted(
+    run_reply: Any, cmd: Any, workspace: Path, trash: Path
+) -> None:
+    write = cmd("w1", "fs.write", path="scratch/notes.txt", content="draft")
+    delete = cmd("d1", "fs.delete", path="scratch")
+    results = run_reply(write + "\n" + delete)
+    assert [r.ok for r in results] == [True, True], [r.summary for r in results]
+    assert "made by earlier writes of this reply" in results[1].summary
+    assert not (workspace / "scratch").exists()
+    assert (trash / "scratch" / "notes.txt").read_bytes() == b"draft"
+
+
+def test_deleting_a_planned_folder_fails_cleanly_when_its_write_is_rejected(
+    make_session: Any, cmd: Any, parse_results: Any, workspace: Path
+) -> None:
+    write = cmd("w1", "fs.write", path="scratch/notes.txt", content="draft")
+    delete = cmd("d1", "fs.delete", path="scratch")
+    before = tree(workspace)
+    decide = {"w1": Decision(False, "no"), "d1": APPROVE}
+    one, two = run_decided(make_session(), write + "\n" + delete, decide, parse_results)
+    assert one.code == "ERR_REJECTED_BY_USER"
+    assert two.code == "ERR_STALE_FILE"
+    assert "earlier command of the same reply" in two.summary
+    assert tree(workspace) == before
+
+
 def test_a_read_after_a_write_sees_the_written_content(
     run_reply: Any, cmd: Any, workspace: Path
 ) -> None:

@@ -121,9 +121,21 @@ class _Overlay(FileSource):
                 "ERR_READ_FAILED", f"cannot read {rel!r}: {exc.strerror}"
             ) from None
 
-    def owner(self, rel: str) -> int | None:
-        entry = self.planned.get(rel)
-        return entry[1] if entry else None
+    def plans_folder(self, rel: str) -> bool:
+        prefix = rel.rstrip("/") + "/"
+        return any(
+            path.startswith(prefix) and after is not None
+            for path, (after, _) in self.planned.items()
+        )
+
+    def owners(self, rel: str) -> set[int]:
+        """The earlier pending items whose planned changes are at ``rel`` or inside it."""
+        prefix = rel.rstrip("/") + "/"
+        return {
+            index
+            for path, (_, index) in self.planned.items()
+            if path == rel or path.startswith(prefix)
+        }
 
 
 def _related(a: str, b: str) -> bool:
@@ -261,13 +273,7 @@ class Session:
             entry.pending = Pending(entry.index, command, reveal=produced)
         else:
             builds_on = tuple(
-                sorted(
-                    {
-                        owner
-                        for change in produced.changes.changes
-                        if (owner := overlay.owner(change.path)) is not None
-                    }
-                )
+                sorted(set().union(*(overlay.owners(c.path) for c in produced.changes.changes)))
             )
             for change in produced.changes.changes:
                 overlay.planned[change.path] = (change.after, entry.index)

@@ -73,6 +73,10 @@ class FileSource:
     def read(self, rel: str) -> bytes | None:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def plans_folder(self, rel: str) -> bool:
+        """Whether earlier writes of this reply create files inside folder ``rel``."""
+        return False
+
 
 @dataclass
 class ActionContext:

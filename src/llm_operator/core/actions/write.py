@@ -192,6 +192,10 @@ def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
     elif entry.is_dir():
         change = FileChange(rel, None, None, before_is_dir=True)
         summary = f"Deleted folder {rel} with {_count_files(entry)} files (moved to the trash)"
+    elif ctx.files.plans_folder(rel):
+        # The folder exists only once earlier writes of this reply are applied.
+        change = FileChange(rel, None, None, before_is_dir=True)
+        summary = f"Deleted folder {rel}, made by earlier writes of this reply (moved to the trash)"
     else:
         before = ctx.files.read(rel)
         if before is None:
