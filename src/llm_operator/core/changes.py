@@ -51,7 +51,3 @@ class ChangeSet:
     """All file changes of one command: applied all together or not at all."""
 
     changes: tuple[FileChange, ...] = field(default_factory=tuple)
-
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return tuple(change.path for change in self.changes)

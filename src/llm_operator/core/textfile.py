@@ -84,11 +84,6 @@ class TextFile:
             raw = raw.replace(style, "\n")
         return cls(raw, bom, style)
 
-    @classmethod
-    def new(cls, text: str) -> TextFile:
-        """A file that does not exist yet: LF, no BOM."""
-        return cls(text)
-
     def encode(self, text: str) -> bytes:
         """``text`` (LF line breaks) as bytes in this file's BOM and line-break style."""
         if self.mixed_newlines:
