@@ -71,9 +71,21 @@ def _exec(workspace: Path, reply: Path) -> None:
     state = tempfile.mkdtemp(prefix="bench-state-")
     try:
         subprocess.run(
-            [PY, "-m", "llm_operator.cli", "exec", "--workspace", str(workspace),
-             "--state-dir", state, str(reply)],
-            check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV,
+            [
+                PY,
+                "-m",
+                "llm_operator.cli",
+                "exec",
+                "--workspace",
+                str(workspace),
+                "--state-dir",
+                state,
+                str(reply),
+            ],
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=CHILD_ENV,
         )
     finally:
         shutil.rmtree(state, ignore_errors=True)
@@ -124,8 +136,8 @@ def _make_tree(root: Path, files: int, size: int) -> None:
 
 
 def bench_search_tree(tmp: Path) -> list[str]:
-    from llm_operator.core.session import Session
-    from llm_operator.core.workspace import Workspace
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store.workspace import Workspace
 
     tree = tmp / "tree"
     _make_tree(tree, 300, 80_000)
@@ -147,12 +159,14 @@ def bench_search_tree(tmp: Path) -> list[str]:
         return ["fs.searchTree: grep not found, no comparison"]
 
     def grep_tree() -> None:
-        subprocess.run([grep, "-rnF", "needle_marker", str(tree)], stdout=subprocess.DEVNULL,
-                       check=False)
+        subprocess.run(
+            [grep, "-rnF", "needle_marker", str(tree)], stdout=subprocess.DEVNULL, check=False
+        )
 
     def grep_empty() -> None:
-        subprocess.run([grep, "-rnF", "needle_marker", str(empty)], stdout=subprocess.DEVNULL,
-                       check=False)
+        subprocess.run(
+            [grep, "-rnF", "needle_marker", str(empty)], stdout=subprocess.DEVNULL, check=False
+        )
 
     grep_tree()
     t_grep = _median_seconds(grep_tree, 9) - _median_seconds(grep_empty, 9)

@@ -29,7 +29,9 @@ class FirstPaint(QObject):
         return False
 """
 
-OURS = FIRST_PAINT + """
+OURS = (
+    FIRST_PAINT
+    + """
 import sys
 from pathlib import Path
 import llm_operator.gui.app as app_module
@@ -42,8 +44,11 @@ def make_application():
 app_module.make_application = make_application
 app_module.run_app(Path(sys.argv[1]))
 """
+)
 
-BARE = FIRST_PAINT + """
+BARE = (
+    FIRST_PAINT
+    + """
 import sys
 app = QApplication(sys.argv[:1])
 app._first_paint = FirstPaint()
@@ -54,14 +59,16 @@ window.resize(1000, 700)
 window.show()
 app.exec()
 """
+)
 
 
 def _time(code: str, args: list[str], env: dict[str, str], repeat: int) -> float:
     samples = []
     for _ in range(repeat):
         start = time.time()
-        done = subprocess.run([sys.executable, "-c", code, *args], env=env, check=True,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args], env=env, check=True, capture_output=True, text=True
+        )
         samples.append(float(done.stdout.split()[-1]) - start)
     return statistics.median(samples)
 

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from llm_operator.core.diffing import unified_diff
-from llm_operator.core.patching import apply_unified_diff
-from llm_operator.core.textfile import TextFile
+from llm_operator.core.engines.diffing import unified_diff
+from llm_operator.core.engines.patching import apply_unified_diff
+from llm_operator.core.engines.textfile import TextFile
 
 LINES = 100_000
 CHANGED = (10_000, 50_000, 90_000)

@@ -11,7 +11,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from llm_operator.core.structure import read_structure
+from llm_operator.core.engines.structure import read_structure
 
 TARGET_RATIO = 2.0
 LINES = 10_000

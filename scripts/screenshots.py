@@ -79,10 +79,10 @@ def make_workspace(base: Path) -> Path:
 
 
 def main_window_shot(workspace: Path, out: Path) -> None:
-    from llm_operator.core.session import APPROVE
-    from llm_operator.core.settings import Settings
+    from llm_operator.core.plan.session import APPROVE
+    from llm_operator.core.store.settings import Settings
     from llm_operator.gui.app import app_icon
-    from llm_operator.gui.confirm_dialog import ConfirmDialog
+    from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
     from llm_operator.gui.main_window import MainWindow
 
     approve_all = classmethod(
@@ -123,9 +123,9 @@ def main_window_shot(workspace: Path, out: Path) -> None:
 
 
 def confirm_dialog_shot(workspace: Path, state: Path, out: Path) -> None:
-    from llm_operator.core.session import Session
-    from llm_operator.core.workspace import Workspace
-    from llm_operator.gui.confirm_dialog import ConfirmDialog
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store.workspace import Workspace
+    from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 
     reply = "\n".join(
         [

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from .core.session import Decision, Pending, Session
+    from .core.plan.session import Decision, Pending, Session
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -73,10 +73,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _open_session(workspace: Path, state_dir: Path | None) -> Session | None:
     from .core.errors import OperatorError
-    from .core.session import Session
-    from .core.settings import Settings
-    from .core.state import default_state_dir
-    from .core.workspace import Workspace
+    from .core.plan.session import Session
+    from .core.store.settings import Settings
+    from .core.store.state import default_state_dir
+    from .core.store.workspace import Workspace
 
     try:
         # The secret-looking file patterns are the one setting shared with the window.
@@ -98,7 +98,7 @@ def _read_reply(name: str) -> str | None:
 
 
 def _exec(session: Session, args: argparse.Namespace) -> int:
-    from .core.encoder import encode_results
+    from .core.protocol.encoder import encode_results
 
     text = _read_reply(args.file)
     if text is None:
@@ -118,7 +118,7 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
 def _decide(
     pending: list[Pending], args: argparse.Namespace, reading_stdin: bool
 ) -> dict[int, Decision]:
-    from .core.session import APPROVE, REJECT
+    from .core.plan.session import APPROVE, REJECT
 
     if not pending:
         return {}
@@ -150,8 +150,8 @@ def _terminal(reading_stdin: bool) -> TextIO | None:
 
 
 def _ask(item: Pending, terminal: TextIO) -> Decision:
-    from .core.preview import describe_pending
-    from .core.session import APPROVE, Decision
+    from .core.plan.preview import describe_pending
+    from .core.plan.session import APPROVE, Decision
 
     terminal.write("\n" + describe_pending(item) + "\n")
     terminal.write(f"Approve {item.action} {item.id}? [y]es / [N]o / or type a reason to reject: ")

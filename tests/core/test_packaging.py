@@ -1,27 +1,20 @@
-"""pyproject.toml lists every package, and the resources install with the code."""
+"""Every source folder installs as a package, and the resources install with the code."""
 
 from __future__ import annotations
 
-import sys
 from importlib import resources
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from support.paths import ROOT
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is in the stdlib from 3.11")
-def test_every_package_under_src_is_listed() -> None:
-    import tomllib
-
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
-    listed = set(config["tool"]["setuptools"]["packages"])
-    found = {
-        ".".join(init.parent.relative_to(ROOT / "src").parts)
-        for init in (ROOT / "src").rglob("__init__.py")
-    }
-    assert listed == found | {"llm_operator.resources"}
+def test_every_source_folder_is_a_package_that_setuptools_finds() -> None:
+    """setuptools finds packages by their __init__.py: a folder without one would not install."""
+    package_root = ROOT / "src" / "llm_operator"
+    folders = {path.parent for path in package_root.rglob("*.py")} | {package_root / "resources"}
+    missing = sorted(
+        str(folder.relative_to(ROOT)) for folder in folders if not (folder / "__init__.py").exists()
+    )
+    assert missing == []
 
 
 def test_resources_are_importable_with_the_spec_icon_and_desktop_file() -> None:

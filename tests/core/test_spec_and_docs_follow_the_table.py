@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from llm_operator.core import actions
 from llm_operator.core.actions.operator import interface_spec
 from llm_operator.core.actions.reference import render_reference
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # Lines of the spec that open an action's section: the action name alone on its line.
 HEADING = re.compile(r"^((?:fs|operator)\.[A-Za-z]+)$", re.MULTILINE)
 

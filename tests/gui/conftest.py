@@ -18,7 +18,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.settings import Settings
+from llm_operator.core.store.settings import Settings
 from llm_operator.gui.main_window import MainWindow
 from llm_operator.gui.tasks import running_task_count
 
@@ -79,8 +79,8 @@ def workspace(tmp_path: Path) -> Path:
 @pytest.fixture
 def approve_everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Replace the confirmation dialog with one that approves every command."""
-    from llm_operator.core.session import APPROVE, Decision, Pending
-    from llm_operator.gui.confirm_dialog import ConfirmDialog
+    from llm_operator.core.plan.session import APPROVE, Decision, Pending
+    from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 
     def decide(parent: object, pending: list[Pending], outside: object = ()) -> dict[int, Decision]:
         return {item.index: APPROVE for item in pending}

@@ -52,14 +52,14 @@ import sys
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
 from llm_operator.gui.main_window import MainWindow
-from llm_operator.core.settings import Settings
+from llm_operator.core.store.settings import Settings
 app = QApplication([])
 window = MainWindow(Settings.load(Path(sys.argv[1]) / "s.json"), state_dir=Path(sys.argv[1]),
                     workspace=Path(sys.argv[2]))
 window.show()
-heavy = ["watchdog", "llm_operator.core.diffing", "llm_operator.core.session",
+heavy = ["watchdog", "llm_operator.core.engines.diffing", "llm_operator.core.plan.session",
          "llm_operator.core.actions.read", "llm_operator.core.actions.write", "pydantic",
-         "llm_operator.gui.history", "llm_operator.gui.highlight"]
+         "llm_operator.gui.panes.history", "llm_operator.gui.highlight"]
 print(",".join(name for name in heavy if name in sys.modules))
 """
 

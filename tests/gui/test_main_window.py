@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.session import Session
-from llm_operator.gui.workspace_bar import FolderQuestion
+from llm_operator.core.plan.session import Session
+from llm_operator.gui.panes.workspace_bar import FolderQuestion
 
 from .conftest import WindowFactory, command, paste_and_run, reply
 
@@ -257,7 +257,7 @@ def test_geometry_and_recents_survive_a_new_window(
 def test_the_part_size_is_asked_and_saved(
     make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from llm_operator.core.settings import Settings
+    from llm_operator.core.store.settings import Settings
     from llm_operator.gui.window_actions import PartSizeQuestion
 
     monkeypatch.setattr(PartSizeQuestion, "ask", lambda parent, current: current // 3)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from llm_operator.gui.history import UndoQuestion
+from llm_operator.gui.panes.history import UndoQuestion
 
 from .conftest import WindowFactory, command, paste_and_run, reply
 
@@ -93,7 +93,7 @@ def test_history_keeps_commands_diffs_and_results(
 def test_an_unreadable_journal_costs_the_undo_not_the_window(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from llm_operator.core.journal import Journal
+    from llm_operator.core.store.journal import Journal
 
     def damaged(self: Journal) -> list[object]:
         raise ValueError("manifest is not JSON")

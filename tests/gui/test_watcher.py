@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.session import APPROVE, Pending
-from llm_operator.gui.confirm_dialog import ConfirmDialog
+from llm_operator.core.plan.session import APPROVE, Pending
+from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 
 from .conftest import WindowFactory, command, paste_and_run, reply
 

@@ -35,7 +35,7 @@ def make_application() -> QApplication:
 
 
 def run_app(workspace: Path | None) -> int:
-    from ..core.settings import Settings
+    from ..core.store.settings import Settings
     from .main_window import MainWindow
 
     app = make_application()

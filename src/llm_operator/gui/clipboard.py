@@ -53,7 +53,7 @@ class ClipboardBridge(QObject):
         self._last_seen = text
         if _MARKER not in text:
             return  # cheap test first: most copies are not replies
-        from ..core.detect import detect
+        from ..core.protocol.detect import detect
 
         found, _results = detect(text)
         if found:

@@ -23,19 +23,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.settings import Settings
+from ..core.store.settings import Settings
 from .clipboard import ClipboardBridge
-from .paste_pane import PastePane
-from .results_pane import ResultsPane
+from .panes.paste_pane import PastePane
+from .panes.results_pane import ResultsPane
+from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
 from .tasks import TaskRunner
 from .undo_control import UndoControl
 from .window_actions import WindowActions
-from .workspace_bar import FolderQuestion, WorkspaceBar
 
 if TYPE_CHECKING:
-    from ..core.session import Decision, Pending, Session
-    from .history import HistoryPanel
+    from ..core.plan.session import Decision, Pending, Session
+    from .panes.history import HistoryPanel
     from .run_flow import RunDone
     from .watcher import WorkspaceWatcher
 
@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
     def history(self) -> HistoryPanel:
         """The history panel, made on first use: the window shows before it is needed."""
         if self._history is None:
-            from .history import HistoryPanel
+            from .panes.history import HistoryPanel
 
             self._history = HistoryPanel()
             self._history.undo_requested.connect(self.undo_last_batch)
@@ -171,9 +171,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Wait for the run to finish before switching.", 5000)
             return
         from ..core.errors import OperatorError
-        from ..core.session import Session
-        from ..core.state import default_state_dir
-        from ..core.workspace import Workspace
+        from ..core.plan.session import Session
+        from ..core.store.state import default_state_dir
+        from ..core.store.workspace import Workspace
 
         try:
             workspace = Workspace(folder, tuple(self.settings.secret_patterns))
@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
         """Use the settings' secret patterns from the next run on."""
         if self.session is None:
             return
-        from ..core.workspace import Workspace
+        from ..core.store.workspace import Workspace
 
         self.session.workspace = Workspace(
             self.session.workspace.root, tuple(self.settings.secret_patterns)
@@ -275,7 +275,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Running...")
 
     def _decide(self, pending: list[Pending]) -> dict[int, Decision]:
-        from .confirm_dialog import ConfirmDialog  # lazy: only a run with writes needs it
+        from .dialogs.confirm_dialog import ConfirmDialog  # lazy: only a run with writes needs it
 
         outside = self.watcher.changed_outside() if self.watcher else frozenset()
         return ConfirmDialog.ask(self, pending, outside)
@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
         self.progress.setFormat(f"{label} %v/%m")
 
     def _on_finished(self, done: RunDone) -> None:
-        from .history import record_run
+        from .panes.history import record_run
 
         self.progress.hide()
         parts = self.results.show_results(

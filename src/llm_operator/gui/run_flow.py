@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject, Signal
 from .tasks import Progress, TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
-    from ..core.encoder import Result
-    from ..core.session import Decision, Pending, Run, Session
+    from ..core.plan.session import Decision, Pending, Run, Session
+    from ..core.protocol.encoder import Result
 
 Decide = Callable[[list["Pending"]], dict[int, "Decision"]]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..core.journal import BatchInfo
+    from ..core.store.journal import BatchInfo
     from .main_window import MainWindow
 
 
@@ -26,7 +26,7 @@ class UndoControl:
         if not batches:
             window.statusBar().showMessage("Nothing to undo.", 5000)
             return
-        from .history import UndoQuestion
+        from .panes.history import UndoQuestion
 
         if UndoQuestion.ask(window, batches[-1].label):
             window.flow.undo(window.session)
@@ -40,7 +40,7 @@ class UndoControl:
         window.results.show_error(text)
         window.results.status.setText("Undo had problems." if problems else "Undo finished.")
         window.statusBar().showMessage(summary)
-        from .history import RunRecord
+        from .panes.history import RunRecord
 
         window.history.add(RunRecord("undo", text))
         window.finish([])

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from ..core.settings import MIN_PART_SIZE
+from ..core.store.settings import MIN_PART_SIZE
 
 if TYPE_CHECKING:
     from .main_window import MainWindow

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..changes import ChangeSet
+from ..plan.changes import ChangeSet
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..workspace import Workspace
+    from ..store.workspace import Workspace
 
 
 class Kind(enum.Enum):

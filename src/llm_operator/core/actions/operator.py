@@ -27,7 +27,7 @@ class CommentStyleFields(Fields):
 
 
 def run_get_comment_style(ctx: ActionContext, fields: CommentStyleFields) -> Result:
-    from ..comment_styles import all_styles_json, resolve_language
+    from ..engines.comment_styles import all_styles_json, resolve_language
 
     if fields.language:
         style = resolve_language(fields.language)
@@ -42,11 +42,17 @@ def run_get_comment_style(ctx: ActionContext, fields: CommentStyleFields) -> Res
 
 ACTIONS = (
     ActionSpec(
-        "operator.getInterfaceSpec", Kind.READ, NoFields, run_get_interface_spec,
+        "operator.getInterfaceSpec",
+        Kind.READ,
+        NoFields,
+        run_get_interface_spec,
         "Return this interface specification.",
     ),
     ActionSpec(
-        "operator.getCommentStyle", Kind.READ, CommentStyleFields, run_get_comment_style,
+        "operator.getCommentStyle",
+        Kind.READ,
+        CommentStyleFields,
+        run_get_comment_style,
         "Return the comment style of one language, or of all supported languages.",
     ),
 )

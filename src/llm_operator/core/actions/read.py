@@ -14,7 +14,7 @@ from typing import ClassVar
 from pydantic import model_validator
 
 from ..errors import InvalidCommand
-from ..files import find_dir, find_file, line_count, read_text
+from ..store.files import find_dir, find_file, line_count, read_text
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
 from .fields import B64Text, Count, PathFields
 
@@ -163,8 +163,9 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields) -> Result:
     if last < total:
         header.append(f"# more: start: {last + 1}")
     else:
-        header.append("# end of file" + ("" if text.endswith("\n") or not text else
-                                          " (no final newline)"))
+        header.append(
+            "# end of file" + ("" if text.endswith("\n") or not text else " (no final newline)")
+        )
     if any(len(line) > LONG_LINE for line in chunk):
         header.append(f"# lines longer than {LONG_LINE} characters are cut and marked")
     body = [f"{number}: {_clip(line)}" for number, line in enumerate(chunk, start=first)]
@@ -224,9 +225,8 @@ def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
     truncated = total > len(hits)
     count = f"# {len(hits)} of {total} matches (truncated)" if truncated else f"# {total} matches"
     header = [f"# path: {found.rel}", f"# query: {query}", count]
-    summary = (
-        f"Found {total} matching lines in {found.rel}"
-        + (f", first {len(hits)} shown (truncated); refine the query" if truncated else "")
+    summary = f"Found {total} matching lines in {found.rel}" + (
+        f", first {len(hits)} shown (truncated); refine the query" if truncated else ""
     )
     details = "\n".join(header + hits) + "\n"
     return _guard_secret(ctx, found.rel, Outcome(True, summary, details))
@@ -240,7 +240,7 @@ def run_stat(ctx: ActionContext, fields: PathFields) -> Result:
     try:
         info = real.stat()
     except FileNotFoundError:
-        from ..files import not_found
+        from ..store.files import not_found
 
         raise not_found(ctx.workspace, fields.path) from None
     rel = ctx.workspace.relative(real)
@@ -258,24 +258,39 @@ def run_stat(ctx: ActionContext, fields: PathFields) -> Result:
 
 ACTIONS = (
     ActionSpec(
-        "fs.list", Kind.READ, PathFields, run_list,
+        "fs.list",
+        Kind.READ,
+        PathFields,
+        run_list,
         "List a folder's entries, one per line (folders end with /).",
     ),
     ActionSpec(
-        "fs.read", Kind.READ, PathFields, run_read,
+        "fs.read",
+        Kind.READ,
+        PathFields,
+        run_read,
         f"Read a whole file (up to {READ_LIMIT} bytes).",
     ),
     ActionSpec(
-        "fs.readSlice", Kind.READ, SliceFields, run_read_slice,
+        "fs.readSlice",
+        Kind.READ,
+        SliceFields,
+        run_read_slice,
         f"Read numbered lines: start (default 1), lines (default {SLICE_DEFAULT}, max "
         f"{SLICE_MAX}).",
     ),
     ActionSpec(
-        "fs.search", Kind.READ, SearchFields, run_search,
+        "fs.search",
+        Kind.READ,
+        SearchFields,
+        run_search,
         f"Find lines containing a substring in one file (max {SEARCH_MAX_MATCHES} matches).",
     ),
     ActionSpec(
-        "fs.stat", Kind.READ, PathFields, run_stat,
+        "fs.stat",
+        Kind.READ,
+        PathFields,
+        run_stat,
         "Size, kind and times of a path as JSON.",
     ),
 )

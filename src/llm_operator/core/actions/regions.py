@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import model_validator
 
 from ..errors import InvalidCommand, OperatorError
-from ..files import find_file, read_text
+from ..store.files import find_file, read_text
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result
 from .fields import B64Text, Count, PathFields
 from .write import plan_text_edit
 
 if TYPE_CHECKING:
-    from ..comment_styles import CommentStyle
+    from ..engines.comment_styles import CommentStyle
 
 
 class StyleFields(PathFields):
@@ -30,7 +30,7 @@ class StyleFields(PathFields):
     language: str | None = None
 
     def style(self) -> CommentStyle:
-        from ..comment_styles import resolve_comment_style
+        from ..engines.comment_styles import resolve_comment_style
 
         return resolve_comment_style(
             self.path,
@@ -56,7 +56,7 @@ class MarkerFields(StyleFields):
 
     @model_validator(mode="after")
     def _marker_id(self) -> MarkerFields:
-        from ..regions import check_marker_id
+        from ..engines.regions import check_marker_id
 
         try:
             check_marker_id(self.marker_id)
@@ -107,7 +107,7 @@ class InsertRegionFields(ReplaceRegionFields):
 
 
 def run_list_regions(ctx: ActionContext, fields: StyleFields) -> Result:
-    from ..regions import list_regions, regions_json
+    from ..engines.regions import list_regions, regions_json
 
     found = find_file(ctx.workspace, fields.path)
     text, _ = read_text(found)
@@ -118,7 +118,7 @@ def run_list_regions(ctx: ActionContext, fields: StyleFields) -> Result:
 
 
 def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
-    from ..regions import find_region, read_region
+    from ..engines.regions import find_region, read_region
 
     found = find_file(ctx.workspace, fields.path)
     text, _ = read_text(found)
@@ -133,7 +133,7 @@ def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
 
 
 def run_insert_region(ctx: ActionContext, fields: InsertRegionFields) -> Result:
-    from ..regions import insert_region
+    from ..engines.regions import insert_region
 
     def edit(text: str) -> tuple[str, str]:
         done = insert_region(
@@ -151,7 +151,7 @@ def run_insert_region(ctx: ActionContext, fields: InsertRegionFields) -> Result:
 
 
 def run_replace_region(ctx: ActionContext, fields: ReplaceRegionFields) -> Result:
-    from ..regions import replace_region
+    from ..engines.regions import replace_region
 
     def edit(text: str) -> tuple[str, str]:
         done = replace_region(text, fields.style(), fields.marker_id, fields.content_b64)
@@ -161,7 +161,7 @@ def run_replace_region(ctx: ActionContext, fields: ReplaceRegionFields) -> Resul
 
 
 def run_delete_region(ctx: ActionContext, fields: MarkerFields) -> Result:
-    from ..regions import delete_region
+    from ..engines.regions import delete_region
 
     def edit(text: str) -> tuple[str, str]:
         done = delete_region(text, fields.style(), fields.marker_id)
@@ -172,23 +172,38 @@ def run_delete_region(ctx: ActionContext, fields: MarkerFields) -> Result:
 
 ACTIONS = (
     ActionSpec(
-        "fs.listRegions", Kind.READ, StyleFields, run_list_regions,
-        "List the region markers of a file as JSON {\"regions\": [...]}.",
+        "fs.listRegions",
+        Kind.READ,
+        StyleFields,
+        run_list_regions,
+        'List the region markers of a file as JSON {"regions": [...]}.',
     ),
     ActionSpec(
-        "fs.readRegion", Kind.READ, MarkerFields, run_read_region,
+        "fs.readRegion",
+        Kind.READ,
+        MarkerFields,
+        run_read_region,
         "Return the lines between a region's markers.",
     ),
     ActionSpec(
-        "fs.insertRegion", Kind.WRITE, InsertRegionFields, run_insert_region,
+        "fs.insertRegion",
+        Kind.WRITE,
+        InsertRegionFields,
+        run_insert_region,
         "Add a new marked region holding content_b64 before or after an anchor line.",
     ),
     ActionSpec(
-        "fs.replaceRegion", Kind.WRITE, ReplaceRegionFields, run_replace_region,
+        "fs.replaceRegion",
+        Kind.WRITE,
+        ReplaceRegionFields,
+        run_replace_region,
         "Replace the lines between a region's markers with content_b64.",
     ),
     ActionSpec(
-        "fs.deleteRegion", Kind.WRITE, MarkerFields, run_delete_region,
+        "fs.deleteRegion",
+        Kind.WRITE,
+        MarkerFields,
+        run_delete_region,
         "Remove the lines between a region's markers (the markers stay).",
     ),
 )

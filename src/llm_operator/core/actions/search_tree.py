@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
-from ..files import not_found
+from ..store.files import not_found
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
 from .read import SearchFields
 
 if TYPE_CHECKING:
-    from ..workspace import Workspace
+    from ..store.workspace import Workspace
 
 MAX_MATCHES = 200
 MAX_FILES = 300
@@ -247,7 +247,10 @@ def run_search_tree(ctx: ActionContext, fields: SearchFields) -> Result:
 
 ACTIONS = (
     ActionSpec(
-        "fs.searchTree", Kind.READ, SearchFields, run_search_tree,
+        "fs.searchTree",
+        Kind.READ,
+        SearchFields,
+        run_search_tree,
         f"Find a substring in every text file under a folder (max {MAX_MATCHES} matches, "
         f"{MAX_FILES} files, files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected).",
     ),

@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 
 from pydantic import model_validator
 
-from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
-from ..files import not_found
+from ..plan.changes import ChangeSet, FileChange
+from ..store.files import not_found
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, Count, PathFields, one_of, pick_text
 from .write import target_for_write
@@ -153,8 +153,8 @@ def _current(ctx: ActionContext, path: str) -> tuple[str, bytes]:
 
 
 def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
-    from ..files import find_file, read_bytes
-    from ..structure import read_structure
+    from ..engines.structure import read_structure
+    from ..store.files import find_file, read_bytes
 
     found = find_file(ctx.workspace, fields.path)
     result = read_structure(read_bytes(found), found.rel, fields.levels)
@@ -184,37 +184,43 @@ def _plan_edit(
 
 
 def run_replace(ctx: ActionContext, fields: ContentFields) -> Result:
-    from ..structure import replace_structure
+    from ..engines.structure import replace_structure
 
     return _plan_edit(
-        ctx, fields, "Replaced the structure",
+        ctx,
+        fields,
+        "Replaced the structure",
         lambda src, rel: replace_structure(src, rel, fields.levels, fields.text),
         lambda result: _lines(result["lines"]),
     )
 
 
 def run_delete(ctx: ActionContext, fields: TargetFields) -> Result:
-    from ..structure import delete_structure
+    from ..engines.structure import delete_structure
 
     return _plan_edit(
-        ctx, fields, "Deleted the structure",
+        ctx,
+        fields,
+        "Deleted the structure",
         lambda src, rel: delete_structure(src, rel, fields.levels),
         lambda result: _lines(result["deleted_line_range_inclusive"]),
     )
 
 
 def run_replace_text(ctx: ActionContext, fields: TextFields) -> Result:
-    from ..structure import replace_text_in_structure
+    from ..engines.structure import replace_text_in_structure
 
     return _plan_edit(
-        ctx, fields, "Replaced text in the structure",
+        ctx,
+        fields,
+        "Replaced text in the structure",
         lambda src, rel: replace_text_in_structure(src, rel, fields.levels, fields.old, fields.new),
         lambda result: _lines(result["affected_lines"]),
     )
 
 
 def run_replace_all_text(ctx: ActionContext, fields: AllTextFields) -> Result:
-    from ..structure import replace_all_text_in_structure
+    from ..engines.structure import replace_all_text_in_structure
 
     def where(result: dict[str, Any]) -> str:
         count = result["total_replacements"]
@@ -223,7 +229,9 @@ def run_replace_all_text(ctx: ActionContext, fields: AllTextFields) -> Result:
         return f"{count} replacement{'s' if count != 1 else ''}, {_lines(result['affected_lines'])}"
 
     return _plan_edit(
-        ctx, fields, "Replaced every match in the structure",
+        ctx,
+        fields,
+        "Replaced every match in the structure",
         lambda src, rel: replace_all_text_in_structure(
             src, rel, fields.levels, fields.old, fields.new, fields.expected_count
         ),
@@ -232,28 +240,34 @@ def run_replace_all_text(ctx: ActionContext, fields: AllTextFields) -> Result:
 
 
 def run_insert_before(ctx: ActionContext, fields: ContentFields) -> Result:
-    from ..structure import insert_before_structure
+    from ..engines.structure import insert_before_structure
 
     return _plan_edit(
-        ctx, fields, "Inserted before the structure",
+        ctx,
+        fields,
+        "Inserted before the structure",
         lambda src, rel: insert_before_structure(src, rel, fields.levels, fields.text),
-        lambda result: f"at line {result['inserted_at_line']}; the target now starts at line "
-        f"{result['target_now_at_line']}",
+        lambda result: (
+            f"at line {result['inserted_at_line']}; the target now starts at line "
+            f"{result['target_now_at_line']}"
+        ),
     )
 
 
 def run_insert_after(ctx: ActionContext, fields: ContentFields) -> Result:
-    from ..structure import insert_after_structure
+    from ..engines.structure import insert_after_structure
 
     return _plan_edit(
-        ctx, fields, "Inserted after the structure",
+        ctx,
+        fields,
+        "Inserted after the structure",
         lambda src, rel: insert_after_structure(src, rel, fields.levels, fields.text),
         lambda result: f"at line {result['inserted_at_line']}",
     )
 
 
 def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
-    from ..structure import move_structure
+    from ..engines.structure import move_structure
 
     rel, before = _current(ctx, fields.path)
     dest_rel = target_for_write(ctx, fields.dest_path) if fields.dest_path else rel
@@ -296,35 +310,59 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
 
 ACTIONS = (
     ActionSpec(
-        "fs.readStructure", Kind.READ, TargetFields, run_read_structure,
+        "fs.readStructure",
+        Kind.READ,
+        TargetFields,
+        run_read_structure,
         "Return every structure matching the target with its line range.",
     ),
     ActionSpec(
-        "fs.replaceStructure", Kind.WRITE, ContentFields, run_replace,
+        "fs.replaceStructure",
+        Kind.WRITE,
+        ContentFields,
+        run_replace,
         "Replace the whole target structure (decorators and doc comments included).",
     ),
     ActionSpec(
-        "fs.deleteStructure", Kind.WRITE, TargetFields, run_delete,
+        "fs.deleteStructure",
+        Kind.WRITE,
+        TargetFields,
+        run_delete,
         "Delete the target structure.",
     ),
     ActionSpec(
-        "fs.replaceTextInStructure", Kind.WRITE, TextFields, run_replace_text,
+        "fs.replaceTextInStructure",
+        Kind.WRITE,
+        TextFields,
+        run_replace_text,
         "Replace the one occurrence of old_text inside the target structure.",
     ),
     ActionSpec(
-        "fs.replaceAllTextInStructure", Kind.WRITE, AllTextFields, run_replace_all_text,
+        "fs.replaceAllTextInStructure",
+        Kind.WRITE,
+        AllTextFields,
+        run_replace_all_text,
         "Replace every occurrence of old_text inside the target (optional expected_count).",
     ),
     ActionSpec(
-        "fs.insertBeforeStructure", Kind.WRITE, ContentFields, run_insert_before,
+        "fs.insertBeforeStructure",
+        Kind.WRITE,
+        ContentFields,
+        run_insert_before,
         "Insert content before the target structure.",
     ),
     ActionSpec(
-        "fs.insertAfterStructure", Kind.WRITE, ContentFields, run_insert_after,
+        "fs.insertAfterStructure",
+        Kind.WRITE,
+        ContentFields,
+        run_insert_after,
         "Insert content after the target structure.",
     ),
     ActionSpec(
-        "fs.moveStructure", Kind.WRITE, MoveFields, run_move,
+        "fs.moveStructure",
+        Kind.WRITE,
+        MoveFields,
+        run_move,
         "Move the target before/after dest_target, or to the start/end of dest_path.",
     ),
 )

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
-from ..changes import ChangeSet, FileChange
+from ..engines.textfile import TextFile
 from ..errors import OperatorError
-from ..files import line_count, not_found
-from ..textfile import TextFile
+from ..plan.changes import ChangeSet, FileChange
+from ..store.files import line_count, not_found
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, PathFields
 
@@ -26,9 +26,7 @@ def target_for_write(ctx: ActionContext, path: str) -> str:
     """The canonical relative path a write of ``path`` lands on (symlinks followed)."""
     real = ctx.workspace.resolve_for_write(path)
     if real.is_dir():
-        raise OperatorError(
-            "ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path"
-        )
+        raise OperatorError("ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path")
     if path.rstrip().endswith("/"):
         # The resolver drops the slash; without this, "notes/" would become a file "notes".
         raise OperatorError(
@@ -129,7 +127,7 @@ class PatchFields(PathFields):
 
 
 def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
-    from ..patching import apply_unified_diff, parse_patch
+    from ..engines.patching import apply_unified_diff, parse_patch
 
     rel = target_for_write(ctx, fields.path)
     before = ctx.files.read(rel)
@@ -160,7 +158,7 @@ class EditsFields(PathFields):
 
 
 def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
-    from ..edits import apply_edits
+    from ..engines.edits import apply_edits
 
     def edit(text: str) -> tuple[str, str]:
         result = apply_edits(text, fields.edits_b64)
@@ -207,19 +205,31 @@ def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
 
 ACTIONS = (
     ActionSpec(
-        "fs.write", Kind.WRITE, WriteFields, run_write,
+        "fs.write",
+        Kind.WRITE,
+        WriteFields,
+        run_write,
         "Create or overwrite a file with content_b64 (or one-line content).",
     ),
     ActionSpec(
-        "fs.patch", Kind.WRITE, PatchFields, run_patch,
+        "fs.patch",
+        Kind.WRITE,
+        PatchFields,
+        run_patch,
         "Apply a strict unified diff (patch_b64) to one file.",
     ),
     ActionSpec(
-        "fs.applyEdits", Kind.WRITE, EditsFields, run_apply_edits,
+        "fs.applyEdits",
+        Kind.WRITE,
+        EditsFields,
+        run_apply_edits,
         "Apply a JSON list of anchored edits (edits_b64) to one file, all or nothing.",
     ),
     ActionSpec(
-        "fs.delete", Kind.WRITE, PathFields, run_delete,
+        "fs.delete",
+        Kind.WRITE,
+        PathFields,
+        run_delete,
         "Move a file or folder to the system trash (a symlink: only the link).",
     ),
 )

@@ -1,0 +1,1 @@
+"""Text to text, never touching disk: patches, edits, diffs, regions and structures."""

@@ -1,0 +1,332 @@
+"""The JSON edit list of ``fs.applyEdits``: validated whole, applied in order, all or nothing.
+
+Invariants:
+- The whole document is validated before any edit runs, so a typo in edit 5 never leaves
+  edits 0-4 half-applied; and nothing is returned on failure, so nothing is written.
+- Each edit sees the text the previous edit produced. Edits are named by their 0-based
+  index in the ``edits`` array and their op ("edit 2 (replaceFirst)").
+- Text is LF text; CRLF in the JSON strings is normalised to LF before matching.
+
+Decisions (the protocol docs record them):
+- Occurrences are counted without overlap, left to right (as ``str.count`` does).
+- insertAfter: if the anchor ends a line (the next character is a newline or the end of
+  the text) and ``text`` does not start with "\\n", "\\n" is prepended (the spec's rule).
+  insertBefore mirrors it: if the anchor starts a line and ``text`` does not end with
+  "\\n", "\\n" is appended, so inserted lines stay lines.
+- An empty ``anchor``, ``find`` or insert ``text`` is ERR_INVALID_EDITS_JSON.
+- replaceFirst / replaceAll: no match is ERR_ANCHOR_NOT_FOUND (replaceAll too: a
+  replaceAll that changes nothing is almost always a wrong ``find``).
+- replaceRange: ``startLine``..``endLine`` are 1-based and inclusive, over the current
+  text's lines. ``text`` is a block of whole lines: one trailing "\\n" on it is optional,
+  the file's final-newline state is kept, and ``""`` deletes the lines. ``startLine`` >
+  ``endLine`` is ERR_INVALID_EDITS_JSON; a range past the last line is
+  ERR_INVALID_LINE_RANGE (the JSON is fine, the file is shorter), naming the line count.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import OperatorError
+from .textfile import split_lines
+
+INVALID_JSON = "ERR_INVALID_EDITS_JSON"
+NOT_FOUND = "ERR_ANCHOR_NOT_FOUND"
+BAD_OCCURRENCE = "ERR_INVALID_ANCHOR_OCCURRENCE"
+BAD_RANGE = "ERR_INVALID_LINE_RANGE"
+
+_FORMAT = (
+    '{"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}, ...]}; ops: '
+    "insertAfter/insertBefore (anchor, text, optional occurrence>=1), replaceFirst/"
+    "replaceAll (find, text), replaceRange (startLine, endLine, text)"
+)
+
+
+@dataclass(frozen=True)
+class EditsResult:
+    text: str
+    applied: int
+    summary_note: str
+
+
+class _Edit(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class InsertAfter(_Edit):
+    op: Literal["insertAfter"]
+    anchor: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    occurrence: int = Field(default=1, ge=1)
+
+
+class InsertBefore(_Edit):
+    op: Literal["insertBefore"]
+    anchor: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    occurrence: int = Field(default=1, ge=1)
+
+
+class ReplaceFirst(_Edit):
+    op: Literal["replaceFirst"]
+    find: str = Field(min_length=1)
+    text: str
+
+
+class ReplaceAll(_Edit):
+    op: Literal["replaceAll"]
+    find: str = Field(min_length=1)
+    text: str
+
+
+class ReplaceRange(_Edit):
+    op: Literal["replaceRange"]
+    startLine: int = Field(ge=1)
+    endLine: int = Field(ge=1)
+    text: str
+
+
+EditModel = InsertAfter | InsertBefore | ReplaceFirst | ReplaceAll | ReplaceRange
+Edit = Annotated[EditModel, Field(discriminator="op")]
+_MODELS: dict[str, type[_Edit]] = {
+    "insertAfter": InsertAfter,
+    "insertBefore": InsertBefore,
+    "replaceFirst": ReplaceFirst,
+    "replaceAll": ReplaceAll,
+    "replaceRange": ReplaceRange,
+}
+
+
+class EditList(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    version: Literal[1]
+    edits: list[Edit] = Field(min_length=1)
+
+
+def _fields(op: str) -> str:
+    model = _MODELS[op]
+    names = []
+    for name, info in model.model_fields.items():
+        names.append(name if info.is_required() else f"{name} (optional)")
+    return ", ".join(names)
+
+
+def _describe(error: Any, document: Any) -> str:
+    """One pydantic error as a sentence naming the edit, its op, the field and the fix."""
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    if not loc or loc[0] != "edits" or len(loc) < 2:
+        field = loc[0] if loc else "document"
+        if kind == "missing":
+            return f"the top-level field {field!r} is missing; expected {_FORMAT}"
+        if field == "version":
+            return "version must be the number 1"
+        if field == "edits":
+            return "edits must be a non-empty array of edit objects"
+        if kind == "extra_forbidden":
+            return f"unknown top-level field {field!r}; the document has only version and edits"
+        return f"{field}: {error['msg']}"
+    index = loc[1]
+    edit = document["edits"][index]
+    op = edit.get("op") if isinstance(edit, dict) else None
+    if kind == "model_type" or not isinstance(edit, dict):
+        return f"edit {index} must be a JSON object with an op field"
+    if kind == "union_tag_not_found":
+        return f"edit {index} has no op; op is one of {', '.join(_MODELS)}"
+    if kind == "union_tag_invalid":
+        return f"edit {index}: unknown op {op!r}; op is one of {', '.join(_MODELS)}"
+    where = f"edit {index} ({op})"
+    allowed = f"{op} takes: {_fields(str(op))}"
+    field = loc[3] if len(loc) > 3 else "?"
+    if kind == "missing":
+        return f"{where}: field {field!r} is missing; {allowed}"
+    if kind == "extra_forbidden":
+        return f"{where}: unknown field {field!r}; {allowed}"
+    if kind == "string_too_short":
+        return f"{where}: {field} must not be empty"
+    if kind in ("greater_than_equal", "int_type", "int_from_float"):
+        return f"{where}: {field} must be a whole number >= 1"
+    if kind == "string_type":
+        return f"{where}: {field} must be a string"
+    return f"{where}: {field}: {error['msg']}; {allowed}"
+
+
+def parse_edits(edits_json: str) -> EditList:
+    """The decoded, validated edit list; ERR_INVALID_EDITS_JSON naming the first problem."""
+    try:
+        document = json.loads(edits_json)
+    except json.JSONDecodeError as exc:
+        raise OperatorError(
+            INVALID_JSON,
+            f"edits are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+            f"expected {_FORMAT}",
+            {"line": exc.lineno, "column": exc.colno},
+        ) from None
+    if not isinstance(document, dict):
+        raise OperatorError(
+            INVALID_JSON, f"the edits document must be a JSON object: {_FORMAT}", {}
+        )
+    try:
+        parsed = EditList.model_validate(document)
+    except ValidationError as exc:
+        errors = exc.errors()
+        problems = [_describe(error, document) for error in errors]
+        rest = len(problems) - 1
+        more = f" (and {rest} more problem{'s' if rest != 1 else ''})" if rest else ""
+        first = errors[0]["loc"]
+        details: dict[str, Any] = {"problems": problems}
+        if len(first) > 1 and first[0] == "edits":
+            details["edit"] = first[1]
+        raise OperatorError(INVALID_JSON, problems[0] + more, details) from None
+    for index, edit in enumerate(parsed.edits):
+        if isinstance(edit, ReplaceRange) and edit.startLine > edit.endLine:
+            raise OperatorError(
+                INVALID_JSON,
+                f"edit {index} (replaceRange): startLine {edit.startLine} is after endLine "
+                f"{edit.endLine}; the range is inclusive, so one line is startLine == endLine",
+                {"edit": index},
+            )
+    return parsed
+
+
+def _lf(value: str) -> str:
+    return value.replace("\r\n", "\n")
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _nearest_line(text: str, wanted: str) -> tuple[int, str] | None:
+    """The line most like the first non-blank line of ``wanted`` (line number, text)."""
+    probe = next((line.strip() for line in wanted.split("\n") if line.strip()), "")
+    lines = text.split("\n")
+    if not probe or not lines:
+        return None
+    best, best_ratio = -1, 0.0
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(probe)
+    for number, line in enumerate(lines):
+        candidate = line.strip()
+        if not candidate:
+            continue
+        matcher.set_seq1(candidate)
+        if matcher.real_quick_ratio() <= best_ratio or matcher.quick_ratio() <= best_ratio:
+            continue
+        ratio = matcher.ratio()
+        if ratio > best_ratio:
+            best, best_ratio = number, ratio
+    return None if best < 0 else (best + 1, lines[best])
+
+
+def _not_found(where: str, label: str, wanted: str, text: str, index: int) -> OperatorError:
+    message = f"{where}: {label} {wanted!r} was not found (matching is exact, whitespace included)"
+    details: dict[str, Any] = {"edit": index, label: wanted}
+    nearest = _nearest_line(text, wanted)
+    if nearest is not None:
+        number, line = nearest
+        message += f"; the most similar line is line {number}: {line!r}"
+        details["nearest_line"] = number
+        details["nearest_text"] = line
+    if "\n" in wanted:
+        message += "; a multi-line anchor must match every line exactly, including indentation"
+    return OperatorError(NOT_FOUND, message, details)
+
+
+def _occurrence_start(text: str, anchor: str, occurrence: int, where: str, index: int) -> int:
+    count = text.count(anchor)
+    if count == 0:
+        raise _not_found(where, "anchor", anchor, text, index)
+    if occurrence > count:
+        lines: list[int] = []
+        start = text.find(anchor)
+        while start != -1 and len(lines) < 10:
+            lines.append(_line_of(text, start))
+            start = text.find(anchor, start + len(anchor))
+        at = ", ".join(str(line) for line in lines) + (", ..." if count > len(lines) else "")
+        raise OperatorError(
+            BAD_OCCURRENCE,
+            f"{where}: occurrence {occurrence} was asked for but the anchor {anchor!r} occurs "
+            f"{count} time{'s' if count != 1 else ''} (at line{'s' if count != 1 else ''} {at})",
+            {"edit": index, "occurrence": occurrence, "count": count, "lines": lines},
+        )
+    start = -len(anchor)
+    for _ in range(occurrence):
+        start = text.find(anchor, start + len(anchor))
+    return start
+
+
+def _replace_range(text: str, edit: ReplaceRange, where: str, index: int) -> str:
+    lines, final_newline = split_lines(text)
+    if edit.endLine > len(lines):
+        raise OperatorError(
+            BAD_RANGE,
+            f"{where}: lines {edit.startLine}-{edit.endLine} were asked for but the text has "
+            f"{len(lines)} line{'s' if len(lines) != 1 else ''} at this point",
+            {
+                "edit": index,
+                "start_line": edit.startLine,
+                "end_line": edit.endLine,
+                "line_count": len(lines),
+            },
+        )
+    block = _lf(edit.text)
+    if block.endswith("\n"):
+        block = block[:-1]
+    new_lines = block.split("\n") if edit.text else []
+    lines[edit.startLine - 1 : edit.endLine] = new_lines
+    if not lines:
+        return ""
+    return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+def _apply_one(text: str, edit: EditModel, index: int) -> tuple[str, str]:
+    """The text after one edit, and a few words on what it did."""
+    where = f"edit {index} ({edit.op})"
+    if isinstance(edit, InsertAfter | InsertBefore):
+        anchor, insert = _lf(edit.anchor), _lf(edit.text)
+        start = _occurrence_start(text, anchor, edit.occurrence, where, index)
+        if isinstance(edit, InsertAfter):
+            at = start + len(anchor)
+            ends_line = at == len(text) or text[at] == "\n"
+            if ends_line and not insert.startswith("\n"):
+                insert = "\n" + insert
+        else:
+            at = start
+            starts_line = at == 0 or text[at - 1] == "\n"
+            if starts_line and not insert.endswith("\n"):
+                insert += "\n"
+        return text[:at] + insert + text[at:], f"{edit.op} at line {_line_of(text, start)}"
+    if isinstance(edit, ReplaceFirst):
+        find = _lf(edit.find)
+        start = text.find(find)
+        if start == -1:
+            raise _not_found(where, "find", find, text, index)
+        new = text[:start] + _lf(edit.text) + text[start + len(find) :]
+        return new, f"replaceFirst at line {_line_of(text, start)}"
+    if isinstance(edit, ReplaceAll):
+        find = _lf(edit.find)
+        count = text.count(find)
+        if count == 0:
+            raise _not_found(where, "find", find, text, index)
+        return text.replace(find, _lf(edit.text)), f"replaceAll ({count} replaced)"
+    note = f"replaceRange lines {edit.startLine}-{edit.endLine}"
+    return _replace_range(text, edit, where, index), note
+
+
+def apply_edits(text: str, edits_json: str) -> EditsResult:
+    """Apply a ``{"version":1,"edits":[...]}`` list to LF ``text``, all or nothing."""
+    parsed = parse_edits(edits_json)
+    notes = []
+    for index, edit in enumerate(parsed.edits):
+        text, note = _apply_one(text, edit, index)
+        notes.append(note)
+    count = len(parsed.edits)
+    summary = f"{count} edit{'s' if count != 1 else ''} applied: {', '.join(notes)}"
+    return EditsResult(text, count, summary)

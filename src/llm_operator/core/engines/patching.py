@@ -1,0 +1,582 @@
+"""Strict unified-diff application for one file: the engine behind ``fs.patch``.
+
+Invariants:
+- Text in and out is LF text (``TextFile.text``). The patch's own CRLF line ends are
+  normalised to LF before parsing, so a patch pasted from a CRLF clipboard still applies.
+- A file is a list of lines plus one flag, "ends with a newline". ``"a\\nb\\n"`` and
+  ``"a\\nb"`` have the same lines; only the flag differs, and a line without its newline
+  never matches a patch line that has one (``\\ No newline at end of file`` says which).
+  The flag of the result follows the patch: it changes only where a hunk ends at the end
+  of the file.
+- Hunks are matched against the original lines, in patch order, each strictly after the
+  lines taken by the hunk before it. Context and removed lines match exactly: no fuzz
+  factor, no whitespace leniency.
+- A hunk is looked for at the line its header states (the old side, ``-a``), then at
+  offsets +1, -1, +2, -2, ... as ``git apply`` does; the offsets used are reported. A hunk
+  with no old-side lines (pure insertion, no context) is only tried at its stated line:
+  there is nothing to recognise it by anywhere else.
+- The text is never split into lines on success: each hunk's old lines, joined, are
+  found with ``str.find`` and their line number counted with ``str.count``; the result is
+  one join of slices. Applying a few hunks to a big file is linear and runs mostly in C.
+  Only a failing hunk splits the text, to show the nearest place.
+
+Decisions (the protocol docs record them):
+- Counts are checked against the body; a mismatch is ERR_INVALID_PATCH naming the hunk.
+  The hunk body is read up to the next ``@@`` header (or the end), so a count mismatch is
+  reported as such rather than as a confusing context error.
+- A completely empty body line (a chat UI may strip the single space of an empty context
+  line) counts as an empty context line only when that keeps the hunk's counts
+  consistent. Empty lines inside a hunk are always taken as context; empty lines at its
+  end are taken as context only as far as the header's counts need them, and the rest
+  are blank separators.
+- The new-side start (``+c``) is not checked: hunks are placed by their old-side start.
+- Unlike ``git apply``, a hunk with uneven context is not pinned to the start or end of the
+  file; LLM-written hunks often carry uneven context, and their stated line places them.
+- ``---``/``+++`` headers are optional; present, they must name the command's file
+  (``a/``/``b/`` prefixes and tab-separated timestamps allowed). ``--- /dev/null`` creates
+  a file and needs empty text; ``+++ /dev/null`` is accepted only when every line is
+  removed and gives empty text (fs.delete, not fs.patch, removes files).
+- ``diff --git``, ``index`` and ``new file mode`` lines are tolerated before the headers;
+  renames, copies, binary patches and a second file are refused.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import OperatorError
+from .textfile import split_lines
+
+INVALID = "ERR_INVALID_PATCH"
+MISMATCH = "ERR_PATCH_CONTEXT_MISMATCH"
+
+_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
+_TOLERATED_GIT_LINES = ("index ", "new file mode ")
+_TWO_FILE_GIT_LINES = (
+    "rename from ",
+    "rename to ",
+    "copy from ",
+    "copy to ",
+    "similarity index ",
+    "dissimilarity index ",
+)
+# How many lines of a failing hunk the message shows; details always carry all of them.
+_SHOWN_LINES = 30
+
+
+@dataclass(frozen=True)
+class PatchResult:
+    text: str
+    hunks: int
+    offsets: tuple[int, ...]
+    summary_note: str
+
+
+@dataclass(frozen=True)
+class Hunk:
+    number: int  # 1-based, as the messages name it
+    header: str
+    old_start: int
+    old_count: int
+    new_count: int
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    old_no_eol: bool  # the old side's last line has no newline (it ends the file)
+    new_no_eol: bool
+
+    @property
+    def stated_index(self) -> int:
+        """0-based index of the first old line, or the insertion point for ``-a,0``."""
+        return self.old_start if self.old_count == 0 else self.old_start - 1
+
+
+@dataclass(frozen=True)
+class ParsedPatch:
+    hunks: tuple[Hunk, ...]
+    creates: bool  # --- /dev/null
+    deletes: bool  # +++ /dev/null
+
+
+def _fail(message: str, **details: object) -> OperatorError:
+    return OperatorError(INVALID, message, details)
+
+
+def _header_name(raw: str) -> str:
+    """The file name of a ``---``/``+++`` line, without timestamp or quoting."""
+    name = raw.split("\t", 1)[0].rstrip()
+    if len(name) >= 2 and name.startswith('"') and name.endswith('"'):
+        name = name[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    return name
+
+
+def _normal_path(path: str) -> str:
+    path = path.replace("\\", "/")
+    normal = posixpath.normpath(path) if path else path
+    return normal[2:] if normal.startswith("./") else normal
+
+
+def _names_file(name: str, path: str) -> bool:
+    wanted = _normal_path(path)
+    candidates = {_normal_path(name)}
+    if name.startswith(("a/", "b/")):
+        candidates.add(_normal_path(name[2:]))
+    return wanted in candidates
+
+
+def _check_name(line: str, name: str, path: str, side: str) -> None:
+    if not _names_file(name, path):
+        raise _fail(
+            f"the patch header {line!r} names another file; this command patches {path!r}: "
+            f"write '--- a/{path}' and '+++ b/{path}', or leave both header lines out",
+            header=line,
+            path=path,
+            side=side,
+        )
+
+
+def _hunk_label(number: int, header: str) -> str:
+    return f"hunk {number} ({header})"
+
+
+def parse_patch(patch: str, path: str) -> ParsedPatch:
+    """Parse a single-file unified diff; raise ERR_INVALID_PATCH when it is malformed."""
+    lines = patch.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    i = 0
+    old_name: str | None = None
+    new_name: str | None = None
+    seen_git_line = False
+    while i < len(lines) and not lines[i].startswith("@@"):
+        line = lines[i]
+        if line.strip() == "":
+            pass
+        elif line.startswith("diff --git "):
+            if seen_git_line or old_name is not None:
+                raise _two_files(i)
+            seen_git_line = True
+        elif line.startswith(_TOLERATED_GIT_LINES):
+            pass
+        elif line.startswith(_TWO_FILE_GIT_LINES):
+            raise _fail(
+                f"line {i + 1} ({line!r}): renames and copies name two files; "
+                "fs.patch changes the content of one file only",
+                line=i + 1,
+            )
+        elif line.startswith("--- "):
+            if old_name is not None:
+                raise _two_files(i)
+            old_name = _header_name(line[4:])
+            if i + 1 >= len(lines) or not lines[i + 1].startswith("+++ "):
+                raise _fail(
+                    f"line {i + 1} ({line!r}) must be followed by a '+++ ' line",
+                    line=i + 1,
+                )
+            i += 1
+            new_name = _header_name(lines[i][4:])
+            if old_name != "/dev/null":
+                _check_name(line, old_name, path, "old")
+            if new_name != "/dev/null":
+                _check_name(lines[i], new_name, path, "new")
+            if old_name == new_name == "/dev/null":
+                raise _fail("both header lines name /dev/null", line=i + 1)
+        elif line.startswith("+++ "):
+            raise _fail(f"line {i + 1} ({line!r}) must follow a '--- ' line", line=i + 1)
+        elif line.startswith("```"):
+            raise _fail(
+                f"line {i + 1} is a markdown fence ({line!r}); send the bare diff without ```",
+                line=i + 1,
+            )
+        elif line.startswith(("Binary files ", "GIT binary patch")):
+            raise _fail("binary patches are not supported; fs.patch changes text files")
+        else:
+            raise _fail(
+                f"line {i + 1} ({line!r}) is not part of a unified diff header; before the "
+                "first '@@ -a,b +c,d @@' only '--- a/<path>', '+++ b/<path>', 'diff --git' "
+                "and 'index' lines are allowed",
+                line=i + 1,
+            )
+        i += 1
+
+    hunks: list[Hunk] = []
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("@@"):
+            hunk, i = _parse_hunk(lines, i, len(hunks) + 1)
+            hunks.append(hunk)
+        elif line.strip() == "":
+            i += 1  # a blank separator that no hunk count asked for
+        elif line.startswith(("--- ", "+++ ", "diff --git ")):
+            raise _two_files(i)
+        else:
+            after = f" after {_hunk_label(hunks[-1].number, hunks[-1].header)}" if hunks else ""
+            raise _fail(
+                f"line {i + 1} ({line!r}){after} is neither a hunk line (starting with ' ', "
+                "'+', '-' or '\\') nor a hunk header '@@ -a,b +c,d @@'; the previous hunk's "
+                "counts are already complete",
+                line=i + 1,
+            )
+    if not hunks:
+        raise _fail(
+            "the patch has no hunks: expected at least one '@@ -a,b +c,d @@' header "
+            "followed by context (' '), removed ('-') and added ('+') lines"
+        )
+    for hunk in hunks[:-1]:
+        if hunk.old_no_eol or hunk.new_no_eol:
+            raise _fail(
+                f"{_hunk_label(hunk.number, hunk.header)} ends the file ('\\ No newline at end "
+                "of file') but more hunks follow it",
+                hunk=hunk.number,
+            )
+    creates = old_name == "/dev/null"
+    deletes = new_name == "/dev/null"
+    if creates and any(h.old for h in hunks):
+        raise _fail("the patch creates the file (--- /dev/null) but its hunks have old lines")
+    if deletes and any(h.new for h in hunks):
+        raise _fail("the patch deletes the file (+++ /dev/null) but its hunks add lines")
+    return ParsedPatch(tuple(hunks), creates, deletes)
+
+
+def _two_files(index: int) -> OperatorError:
+    return _fail(
+        f"line {index + 1} starts a second file; fs.patch takes a diff of exactly one file "
+        "(send one command per file)",
+        line=index + 1,
+    )
+
+
+def _counts(body: Sequence[str]) -> tuple[int, int]:
+    old = sum(1 for line in body if line == "" or line[0] in " -")
+    new = sum(1 for line in body if line == "" or line[0] in " +")
+    return old, new
+
+
+def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
+    header_line = lines[start]
+    match = _HUNK_HEADER.match(header_line)
+    if match is None:
+        raise _fail(
+            f"line {start + 1} ({header_line!r}) is not a valid hunk header; expected "
+            "'@@ -a,b +c,d @@' (counts optional, default 1), e.g. '@@ -12,4 +12,5 @@'",
+            line=start + 1,
+            hunk=number,
+        )
+    old_start = int(match.group(1))
+    old_count = int(match.group(2)) if match.group(2) is not None else 1
+    new_count = int(match.group(4)) if match.group(4) is not None else 1
+    header = header_line[: match.start(5)].rstrip()
+    label = _hunk_label(number, header)
+    if old_start == 0 and old_count != 0:
+        raise _fail(f"{label}: old start 0 is only valid with count 0", hunk=number)
+
+    # Read the body greedily up to the next header, so a count mismatch is reported as one.
+    end = start + 1
+    while end < len(lines):
+        line = lines[end]
+        if line.startswith("@@") or line.startswith("diff --git "):
+            break
+        if line.startswith("--- ") and end + 1 < len(lines) and lines[end + 1].startswith("+++ "):
+            body_old, body_new = _counts(lines[start + 1 : end])
+            if body_old >= old_count and body_new >= new_count:
+                break  # a second file's header, not a removed line "-- ..."
+        if line and line[0] not in " +-\\":
+            break
+        end += 1
+    body = lines[start + 1 : end]
+
+    # Trailing empty lines: context only as far as the header's counts need them.
+    trailing = 0
+    while trailing < len(body) and body[len(body) - 1 - trailing] == "":
+        trailing += 1
+    core = body[: len(body) - trailing]
+    core_old, core_new = _counts(core)
+    needed = old_count - core_old
+    if 0 <= needed <= trailing and new_count - core_new == needed:
+        body = core + [""] * needed
+        end = start + 1 + len(body)
+    body_old, body_new = _counts(body)
+    if (body_old, body_new) != (old_count, new_count):
+        stray = ""
+        if end < len(lines) and lines[end] and lines[end][0] not in " +-\\@":
+            stray = f"; line {end + 1} ({lines[end]!r}) is not a hunk line"
+        empty_note = ""
+        if "" in body:
+            empty_note = (
+                " (empty lines count as empty context lines; give real context lines a "
+                "leading space)"
+            )
+        raise _fail(
+            f"{label}: the header counts {old_count} old and {new_count} new lines, but the "
+            f"body has {body_old} old (' ' and '-') and {body_new} new (' ' and '+') lines"
+            f"{empty_note}{stray}; fix the counts in the header or the hunk lines",
+            hunk=number,
+            header=header,
+            header_counts=[old_count, new_count],
+            body_counts=[body_old, body_new],
+        )
+    if not body or all(line.startswith("\\") for line in body):
+        raise _fail(f"{label} has no lines", hunk=number)
+
+    old: list[str] = []
+    new: list[str] = []
+    old_no_eol = new_no_eol = False
+    previous: str | None = None
+    for offset, line in enumerate(body):
+        where = f"{label}, line {start + 2 + offset}"
+        if line.startswith("\\"):
+            if previous is None or previous.startswith("\\"):
+                raise _fail(
+                    f"{where}: '\\ No newline at end of file' must follow a hunk line",
+                    hunk=number,
+                )
+            kind = previous[:1] or " "
+            old_no_eol = old_no_eol or kind in " -"
+            new_no_eol = new_no_eol or kind in " +"
+        else:
+            kind = line[:1] or " "
+            if (old_no_eol and kind in " -") or (new_no_eol and kind in " +"):
+                raise _fail(
+                    f"{where}: a line follows '\\ No newline at end of file' on the same side; "
+                    "the marker belongs after the last line of the file",
+                    hunk=number,
+                )
+            if kind in " -":
+                old.append(line[1:])
+            if kind in " +":
+                new.append(line[1:])
+        previous = line
+    return (
+        Hunk(
+            number,
+            header,
+            old_start,
+            old_count,
+            new_count,
+            tuple(old),
+            tuple(new),
+            old_no_eol,
+            new_no_eol,
+        ),
+        end,
+    )
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a hunk applies: its first old line, and the characters its old lines span."""
+
+    line: int
+    start: int
+    end: int
+
+
+def _fits_end(text: str, hunk: Hunk, end: int) -> bool:
+    """Whether old lines ending at character ``end`` agree with the hunk about the file's end."""
+    at_end = end == len(text)
+    lacks_final_newline = bool(text) and not text.endswith("\n")
+    if hunk.old_no_eol and not (at_end and lacks_final_newline):
+        return False
+    if hunk.new_no_eol and not at_end:
+        return False
+    # Lines added after a last line that lacks its newline would change that line too.
+    return bool(hunk.old) or not (at_end and lacks_final_newline)
+
+
+def _offset_of_line(text: str, start: int, count: int) -> int | None:
+    """Character offset of the line ``count`` lines after the line starting at ``start``."""
+    if count == 0:
+        return start
+    # The regex engine walks the lines in C; a Python loop over find() would not.
+    match = re.compile(f"(?:[^\n]*\n){{{count}}}").match(text, start)
+    return None if match is None else match.end()
+
+
+def _locate(text: str, hunk: Hunk, low_line: int, low_char: int) -> _Place | None:
+    """Nearest place at or after line ``low_line`` where the hunk applies, as git finds it.
+
+    Candidates are ordered by distance from the stated line, the later one first on a tie
+    (git tries +1 before -1). Occurrences come from ``str.find`` on the old lines joined,
+    so the text is never split; the line of each is counted incrementally.
+    """
+    stated = hunk.stated_index
+    if not hunk.old:
+        # Nothing to recognise the place by: only the stated line will do.
+        if stated < low_line:
+            return None
+        start = _offset_of_line(text, low_char, stated - low_line)
+        if start is None or not _fits_end(text, hunk, start):
+            return None
+        return _Place(stated, start, start)
+    needle = "\n".join(hunk.old) + ("" if hunk.old_no_eol else "\n")
+    if not needle:
+        return None  # an empty last line without newline: no text holds one
+    best: _Place | None = None
+    best_key = (0, 0)
+    line, counted_to = low_line, low_char
+    found = text.find(needle, low_char)
+    while found != -1:
+        line += text.count("\n", counted_to, found)
+        counted_to = found
+        if best is not None and line - stated > best_key[0]:
+            break
+        end = found + len(needle)
+        if (found == 0 or text[found - 1] == "\n") and _fits_end(text, hunk, end):
+            key = (abs(line - stated), int(line < stated))
+            if best is None or key < best_key:
+                best, best_key = _Place(line, found, end), key
+                if key == (0, 0):
+                    break
+        found = text.find(needle, found + 1)
+    return best
+
+
+def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
+    """The position where most of the hunk's old lines match (ties: nearest the stated line)."""
+    high = len(lines) - len(hunk.old)
+    if high < low:
+        low, high = 0, max(len(lines) - len(hunk.old), 0)
+    wanted: dict[str, list[int]] = {text: [] for text in hunk.old}
+    for index, text in enumerate(hunk.old):
+        wanted[text].append(index)
+    votes: Counter[int] = Counter()
+    for line_no, text in enumerate(lines):
+        for index in wanted.get(text, ()):
+            pos = line_no - index
+            if low <= pos <= high:
+                votes[pos] += 1
+    stated = hunk.stated_index
+    if not votes:
+        return min(max(stated, low), high)
+    return max(votes, key=lambda pos: (votes[pos], -abs(pos - stated), -pos))
+
+
+def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
+    """ERR_PATCH_CONTEXT_MISMATCH showing the hunk next to the file's nearest lines."""
+    lines, eol = split_lines(text)
+    label = _hunk_label(hunk.number, hunk.header)
+    pos = _nearest_place(lines, hunk, low)
+    found = lines[pos : pos + len(hunk.old)]
+    first_diff = next(
+        (i for i, (want, have) in enumerate(zip(hunk.old, found, strict=False)) if want != have),
+        min(len(hunk.old), len(found)),
+    )
+    out = [
+        f"{label} does not apply to {path}: its context and removed lines were not found "
+        f"at line {hunk.stated_index + 1} or at any offset (matching is exact).",
+    ]
+    if first_diff < len(hunk.old) and first_diff < len(found):
+        want, have = hunk.old[first_diff], found[first_diff]
+        if want.strip() == have.strip() or want.split() == have.split():
+            out.append(
+                f"Line {pos + first_diff + 1} differs only in whitespace "
+                f"(patch {want!r}, file {have!r})."
+            )
+    elif first_diff == len(found) < len(hunk.old):
+        out.append(f"The file ends after line {len(lines)}, before the hunk's old lines do.")
+    elif hunk.old_no_eol or hunk.new_no_eol or (pos + len(found) == len(lines) and not eol):
+        out.append(
+            "The lines match but the end of file does not: check '\\ No newline at end of "
+            f"file' (the file {'ends' if eol else 'does not end'} with a newline)."
+        )
+    if low > 0:
+        earlier = _locate(text, hunk, 0, 0)
+        if earlier is not None and earlier.line < low:
+            out.append(
+                f"It matches at line {earlier.line + 1}, but lines up to {low} belong to the "
+                "previous hunk: hunks must be in file order and must not overlap."
+            )
+    out.append(f"Expected (the hunk's ' ' and '-' lines, from line {hunk.stated_index + 1}):")
+    out.extend(_numbered(hunk.old, hunk.stated_index, first_diff))
+    if found:
+        out.append(
+            f"The file at the nearest place, lines {pos + 1}-{pos + len(found)} "
+            f"(first difference marked '>'):"
+        )
+        out.extend(_numbered(found, pos, first_diff))
+    else:
+        out.append(f"The file has {len(lines)} lines; there is nothing at that place.")
+    out.append("Read the file around that place again and resend the patch with exact lines.")
+    return OperatorError(
+        MISMATCH,
+        "\n".join(out),
+        {
+            "hunk": hunk.number,
+            "header": hunk.header,
+            "expected": list(hunk.old),
+            "found_at_line": pos + 1,
+            "found": found,
+        },
+    )
+
+
+def _numbered(lines: Sequence[str], first_index: int, marked: int) -> list[str]:
+    start = max(0, min(marked - _SHOWN_LINES // 2, len(lines) - _SHOWN_LINES))
+    shown = lines[start : start + _SHOWN_LINES]
+    out = [f"  ... ({start} lines above not shown)"] if start else []
+    for i, line in enumerate(shown, start=start):
+        mark = ">" if i == marked else " "
+        out.append(f"{mark}{first_index + i + 1:6d} | {line}")
+    rest = len(lines) - start - len(shown)
+    if rest > 0:
+        out.append(f"  ... ({rest} lines below not shown)")
+    return out
+
+
+def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
+    """Apply a single-file unified diff to LF ``text``; raise OperatorError on any problem."""
+    parsed = parse_patch(patch, path)
+    if parsed.creates and text:
+        lines = split_lines(text)[0]
+        raise OperatorError(
+            MISMATCH,
+            f"the patch creates {path} ('--- /dev/null') but the file already has "
+            f"{len(lines)} lines; diff against its current content instead",
+            {"hunk": 1, "found_at_line": 1, "expected": [], "found": lines[:_SHOWN_LINES]},
+        )
+    places: list[_Place] = []
+    low_line = low_char = 0
+    for hunk in parsed.hunks:
+        place = _locate(text, hunk, low_line, low_char)
+        if place is None:
+            raise _mismatch(text, hunk, low_line, path)
+        places.append(place)
+        low_line, low_char = place.line + len(hunk.old), place.end
+
+    pieces: list[str] = []
+    cursor = 0
+    for hunk, place in zip(parsed.hunks, places, strict=True):
+        pieces.append(text[cursor : place.start])
+        if hunk.new:
+            pieces.append("\n".join(hunk.new))
+            # A hunk may drop the final newline only where it ends the file (_fits_end).
+            pieces.append("" if hunk.new_no_eol else "\n")
+        cursor = place.end
+    pieces.append(text[cursor:])
+    result = "".join(pieces)
+    if parsed.deletes and result:
+        remaining = split_lines(result)[0]
+        raise OperatorError(
+            MISMATCH,
+            f"the patch deletes {path} ('+++ /dev/null') but {len(remaining)} lines would remain",
+            {
+                "hunk": len(parsed.hunks),
+                "found_at_line": 1,
+                "expected": [],
+                "found": remaining[:_SHOWN_LINES],
+            },
+        )
+    offsets = tuple(
+        place.line - hunk.stated_index for hunk, place in zip(parsed.hunks, places, strict=True)
+    )
+    return PatchResult(result, len(parsed.hunks), offsets, _summary(offsets))
+
+
+def _summary(offsets: tuple[int, ...]) -> str:
+    count = len(offsets)
+    note = f"{count} hunk{'s' if count != 1 else ''} applied"
+    moved = [f"hunk {i} at offset {off:+d}" for i, off in enumerate(offsets, start=1) if off]
+    return f"{note}; {', '.join(moved)}" if moved else note

@@ -1,0 +1,209 @@
+"""Moving a structure before or after another, or to the start or end of a file or body.
+
+Both ends are validated before anything is computed, and both new sources are returned
+together, so the caller writes both files or neither. Within one file the destination
+is found in the original text and mapped through the removal, so the final line range
+reported is where the structure really ends up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import OperatorError
+from .boundaries import indent_of, structure_range
+from .indentation import check_indentation, detect_unit, rebase
+from .layout import insert_block, remove_block, separation, split_body
+from .reports import Located, StructureMove, empty_warning, finish, locate
+from .source import UNCHANGED, Source, load_source
+from .targeting import Candidate, Match, children, structure_at_row
+
+POSITIONS = ("before", "after", "start", "end")
+_CLOSERS = ("}", "end", "</", ")", "]")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where the moved block goes: beside ``row`` (a row of the destination's original
+    text), after it or before it, at ``indent``."""
+
+    row: int
+    after: bool
+    indent: str
+    match: Match | None
+    span: tuple[int, int] | None
+    container: Candidate | None
+
+
+def _invalid(message: str, **details: Any) -> OperatorError:
+    return OperatorError("ERR_INVALID_POSITION", message, {**details, **UNCHANGED})
+
+
+def _is_docstring(candidate: Candidate) -> bool:
+    node = candidate.node
+    return (
+        node.type == "expression_statement"
+        and node.named_child_count == 1
+        and (node.named_children[0].type == "string")
+    )
+
+
+def _anchor(dst: Source, position: str, levels: list[str], moving: Located | None) -> Anchor:
+    if position in ("before", "after"):
+        found = locate(dst, levels, "move_structure (destination)")
+        after = position == "after"
+        row = found.end if after else found.start
+        indent = indent_of(dst.lines[found.start])
+        return Anchor(row, after, indent, found.match, (found.start, found.end), None)
+    container: Candidate | None = None
+    span: tuple[int, int] | None = None
+    if levels:
+        found = locate(dst, levels, "move_structure (destination)")
+        container, span = found.match.candidate, (found.start, found.end)
+        kids = children(dst, container.node)
+    else:
+        kids = children(dst, dst.root)
+    if moving is not None:
+        kids = [k for k in kids if k.node != moving.match.candidate.node]
+    if kids:
+        first = position == "start"
+        kid = kids[0] if first else kids[-1]
+        after = not first
+        if first and dst.spec.pep8 and _is_docstring(kid) and len(kids) > 1:
+            after = True
+        start, end = structure_range(dst, kid.node)
+        match = Match(kid, container, tuple(kids))
+        return Anchor(
+            end if after else start, after, indent_of(dst.lines[start]), match, span, container
+        )
+    if container is None or span is None:
+        # An empty file has one (empty) element in ``lines`` but no line of text.
+        rows = len(split_body(dst)[0])
+        return Anchor(rows if position == "end" else 0, False, "", None, None, None)
+    if dst.spec.name == "markdown":
+        # A section whose body is only paragraphs: its start is right under the heading,
+        # its end is its last line.
+        row = container.def_row if position == "start" else span[1]
+        return Anchor(row, True, "", None, span, container)
+    closing = dst.lines[span[1]].strip()
+    if span[1] > container.def_row and closing.startswith(_CLOSERS):
+        indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines)
+        return Anchor(span[1], False, indent, None, span, container)
+    raise _invalid(
+        f"{container.first_line!r} has no body to move into (no structures inside and no "
+        "closing line); use position 'before' or 'after' a structure instead.",
+        dest_target=levels,
+    )
+
+
+def move_structure(
+    source: bytes,
+    path: str,
+    target: list[str],
+    position: str,
+    dest_source: bytes | None = None,
+    dest_path: str | None = None,
+    dest_target: list[str] | None = None,
+) -> StructureMove:
+    if position not in POSITIONS:
+        raise _invalid(
+            f"position must be one of {', '.join(POSITIONS)}, not {position!r}.",
+            position=position,
+        )
+    levels = list(dest_target or [])
+    if position in ("before", "after") and not levels:
+        raise _invalid(
+            f"position {position!r} needs dest_target naming the structure to move next to; "
+            "use 'start' or 'end' to move to the start or end of the file.",
+            position=position,
+        )
+    same = dest_path is None or dest_path == path
+    src = load_source(source, path)
+    moving = locate(src, target, "move_structure")
+    if same:
+        dst = src
+    elif dest_source is None:
+        raise ValueError("dest_source is required when dest_path names another file")
+    else:
+        dst = load_source(dest_source, dest_path or path)
+    anchor = _anchor(dst, position, levels, moving if same else None)
+    if (
+        same
+        and anchor.span is not None
+        and (anchor.span[0] >= moving.start and anchor.span[1] <= moving.end)
+    ):
+        raise _invalid(
+            "the destination is the moved structure itself or lies inside it; choose a "
+            "destination outside it.",
+            source_line_range=[moving.start + 1, moving.end + 1],
+            dest_target=levels,
+        )
+    return _apply(src, dst, moving, anchor, same)
+
+
+def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool) -> StructureMove:
+    body, final_newline = split_body(src)
+    indent = indent_of(body[moving.start])
+    text = "\n".join(
+        line[len(indent) :] if line.startswith(indent) else line
+        for line in body[moving.start : moving.end + 1]
+    )
+    # A destination with no indented line (a new file, top-level statements only) says
+    # nothing about its unit: the moved code keeps its own rather than a default.
+    measured = any(line.strip() and line[0] in " \t" for line in dst.lines)
+    unit = detect_unit(dst.lines if measured else body[moving.start : moving.end + 1])
+    block = rebase(text, anchor.indent, unit, dst.spec)
+    dest_body, dest_newline = split_body(dst)
+    if anchor.match is not None:
+        gap = separation(dst, anchor.match, block.lines)
+    elif anchor.span is not None:
+        # Markdown blocks need a blank line around them to stay separate blocks.
+        gap = 1 if dst.spec.name == "markdown" else 0
+    else:
+        gap = 1 if any(line.strip() for line in dest_body) else 0
+    match = moving.match
+    removal = remove_block(
+        body, moving.start, moving.end, match.index > 0, match.index < len(match.siblings) - 1
+    )
+    row = anchor.row
+    if same:
+        dest_body = removal.body
+        if anchor.match is None and anchor.span is None:
+            row = len(dest_body) if anchor.row else 0
+        elif anchor.after and removal.first <= row <= removal.last:
+            row = removal.first - 1
+        else:
+            row = removal.map_row(row)
+    insert_at = row + 1 if anchor.after else row
+    new_dest, first = insert_block(dest_body, insert_at, block.lines, gap, after=anchor.after)
+    result: dict[str, Any] = {
+        "source_original_line_range": [moving.start + 1, moving.end + 1],
+        "destination_final_line_range": [first + 1, first + len(block.lines)],
+    }
+    warnings = check_indentation(block, first, unit, dst.spec)
+    parent = match.parent if len(match.siblings) == 1 else None
+    if same and parent is not None and anchor.container is not None:
+        parent = None if anchor.container.node == parent.node else parent
+    if same:
+        data, edited = finish(src, new_dest, final_newline, result, warnings)
+        dest_data = None
+        inserted = len(new_dest) - len(removal.body)
+        source_view = edited
+    else:
+        dest_result: dict[str, Any] = {}
+        dest_data, _ = finish(dst, new_dest, dest_newline, dest_result, warnings)
+        source_result: dict[str, Any] = {}
+        source_warnings: list[dict[str, Any]] = []
+        data, source_view = finish(src, removal.body, final_newline, source_result, source_warnings)
+        warnings[:0] = source_warnings
+        inserted = 0
+        result["warnings"] = warnings
+    if parent is not None:
+        parent_row = removal.map_row(parent.def_row)
+        if same and insert_at <= parent_row:
+            parent_row += inserted
+        found = structure_at_row(source_view, parent_row)
+        start, end = structure_range(source_view, found.node) if found else (parent_row, parent_row)
+        warnings.append(empty_warning(parent.first_line, [start + 1, end + 1]))
+    return StructureMove(data, dest_data, result)

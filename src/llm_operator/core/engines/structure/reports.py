@@ -1,0 +1,112 @@
+"""Result values and the warnings attached to them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import OperatorError
+from .boundaries import indent_of, owns_lines, structure_range
+from .layout import join_body
+from .source import UNCHANGED, Source, empty_python_blocks, parse_errors, parse_text
+from .targeting import Match, resolve_one
+
+
+@dataclass(frozen=True)
+class StructureEdit:
+    """A file's new bytes and the JSON result of the operation (with ``warnings``)."""
+
+    new_source: bytes
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StructureMove:
+    """Both files' new bytes: write both or neither. ``new_dest_source`` is None when the
+    destination is the source file itself (then ``new_source`` holds both edits)."""
+
+    new_source: bytes
+    new_dest_source: bytes | None
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Located:
+    match: Match
+    start: int
+    end: int
+
+    @property
+    def line_range(self) -> list[int]:
+        return [self.start + 1, self.end + 1]
+
+
+def warning(kind: str, message: str, details: dict[str, Any]) -> dict[str, Any]:
+    return {"type": kind, "message": message, "details": details}
+
+
+def locate(source: Source, target: list[str], operation: str) -> Located:
+    """The one structure a write operation acts on, whose lines it may rewrite whole."""
+    if not target:
+        raise OperatorError(
+            "ERR_TARGET_REQUIRED",
+            f"{operation} needs a target naming one structure; the empty target names the "
+            "whole file. Give the structure's definition line (one level per line).",
+            {"searched_path": target, **UNCHANGED},
+        )
+    match = resolve_one(source, target)
+    node = match.candidate.node
+    start, end = structure_range(source, node)
+    if not owns_lines(source, node):
+        raise OperatorError(
+            "ERR_TARGET_SHARES_LINE",
+            f"the structure at line {match.candidate.def_row + 1} of {source.path} shares a "
+            "line with other code, and structure operations rewrite whole lines. Target the "
+            "enclosing structure, or use a text replacement inside it.",
+            {"searched_path": target, "line_range_inclusive": [start + 1, end + 1], **UNCHANGED},
+        )
+    return Located(match, start, end)
+
+
+def base_indent(source: Source, located: Located) -> str:
+    return indent_of(source.lines[located.start])
+
+
+def finish(
+    source: Source,
+    body: list[str],
+    final_newline: bool,
+    result: dict[str, Any],
+    warnings: list[dict[str, Any]],
+) -> tuple[bytes, Source]:
+    """Encode the new text in the file's style; add SYNTAX_BROKEN if the edit broke it.
+
+    Files that already had errors are refused before any edit, so every error in the new
+    tree was introduced by the edit.
+    """
+    text = join_body(body, final_newline)
+    edited = parse_text(source.spec, source.path, source.file, text)
+    errors = parse_errors(edited) if edited.root.has_error else []
+    errors += empty_python_blocks(edited)
+    if errors:
+        lines = ", ".join(str(e["line"]) for e in errors[:5])
+        warnings.insert(
+            0,
+            warning(
+                "SYNTAX_BROKEN",
+                f"{source.path} no longer parses after this change (errors at line {lines}). "
+                "The change was applied; fix it with another edit.",
+                {"errors": errors},
+            ),
+        )
+    result["warnings"] = warnings
+    return source.encode(text), edited
+
+
+def empty_warning(first_line: str, lines: list[int]) -> dict[str, Any]:
+    return warning(
+        "STRUCTURE_EMPTY",
+        f"{first_line!r} (lines {lines[0]}-{lines[1]}) no longer contains any code; add a "
+        "body or delete it if that was not intended.",
+        {"structure": first_line, "lines": lines},
+    )

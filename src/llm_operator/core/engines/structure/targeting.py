@@ -1,0 +1,231 @@
+"""Finding structures by target: one level per line, outermost first.
+
+A level names a structure when one of the structure's keys starts with the level's first
+50 characters. The main key is the definition line without its indentation: the line of
+the first token that is not a decorator, annotation, attribute or comment, so
+``def helper(x):`` names a decorated function and ``public void m()`` an annotated
+method. When that token is not the first on its line (``@Input() x: number;``) the text
+from the token on is a second key. Comparison is literal; only the level's own leading
+indentation is ignored, because no key has any.
+
+Children are looked up lazily, one level at a time, so a target near the end of a large
+file costs a walk over its ancestors' children, not over the whole tree.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...errors import OperatorError
+from .boundaries import structure_range
+from .markdown import markdown_keys
+from .source import UNCHANGED, Source, end_row
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+KEY_CHARS = 50
+_HEADER_FIELDS = frozenset({"condition", "name", "value", "pattern"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    node: Node
+    def_row: int
+    keys: tuple[str, ...]
+    first_line: str
+
+
+@dataclass(frozen=True)
+class Match:
+    candidate: Candidate
+    parent: Candidate | None
+    siblings: tuple[Candidate, ...]
+
+    @property
+    def index(self) -> int:
+        return next(i for i, s in enumerate(self.siblings) if s.node == self.candidate.node)
+
+
+def _definition_point(node: Node, skip: frozenset[str]) -> tuple[int, int] | None:
+    for child in node.children:
+        if child.type in skip:
+            continue
+        if child.child_count == 0:
+            return child.start_point.row, child.start_point.column
+        point = _definition_point(child, skip)
+        if point is not None:
+            return point
+    return None
+
+
+def make_candidate(source: Source, node: Node) -> Candidate:
+    spec = source.spec
+    point = _definition_point(node, spec.prefix_types | spec.comment_types)
+    row, column = point if point is not None else (node.start_point.row, node.start_point.column)
+    line = source.lines[row]
+    if spec.name == "markdown":
+        return Candidate(node, row, markdown_keys(node, source.lines, row), line.strip())
+    key = line.lstrip(" \t")
+    if column == len(line) - len(key):
+        return Candidate(node, row, (key,), key.rstrip())
+    token_key = line.encode("utf-8")[column:].decode("utf-8", errors="replace")
+    return Candidate(node, row, (key, token_key), key.rstrip())
+
+
+def children(source: Source, node: Node) -> list[Candidate]:
+    """The structures directly inside ``node``, looking through non-container nodes."""
+    spec = source.spec
+    found: list[Candidate] = []
+    stack: list[Iterator[tuple[Node, Node, int]]] = [_named_children(node)]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            continue
+        parent, child, index = item
+        if child.type in spec.comment_types or child.type in spec.prefix_types:
+            continue
+        container = parent.type in spec.containers
+        if (
+            container
+            and parent.type in spec.headed_containers
+            and parent.field_name_for_child(index) in _HEADER_FIELDS
+        ):
+            continue
+        if (
+            container
+            and child.type not in spec.non_structures
+            and (spec.structure_types is None or child.type in spec.structure_types)
+        ):
+            found.append(make_candidate(source, child))
+        else:
+            stack.append(_named_children(child))
+    return found
+
+
+def _named_children(node: Node) -> Iterator[tuple[Node, Node, int]]:
+    for index, child in enumerate(node.children):
+        if child.is_named:
+            yield node, child, index
+
+
+def _level_key(level: str) -> str:
+    return level.rstrip("\r").lstrip(" \t")[:KEY_CHARS]
+
+
+def _matches(candidate: Candidate, key: str) -> bool:
+    return any(k.startswith(key) for k in candidate.keys)
+
+
+def resolve(source: Source, levels: list[str]) -> list[Match]:
+    """Every structure the target names (at least one, or ERR_TARGET_NOT_FOUND)."""
+    scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
+    for depth, level in enumerate(levels):
+        key = _level_key(level)
+        found = [
+            Match(c, parent, tuple(kids))
+            for parent, kids in scopes
+            for c in kids
+            if key and _matches(c, key)
+        ]
+        if not found:
+            raise _not_found(source, levels, depth, scopes)
+        if depth == len(levels) - 1:
+            return found
+        scopes = [(m.candidate, children(source, m.candidate.node)) for m in found]
+    raise AssertionError("resolve() needs at least one level")
+
+
+def resolve_one(source: Source, levels: list[str]) -> Match:
+    found = resolve(source, levels)
+    if len(found) > 1:
+        listed = [
+            {
+                "line_range_inclusive": [r[0] + 1, r[1] + 1],
+                "first_line": m.candidate.first_line,
+            }
+            for m in found
+            for r in [structure_range(source, m.candidate.node)]
+        ]
+        where = ", ".join(f"line {m['line_range_inclusive'][0]}" for m in listed[:10])
+        raise OperatorError(
+            "ERR_TARGET_AMBIGUOUS",
+            f"{len(found)} structures in {source.path} match the target ({where}); this "
+            "operation needs exactly one. Make the last level longer (more of the definition "
+            "line) or add the enclosing levels above it.",
+            {"searched_path": levels, "matches": listed, **UNCHANGED},
+        )
+    return found[0]
+
+
+def outline(source: Source, max_depth: int = 4, limit: int = 3000) -> list[tuple[str, ...]]:
+    """Target paths of the file's structures, breadth first, for suggestions."""
+    paths: list[tuple[str, ...]] = []
+    frontier: list[tuple[tuple[str, ...], Node]] = [((), source.root)]
+    for _ in range(max_depth):
+        following: list[tuple[tuple[str, ...], Node]] = []
+        for path, node in frontier:
+            for c in children(source, node):
+                paths.append((*path, c.first_line))
+                following.append(((*path, c.first_line), c.node))
+                if len(paths) >= limit:
+                    return paths
+        frontier = following
+    return paths
+
+
+def _not_found(
+    source: Source,
+    levels: list[str],
+    depth: int,
+    scopes: list[tuple[Candidate | None, list[Candidate]]],
+) -> OperatorError:
+    key = _level_key(levels[depth])
+    next_levels = list(dict.fromkeys(c.first_line for _, kids in scopes for c in kids))
+    parent = levels[depth - 1] if depth else None
+    paths = outline(source)
+    elsewhere = ["\n".join(p) for p in paths if key and p[-1].startswith(key)]
+    last_lines = list(dict.fromkeys(p[-1] for p in paths))
+    close = difflib.get_close_matches(key, last_lines, n=5, cutoff=0.5)
+    similar = ["\n".join(p) for line in close for p in paths if p[-1] == line]
+    nearest = list(dict.fromkeys(elsewhere + similar))[:8]
+    under = f"under {parent!r}" if parent else "at the top level"
+    if not key:
+        problem = f"level {depth + 1} of the target is empty"
+    else:
+        problem = f"no structure {under} of {source.path} starts with {key!r}"
+    shown = "; ".join(repr(t.split("\n")) for t in nearest[:3])
+    hint = (f" Nearest targets (levels): {shown}." if nearest else "") + (
+        f" Valid next levels: {next_levels[:8]!r}." if next_levels else ""
+    )
+    return OperatorError(
+        "ERR_TARGET_NOT_FOUND",
+        f"{problem}. Each target line must be the start of a definition line exactly as "
+        f"written (e.g. 'def name(' or 'class Name'), one level per line, outermost first, "
+        f"without skipping levels.{hint}",
+        {
+            "searched_path": levels,
+            "parent_found": parent,
+            "suggestions": {"nearest_targets": nearest, "next_levels": next_levels[:40]},
+            **UNCHANGED,
+        },
+    )
+
+
+def structure_at_row(source: Source, row: int) -> Candidate | None:
+    """The structure whose definition line is ``row``, found by descending through ranges."""
+    node = source.root
+    while True:
+        inner = None
+        for c in children(source, node):
+            if c.def_row == row:
+                return c
+            if c.node.start_point.row <= row <= end_row(c.node):
+                inner = c
+        if inner is None:
+            return None
+        node = inner.node

@@ -1,0 +1,114 @@
+"""Text files as the edit engines see them, and back to bytes exactly as they were.
+
+Invariants:
+- Engines work on ``TextFile.text``: no BOM, line breaks normalised to ``\\n``.
+- ``TextFile.encode(text)`` puts back the BOM and the file's line-break style, so a file
+  whose text is unchanged encodes to the very same bytes it was decoded from.
+- A file whose line breaks are mixed (some CRLF, some LF) is normalised like any other,
+  but each line's own break is remembered: ``encode`` gives every line an edit left in
+  place its old break back, so untouched lines keep their bytes; new lines take the
+  file's most common break.
+- The final-newline state is part of the text; nothing here adds or strips it.
+- Bytes that are not UTF-8 raise ``ERR_ENCODING_ERROR``; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..errors import OperatorError
+
+BOM = b"\xef\xbb\xbf"
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _line_break_style(text: str) -> str | None:
+    """The single line break used throughout ``text``, or None if mixed or absent."""
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [(crlf, "\r\n"), (cr, "\r"), (lf, "\n")]
+    present = [style for count, style in kinds if count]
+    if len(present) == 1:
+        return present[0]
+    return None if present else "\n"
+
+
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """The lines of LF ``text`` without their breaks, and whether it ends with a break.
+
+    Empty text has no lines and counts as ending with a break, so an edit that adds lines
+    to an empty file ends them with one.
+    """
+    if not text:
+        return [], True
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+        return lines, True
+    return lines, False
+
+
+@dataclass(frozen=True)
+class TextFile:
+    text: str
+    bom: bool = False
+    newline: str = "\n"
+    mixed_newlines: bool = False
+    # For mixed files only: the break after each line of ``text`` (len = its "\n" count).
+    line_breaks: tuple[str, ...] = field(default=(), repr=False)
+
+    @classmethod
+    def decode(cls, data: bytes, path: str = "") -> TextFile:
+        bom = data.startswith(BOM)
+        body = data[len(BOM) :] if bom else data
+        try:
+            raw = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            where = f"{path} " if path else ""
+            raise OperatorError(
+                "ERR_ENCODING_ERROR",
+                f"{where}is not valid UTF-8 (byte {exc.start} is 0x{body[exc.start]:02x}); "
+                "the file was left untouched",
+                {"byte_offset": exc.start},
+            ) from None
+        style = _line_break_style(raw)
+        if style is None:
+            breaks = tuple(_BREAK.findall(raw))
+            dominant = Counter(breaks).most_common(1)[0][0]
+            text = _BREAK.sub("\n", raw)
+            return cls(text, bom, dominant, mixed_newlines=True, line_breaks=breaks)
+        if style != "\n":
+            raw = raw.replace(style, "\n")
+        return cls(raw, bom, style)
+
+    def encode(self, text: str) -> bytes:
+        """``text`` (LF line breaks) as bytes in this file's BOM and line-break style."""
+        if self.mixed_newlines:
+            text = self._restore_breaks(text.replace("\r\n", "\n"))
+        elif self.newline != "\n":
+            text = text.replace("\r\n", "\n").replace("\n", self.newline)
+        data = text.encode("utf-8")
+        return BOM + data if self.bom else data
+
+    def _restore_breaks(self, text: str) -> str:
+        from difflib import SequenceMatcher
+
+        old = self.text.split("\n")
+        new = text.split("\n")
+        breaks = [self.newline] * (len(new) - 1)
+        matcher = SequenceMatcher(None, old, new, autojunk=False)
+        for tag, i1, i2, j1, _ in matcher.get_opcodes():
+            if tag != "equal":
+                continue
+            for k in range(i2 - i1):
+                if j1 + k < len(breaks) and i1 + k < len(self.line_breaks):
+                    breaks[j1 + k] = self.line_breaks[i1 + k]
+        pieces = []
+        for index, line in enumerate(new):
+            pieces.append(line)
+            if index < len(breaks):
+                pieces.append(breaks[index])
+        return "".join(pieces)

@@ -1,0 +1,1 @@
+"""The session: pending writes, previews and decisions, all data."""

@@ -1,0 +1,414 @@
+"""A workspace session: one pasted reply in, OPERATOR_RESULT blocks out.
+
+The window and ``llm-operator exec`` drive it the same way:
+
+    run = session.prepare(text)        # scan, validate, run reads, plan writes
+    decisions = ask_somebody(run.pending)   # data in, data out: no callbacks
+    results = session.execute(run, decisions)  # apply approved plans, deferred reads
+
+Invariants:
+- Every command block gets exactly one result, in message order.
+- Nothing is written in ``prepare``. Writes are planned against the files as this
+  message's earlier writes would leave them, so two edits of one file build on each
+  other; at apply time a plan whose file no longer holds those bytes is refused.
+- A read that names a path an earlier write of the same message changes is deferred
+  and runs after the writes, so it sees what was really written.
+- A command id that already succeeded (earlier in this message or in an earlier
+  message of this workspace) is not run again when its content is identical; with
+  different content it is ERR_DUPLICATE_ID.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..actions.base import ActionContext, FileSource, Kind, Outcome, Plan, Reveal
+from ..errors import OperatorError
+from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
+from ..protocol.scanner import BlockProblem, Scan, scan
+from ..protocol.validator import Command, Invalid, validate
+from ..store.memory import SessionMemory
+from ..store.state import workspace_state_dir
+from ..store.workspace import Workspace
+
+if TYPE_CHECKING:
+    from ..store.journal import BatchRecorder, Journal, UndoReport
+    from .changes import FileChange
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    approved: bool
+    reason: str = ""
+
+
+APPROVE = Decision(True)
+REJECT = Decision(False)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A command waiting for the user: a write plan, or a read that needs consent."""
+
+    index: int
+    command: Command
+    plan: Plan | None = None
+    reveal: Reveal | None = None
+    builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
+
+    @property
+    def id(self) -> str:
+        return self.command.id
+
+    @property
+    def action(self) -> str:
+        return self.command.action
+
+    @property
+    def changes(self) -> tuple[FileChange, ...]:
+        return self.plan.changes.changes if self.plan else ()
+
+
+@dataclass
+class RunItem:
+    index: int
+    id: str
+    action: str | None
+    path: str | None
+    result: Result | None = None
+    pending: Pending | None = None
+    deferred: Command | None = None
+    repeat_of: int | None = None  # index of the earlier item in this run with the same command
+    fingerprint: str = ""
+
+
+@dataclass
+class Run:
+    scan: Scan
+    items: list[RunItem]
+    notices: list[str] = field(default_factory=list)
+    executed: bool = False
+
+    @property
+    def pending(self) -> list[Pending]:
+        return [item.pending for item in self.items if item.pending is not None]
+
+    @property
+    def results(self) -> list[Result]:
+        return [item.result for item in self.items if item.result is not None]
+
+
+class _Overlay(FileSource):
+    """Files as the pending writes of this message would leave them."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._workspace = workspace
+        self.planned: dict[str, tuple[bytes | None, int]] = {}
+
+    def read(self, rel: str) -> bytes | None:
+        if rel in self.planned:
+            return self.planned[rel][0]
+        real = self._workspace.root / rel if rel != "." else self._workspace.root
+        try:
+            return real.read_bytes() if real.is_file() else None
+        except OSError as exc:
+            raise OperatorError("ERR_READ_FAILED", f"cannot read {rel!r}: {exc.strerror}") from None
+
+    def plans_folder(self, rel: str) -> bool:
+        prefix = rel.rstrip("/") + "/"
+        return any(
+            path.startswith(prefix) and after is not None
+            for path, (after, _) in self.planned.items()
+        )
+
+    def owners(self, rel: str) -> set[int]:
+        """The earlier pending items whose planned changes are at ``rel`` or inside it."""
+        prefix = rel.rstrip("/") + "/"
+        return {
+            index
+            for path, (_, index) in self.planned.items()
+            if path == rel or path.startswith(prefix)
+        }
+
+
+def _related(a: str, b: str) -> bool:
+    if a == "." or b == "." or a == b:
+        return True
+    return a.startswith(b + "/") or b.startswith(a + "/")
+
+
+class Session:
+    def __init__(
+        self,
+        workspace: Workspace,
+        state_dir: Path | None,
+        options: dict[str, object] | None = None,
+    ) -> None:
+        self.workspace = workspace
+        self.state_folder = (
+            workspace_state_dir(state_dir, workspace.root) if state_dir is not None else None
+        )
+        self.memory = SessionMemory(self.state_folder)
+        self.options = dict(options or {})
+        self._journal: Journal | None = None
+
+    @property
+    def journal(self) -> Journal:
+        if self._journal is None:
+            from ..store.journal import Journal
+
+            if self.state_folder is None:
+                raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
+            self._journal = Journal(self.state_folder)
+        return self._journal
+
+    # -- prepare -----------------------------------------------------------------
+
+    def prepare(self, text: str, progress: Progress | None = None) -> Run:
+        scanned = scan(text)
+        run = Run(scanned, [])
+        if scanned.result_blocks:
+            run.notices.append(
+                f"the reply contains {scanned.result_blocks} OPERATOR_RESULT block(s) written "
+                "by the LLM itself; they were not run and are not real results"
+            )
+        if scanned.truncated:
+            run.notices.append("the reply is longer than 200,000 characters; only the end was read")
+        overlay = _Overlay(self.workspace)
+        context = ActionContext(self.workspace, overlay, self.options)
+        seen: dict[str, int] = {}
+        total = len(scanned.items)
+        for index, item in enumerate(scanned.items):
+            if progress is not None:
+                progress(index, total, "checking commands")
+            run.items.append(self._prepare_item(index, item, run, seen, overlay, context))
+        if progress is not None:
+            progress(total, total, "ready")
+        return run
+
+    def _prepare_item(
+        self,
+        index: int,
+        item: object,
+        run: Run,
+        seen: dict[str, int],
+        overlay: _Overlay,
+        context: ActionContext,
+    ) -> RunItem:
+        if isinstance(item, BlockProblem):
+            related = item.id
+            entry = RunItem(index, related or f"error-{index + 1}", None, None)
+            entry.result = Result(entry.id, invalid_outcome(item.code, item.message, related))
+            return entry
+        checked = validate(item)  # type: ignore[arg-type]
+        if isinstance(checked, Invalid):
+            return self._invalid_item(index, checked)
+        command = checked
+        entry = RunItem(
+            index, command.id, command.action, command.path, fingerprint=command.block.fingerprint
+        )
+        if self._repeat(entry, run, seen):
+            return entry
+        seen[command.id] = index
+        self._plan_or_run(entry, command, overlay, context)
+        return entry
+
+    def _invalid_item(self, index: int, invalid: Invalid) -> RunItem:
+        entry = RunItem(index, invalid.id or f"error-{index + 1}", None, None)
+        outcome = invalid_outcome(invalid.code, invalid.message, invalid.id)
+        entry.result = Result(entry.id, outcome)
+        return entry
+
+    def _repeat(self, entry: RunItem, run: Run, seen: dict[str, int]) -> bool:
+        """Handle an id used before; True when ``entry`` is settled by that."""
+        earlier_index = seen.get(entry.id)
+        if earlier_index is not None:
+            earlier = run.items[earlier_index]
+            if earlier.fingerprint == entry.fingerprint:
+                entry.repeat_of = earlier_index
+            else:
+                entry.result = self._duplicate(entry, "earlier in this reply")
+            return True
+        remembered = self.memory.lookup(entry.id)
+        if remembered is None:
+            return False
+        if remembered.fingerprint == entry.fingerprint:
+            entry.result = Result(entry.id, _as_repeat(remembered.outcome), repeat=True)
+        else:
+            entry.result = self._duplicate(entry, "by an earlier message of this session")
+        return True
+
+    def _duplicate(self, entry: RunItem, where: str) -> Result:
+        message = (
+            f"id {entry.id!r} was already used {where} for a different command; give every "
+            "command a new id"
+        )
+        return Result(entry.id, invalid_outcome("ERR_DUPLICATE_ID", message, entry.id))
+
+    def _plan_or_run(
+        self, entry: RunItem, command: Command, overlay: _Overlay, context: ActionContext
+    ) -> None:
+        spec = command.spec
+        if spec.kind is Kind.READ and self._touches_pending(command, overlay):
+            entry.deferred = command
+            return
+        try:
+            produced = spec.execute(context, command.fields)
+        except OperatorError as error:
+            entry.result = Result(command.id, failure_outcome(spec.name, error, command.id))
+            return
+        except Exception as error:  # a bug must cost one command, never the run
+            entry.result = Result(command.id, _internal(spec.name, error, command.id))
+            return
+        if isinstance(produced, Outcome):
+            entry.result = Result(command.id, produced)
+        elif isinstance(produced, Reveal):
+            entry.pending = Pending(entry.index, command, reveal=produced)
+        else:
+            builds_on = tuple(
+                sorted(set().union(*(overlay.owners(c.path) for c in produced.changes.changes)))
+            )
+            for change in produced.changes.changes:
+                overlay.planned[change.path] = (change.after, entry.index)
+            entry.pending = Pending(entry.index, command, plan=produced, builds_on=builds_on)
+
+    def _touches_pending(self, command: Command, overlay: _Overlay) -> bool:
+        if not overlay.planned or command.path is None:
+            return False
+        try:
+            rel = self.workspace.relative(self.workspace.resolve(command.path))
+        except OperatorError:
+            return False
+        return any(_related(rel, planned) for planned in overlay.planned)
+
+    # -- execute -----------------------------------------------------------------
+
+    def execute(
+        self,
+        run: Run,
+        decisions: Mapping[int, Decision],
+        progress: Progress | None = None,
+    ) -> list[Result]:
+        """Apply the approved plans and finish every item; unknown decisions reject."""
+        if run.executed:
+            raise RuntimeError("a run is executed once")
+        run.executed = True
+        recorder: BatchRecorder | None = None
+        applied: set[int] = set()
+        total = len(run.items)
+        for item in run.items:
+            if progress is not None:
+                progress(item.index, total, f"{item.action or 'command'} {item.id}")
+            if item.pending is not None:
+                decision = decisions.get(item.index, REJECT)
+                if item.pending.plan is not None and decision.approved:
+                    if recorder is None:
+                        recorder = self._begin_batch(run)
+                    item.result = self._apply(item.pending, recorder, applied)
+                else:
+                    item.result = Result(item.id, _decided(item.pending, decision))
+            elif item.deferred is not None:
+                item.result = Result(item.id, self._run_deferred(item.deferred))
+            elif item.repeat_of is not None:
+                first = run.items[item.repeat_of].result
+                assert first is not None
+                item.result = Result(item.id, _as_repeat(first.outcome), repeat=True)
+            if item.result is not None and not item.result.repeat and item.action:
+                private = item.pending is not None and item.pending.reveal is not None
+                self.memory.remember(item.id, item.fingerprint, item.result.outcome, private)
+        if recorder is not None:
+            recorder.commit()
+        self.memory.save()
+        if progress is not None:
+            progress(total, total, "done")
+        return run.results
+
+    def _begin_batch(self, run: Run) -> BatchRecorder:
+        ids = [p.id for p in run.pending if p.plan is not None]
+        label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        return self.journal.begin_batch(label)
+
+    def _apply(self, pending: Pending, recorder: BatchRecorder, applied: set[int]) -> Result:
+        from ..store.applying import apply_changeset
+
+        assert pending.plan is not None
+        missing = [i for i in pending.builds_on if i not in applied]
+        try:
+            if missing:
+                raise OperatorError(
+                    "ERR_STALE_FILE",
+                    "this change was planned on top of an earlier command of the same reply "
+                    "that was not applied; read the file again and resend",
+                )
+            apply_changeset(self.workspace, pending.plan.changes, recorder)
+        except OperatorError as error:
+            return Result(pending.id, failure_outcome(pending.action, error, pending.id))
+        except Exception as error:
+            return Result(pending.id, _internal(pending.action, error, pending.id))
+        applied.add(pending.index)
+        return Result(pending.id, pending.plan.outcome)
+
+    def _run_deferred(self, command: Command) -> Outcome:
+        context = ActionContext(self.workspace, _Overlay(self.workspace), self.options)
+        try:
+            produced = command.spec.execute(context, command.fields)
+        except OperatorError as error:
+            return failure_outcome(command.action, error, command.id)
+        except Exception as error:
+            return _internal(command.action, error, command.id)
+        if isinstance(produced, Reveal):
+            if produced.rejected is not None:
+                return produced.rejected
+            return rejected_outcome(
+                command.action,
+                "a secret-looking file read after a write of the same reply is not sent; "
+                "send the read again in a new message",
+            )
+        assert isinstance(produced, Outcome)
+        return produced
+
+    # -- housekeeping ------------------------------------------------------------
+
+    def clean_leftovers(self) -> tuple[str, ...]:
+        """Remove temp files a killed write left behind (``.<name>.llmop-<hex>.tmp``).
+
+        Walks the workspace, so the window calls it once, off the UI thread, when a
+        workspace is opened; ``exec`` does not, to keep its start-up fast.
+        """
+        from ..store.applying import clean_stale_temp_files
+
+        return clean_stale_temp_files(self.workspace)
+
+    # -- undo --------------------------------------------------------------------
+
+    def undo_last(self) -> UndoReport:
+        return self.journal.undo_last(self.workspace)
+
+
+def _decided(pending: Pending, decision: Decision) -> Outcome:
+    if pending.reveal is not None:
+        if decision.approved:
+            return pending.reveal.approved
+        if pending.reveal.rejected is not None:
+            return pending.reveal.rejected
+    return rejected_outcome(pending.action, decision.reason)
+
+
+def _as_repeat(outcome: Outcome) -> Outcome:
+    note = (
+        " [repeat: this id already ran with identical content; not run again."
+        " Use a new id to run it again]"
+    )
+    return Outcome(outcome.ok, outcome.summary + note, outcome.details)
+
+
+def _internal(action: str, error: Exception, command_id: str) -> Outcome:
+    wrapped = OperatorError(
+        "ERR_INTERNAL", f"unexpected {type(error).__name__}: {error}; nothing was written"
+    )
+    return failure_outcome(action, wrapped, command_id)

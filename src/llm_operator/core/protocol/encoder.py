@@ -1,0 +1,96 @@
+"""OPERATOR_RESULT blocks, exactly as the spec writes them.
+
+    OPERATOR_RESULT
+    id: <same id as command>
+    ok: true|false
+    summary: <short single-line summary>
+    details_b64: <optional base64 UTF-8 payload>
+    END_OPERATOR_RESULT
+
+Summaries are forced onto one line. Every ``ok: false`` summary names its ERR_ code:
+``Invalid OPERATOR_CMD (ERR_X): ...`` for commands the validator refused and
+``<action> failed (ERR_X): ...`` for failures while running.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from dataclasses import dataclass
+
+from ..actions.base import Outcome
+from ..errors import InvalidCommand, OperatorError
+
+_SPACE_RUN = re.compile(r"\s+")
+MAX_SUMMARY = 2000
+
+
+@dataclass(frozen=True)
+class Result:
+    """One OPERATOR_RESULT: the id it answers and what happened."""
+
+    id: str
+    outcome: Outcome
+    repeat: bool = False  # shown again from memory, not executed again
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome.ok
+
+
+def one_line(text: str) -> str:
+    line = _SPACE_RUN.sub(" ", text).strip()
+    return line if len(line) <= MAX_SUMMARY else line[: MAX_SUMMARY - 3] + "..."
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def encode_result(result: Result) -> str:
+    outcome = result.outcome
+    lines = [
+        "OPERATOR_RESULT",
+        f"id: {result.id}",
+        f"ok: {'true' if outcome.ok else 'false'}",
+        f"summary: {one_line(outcome.summary)}",
+    ]
+    if outcome.details:
+        # An empty payload is left out rather than sent as a bare "details_b64:" line.
+        lines.append(f"details_b64: {b64(outcome.details)}")
+    lines.append("END_OPERATOR_RESULT")
+    return "\n".join(lines)
+
+
+def encode_results(results: list[Result]) -> str:
+    return "\n\n".join(encode_result(result) for result in results)
+
+
+def error_details(message: str, related_id: str | None) -> str:
+    """The operator.error payload: {"message": ..., "related_id": ...}."""
+    payload: dict[str, str] = {"message": message}
+    if related_id is not None:
+        payload["related_id"] = related_id
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def invalid_outcome(code: str, message: str, related_id: str | None) -> Outcome:
+    summary = f"Invalid OPERATOR_CMD ({code}): {message}"
+    return Outcome(False, summary, error_details(summary, related_id))
+
+
+def failure_outcome(action: str, error: OperatorError, related_id: str) -> Outcome:
+    if isinstance(error, InvalidCommand):
+        return invalid_outcome(error.code, error.message, related_id)
+    summary = f"{action} failed ({error.code}): {error.message}"
+    payload: dict[str, object] = {"code": error.code, "message": error.message}
+    if error.details:
+        payload["details"] = error.details
+    return Outcome(False, summary, json.dumps(payload, ensure_ascii=False, indent=1))
+
+
+def rejected_outcome(action: str, reason: str) -> Outcome:
+    why = f": {reason}" if reason.strip() else ""
+    summary = f"{action} failed (ERR_REJECTED_BY_USER): rejected by the user{why}"
+    return Outcome(False, summary)

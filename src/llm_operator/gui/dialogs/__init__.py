@@ -1,0 +1,1 @@
+"""Dialogs, each behind one ``ask(...)`` classmethod."""

@@ -1,0 +1,239 @@
+"""unified_diff: valid patches (checked by our patcher, git apply and GNU patch), and fast."""
+
+from __future__ import annotations
+
+import difflib
+import random
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llm_operator.core.engines import diffing
+from llm_operator.core.engines.diffing import diff_stats, unified_diff
+from llm_operator.core.engines.patching import apply_unified_diff
+
+
+def text_of(lines: list[str], final_newline: bool = True) -> str:
+    return "\n".join(lines) + ("\n" if final_newline and lines else "")
+
+
+def test_identical_inputs_give_empty_diff() -> None:
+    assert unified_diff("a\nb\n", "a\nb\n", "f.txt") == ""
+    assert unified_diff("", "", "f.txt") == ""
+
+
+def test_headers_and_hunk_like_difflib() -> None:
+    before = "".join(f"{n}\n" for n in range(20))
+    after = before.replace("10\n", "ten\n")
+    ours = unified_diff(before, after, "src/f.txt")
+    theirs = "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            "a/src/f.txt",
+            "b/src/f.txt",
+            lineterm="\n",
+        )
+    )
+    assert ours == theirs
+    assert ours.startswith("--- a/src/f.txt\n+++ b/src/f.txt\n@@ -8,7 +8,7 @@\n")
+
+
+def test_created_and_deleted_files_use_dev_null() -> None:
+    assert (
+        unified_diff("", "a\nb\n", "n.txt")
+        == "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n"
+    )
+    assert unified_diff("a\n", "", "n.txt") == "--- a/n.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n"
+
+
+def test_no_newline_markers() -> None:
+    assert unified_diff("a\nb", "a\nb\n", "f") == (
+        "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"
+    )
+    assert unified_diff("a\n", "a\nb", "f") == (
+        "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n a\n+b\n\\ No newline at end of file\n"
+    )
+    both = unified_diff("x\ny", "X\ny", "f")
+    assert both.endswith(" y\n\\ No newline at end of file\n")
+
+
+def test_context_setting() -> None:
+    before = "".join(f"{n}\n" for n in range(20))
+    after = before.replace("5\n", "five\n").replace("14\n", "fourteen\n")
+    assert unified_diff(before, after, "f", context=3).count("@@ -") == 2
+    assert unified_diff(before, after, "f", context=5).count("@@ -") == 1
+    zero = unified_diff(before, after, "f", context=0)
+    assert "@@ -6 +6 @@\n-5\n+five\n" in zero
+    assert apply_unified_diff(before, zero, "f").text == after
+
+
+def test_diff_stats_counts_lines_not_headers() -> None:
+    before = "-- a\nb\n+ c\n"
+    after = "b\n++ d\n--- e\n"
+    diff = unified_diff(before, after, "f")
+    assert diff_stats(diff) == (2, 2)
+    assert diff_stats("") == (0, 0)
+    assert diff_stats(unified_diff("", "a\nb\nc", "f")) == (3, 0)
+
+
+def test_moved_block_still_gives_a_valid_diff() -> None:
+    block = [f"moved {n}" for n in range(300)]
+    rest = [f"stay {n}" for n in range(700)]
+    before = text_of(block + rest)
+    after = text_of(rest[:350] + block + rest[350:])
+    assert apply_unified_diff(before, unified_diff(before, after, "f"), "f").text == after
+
+
+def test_repetitive_big_gap_falls_back_to_difflib() -> None:
+    before = text_of(["same"] * 800 + ["x"])
+    after = text_of(["same"] * 700 + ["y"] + ["same"] * 50)
+    diff = unified_diff(before, after, "f")
+    assert apply_unified_diff(before, diff, "f").text == after
+
+
+def big_pair(lines: int, changes: tuple[int, ...]) -> tuple[str, str]:
+    rng = random.Random(7)
+    body = [f"    total_{n} = compute({rng.randint(0, 10**6)}, 'item-{n}')" for n in range(lines)]
+    changed = list(body)
+    for n in changes:
+        changed[n] += "  # changed"
+    return text_of(body), text_of(changed)
+
+
+def test_big_file_small_change_is_fast_and_minimal() -> None:
+    before, after = big_pair(100_000, (1_000, 50_000, 99_000))
+    start = time.perf_counter()
+    diff = unified_diff(before, after, "big.py")
+    elapsed = time.perf_counter() - start
+    assert diff.count("\n@@ ") == 3
+    assert diff_stats(diff) == (3, 3)
+    assert apply_unified_diff(before, diff, "big.py").text == after
+    # difflib over the whole file takes seconds; the anchored diff must not.
+    assert elapsed < 0.5, f"diff of 100,000 lines took {elapsed:.3f}s"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "  e"]), max_size=40),
+    after=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "  e", "f"]), max_size=40),
+    before_eol=st.booleans(),
+    after_eol=st.booleans(),
+    context=st.integers(min_value=0, max_value=4),
+)
+def test_round_trip_property(
+    before: list[str], after: list[str], before_eol: bool, after_eol: bool, context: int
+) -> None:
+    old, new = text_of(before, before_eol), text_of(after, after_eol)
+    diff = unified_diff(old, new, "f.txt", context=context)
+    if old == new:
+        assert diff == ""
+        return
+    assert apply_unified_diff(old, diff, "f.txt").text == new
+    added, removed = diff_stats(diff)
+    assert added - removed == len(_lines(new)) - len(_lines(old))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    size=st.integers(min_value=500, max_value=3000),
+)
+def test_round_trip_on_big_anchored_inputs(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    before = [f"line {n} {rng.choice(['x', 'y', ''])}" for n in range(size)]
+    before += [rng.choice(["", "}", "pass"]) for _ in range(size // 5)]
+    rng.shuffle(before)
+    after = list(before)
+    for _ in range(rng.randint(1, 8)):
+        at = rng.randrange(len(after))
+        after[at : at + rng.randint(0, 4)] = [f"new {rng.random()}"] * rng.randint(0, 3)
+    old, new = text_of(before), text_of(after, rng.random() < 0.5)
+    diff = unified_diff(old, new, "f")
+    if old == new:
+        assert diff == ""
+        return
+    assert apply_unified_diff(old, diff, "f").text == new
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+# -- the output is a patch other tools accept -------------------------------------------
+
+EXTERNAL_CASES = [
+    ("a\nb\nc\n", "a\nB\nc\n"),
+    ("a\nb", "a\nb\n"),
+    ("a\nb\n", "a\nb"),
+    ("x\n", "x\ny"),
+    ("".join(f"{n}\n" for n in range(50)), "".join(f"{n}\n" for n in range(50) if n % 7)),
+    ("head\n" + "".join(f"{n}\n" for n in range(30)), "".join(f"{n}\n" for n in range(30)) + "t\n"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), EXTERNAL_CASES)
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_git_apply_accepts_the_diff(tmp_path: Path, before: str, after: str) -> None:
+    (tmp_path / "f.txt").write_text(before, encoding="utf-8", newline="\n")
+    (tmp_path / "p.diff").write_text(unified_diff(before, after, "f.txt"), newline="\n")
+    subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / "f.txt").read_text(encoding="utf-8") == after
+
+
+@pytest.mark.parametrize(("before", "after"), EXTERNAL_CASES)
+@pytest.mark.skipif(shutil.which("patch") is None, reason="GNU patch is not installed")
+def test_gnu_patch_accepts_the_diff(tmp_path: Path, before: str, after: str) -> None:
+    (tmp_path / "f.txt").write_text(before, encoding="utf-8", newline="\n")
+    (tmp_path / "p.diff").write_text(unified_diff(before, after, "f.txt"), newline="\n")
+    subprocess.run(
+        ["patch", "-s", "-p1", "-o", "out.txt", "f.txt", "p.diff"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == after
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["a", "b", "c", "", "dd", "e", "f g"]), max_size=40),
+    after=st.lists(st.sampled_from(["a", "b", "c", "", "dd", "e", "h"]), max_size=40),
+    before_eol=st.booleans(),
+    after_eol=st.booleans(),
+)
+def test_round_trip_through_anchors_on_small_inputs(
+    before: list[str], after: list[str], before_eol: bool, after_eol: bool
+) -> None:
+    # With no item counted as small, every remainder goes through the anchor search.
+    old, new = text_of(before, before_eol), text_of(after, after_eol)
+    with mock.patch.object(diffing, "SMALL_ITEM", 0):
+        diff = unified_diff(old, new, "f.txt", context=1)
+    if old == new:
+        assert diff == ""
+        return
+    assert apply_unified_diff(old, diff, "f.txt").text == new
+
+
+def test_anchor_search_splits_at_lines_unique_on_both_sides() -> None:
+    before = text_of(["x", "one", "y", "two", "z"])
+    after = text_of(["X", "one", "Y", "two", "Z"])
+    found: list[tuple[int, int] | None] = []
+
+    def spy(*args: object) -> tuple[int, int] | None:
+        anchor = real_anchor(*args)  # type: ignore[arg-type]
+        found.append(anchor)
+        return anchor
+
+    real_anchor = diffing._anchor
+    with mock.patch.object(diffing, "SMALL_ITEM", 0), mock.patch.object(diffing, "_anchor", spy):
+        diff = unified_diff(before, after, "f", context=0)
+    assert [before[i : before.index("\n", i)] for i, _ in filter(None, found)] == ["one", "two"]
+    assert diff.count("\n@@ ") == 3
+    assert diff_stats(diff) == (3, 3)
