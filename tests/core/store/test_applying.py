@@ -345,19 +345,17 @@ def test_killed_mid_write_leaves_original_and_at_most_a_temp_file(
 ) -> None:
     original = b"original line\n" * 5000
     (root / "big.txt").write_bytes(original)
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", CHILD, str(root)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline() == "writing\n"
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-        if child.stdout is not None:
-            child.stdout.close()
+    ) as child:
+        try:
+            assert child.stdout is not None
+            assert child.stdout.readline() == "writing\n"
+            os.kill(child.pid, signal.SIGKILL)
+            assert child.wait(timeout=10) == -signal.SIGKILL
+        finally:
+            if child.poll() is None:
+                child.kill()
 
     assert (root / "big.txt").read_bytes() == original
     leftovers = temp_files(root)
