@@ -108,7 +108,3 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 
-
-def meaning(code: str) -> str | None:
-    """The one-line meaning of ``code``, or None for a code not in the table."""
-    return ERROR_CODES.get(code)
