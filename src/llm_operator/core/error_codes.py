@@ -107,4 +107,3 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
     }
 )
-
