@@ -15,7 +15,8 @@ Failures are raised as ``OperatorError``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -88,12 +89,35 @@ Executor = Callable[[ActionContext, Any], Result]
 
 
 @dataclass(frozen=True)
+class LazyModel:
+    """A fields model named by module and class: importing it (and pydantic) waits for use."""
+
+    module: str
+    name: str
+
+    def load(self) -> type[BaseModel]:
+        model: type[BaseModel] = getattr(importlib.import_module(self.module), self.name)
+        return model
+
+
+# Values for a command simple enough to check without pydantic, or None to ask the model.
+QuickCheck = Callable[[Mapping[str, str]], object | None]
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     name: str
     kind: Kind
-    fields: type[BaseModel]
+    model: type[BaseModel] | LazyModel
     execute: Executor
     description: str
+    # Must accept only what ``fields`` accepts, with the same values (a test compares them).
+    quick: QuickCheck | None = None
+
+    @property
+    def fields(self) -> type[BaseModel]:
+        """The pydantic model of the action's fields (imported on first use)."""
+        return self.model.load() if isinstance(self.model, LazyModel) else self.model
 
     @property
     def needs_path(self) -> bool:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from ..errors import OperatorError
 from ..store.files import not_found
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
-from .read import SearchFields
+from .read_fields import SearchFields
 
 if TYPE_CHECKING:
     from ..store.workspace import Workspace

@@ -8,7 +8,6 @@ presence (rule 10), aliases, unknown keys, then the action's own field model.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +28,7 @@ _WORKSPACE_KEYS = frozenset({"root", "cwd", "projectroot", "project_root", "base
 class Command:
     id: str
     spec: ActionSpec
-    fields: BaseModel
+    fields: BaseModel | object  # the model, or the values of a quick check (ActionSpec.quick)
     block: CommandBlock
 
     @property
@@ -102,8 +101,11 @@ def _validate(block: CommandBlock) -> Command:
             "ERR_ACTION_FORBIDS_PATH",
             f"{spec.name} takes no path (only fs.* actions do); remove the path line",
         )
-    params = _canonical(spec, {k: v for k, v in values.items() if k not in REQUIRED})
-    fields = _build(spec, params)
+    given = {k: v for k, v in values.items() if k not in REQUIRED}
+    quick = spec.quick(given) if spec.quick is not None else None
+    if quick is not None:  # accepted as the model would accept it, without pydantic
+        return Command(values["id"], spec, quick, block)
+    fields = _build(spec, _canonical(spec, given))
     return Command(values["id"], spec, fields, block)
 
 
@@ -117,6 +119,8 @@ def _spec_for(action: str) -> ActionSpec:
         return actions.get_spec(action)
     except KeyError:
         names = actions.action_names()
+        import difflib  # lazy: only a refusal needs it, and start-up counts
+
         close = difflib.get_close_matches(action, names, n=1)
         hint = f"did you mean {close[0]}? " if close else ""
         raise InvalidCommand(
@@ -149,6 +153,8 @@ def _canonical(spec: ActionSpec, params: dict[str, str]) -> dict[str, str]:
             )
         if target not in known:
             options = [*known, *aliases]
+            import difflib
+
             close = difflib.get_close_matches(key, options, n=1)
             hint = f"did you mean {close[0]}? " if close else ""
             raise InvalidCommand(
