@@ -4,6 +4,10 @@ Checks run in a fixed order and the first failure wins, so an LLM fixing one pro
 is not shown a different one for the same line next time:
 duplicate keys, required fields, version, action, workspace fields (rule 11), path
 presence (rule 10), aliases, unknown keys, then the action's own field model.
+
+An action may declare a quick check (``ActionSpec.quick``) that accepts simple commands
+without pydantic, for start-up time; it takes only what the model would accept with the
+same values, and leaves everything else, every refusal included, to the model.
 """
 
 from __future__ import annotations
