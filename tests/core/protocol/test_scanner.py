@@ -335,8 +335,14 @@ def test_block_over_50000_chars_is_too_large(expect_refused: Any) -> None:
 
 def test_stray_end_marker(expect_refused: Any) -> None:
     bad = "version: 1\nid: headless\naction: fs.write\npath: README.md\nEND_OPERATOR_CMD"
-    refused = expect_refused(bad, "ERR_MISSING_START_MARKER", "error-1")
+    # The id shows in the lines right above the END marker: the refusal carries it.
+    refused = expect_refused(bad, "ERR_MISSING_START_MARKER", "headless")
     assert "nothing ran" in refused.summary
+
+
+def test_stray_end_marker_without_an_id_line(expect_refused: Any) -> None:
+    bad = "Then:\naction: fs.write\npath: README.md\nEND_OPERATOR_CMD"
+    expect_refused(bad, "ERR_MISSING_START_MARKER", "error-1")
 
 
 def test_content_with_line_breaks(expect_refused: Any) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ..actions.base import ActionContext, FileSource, Kind, Outcome, Plan, Reveal
 from ..errors import OperatorError
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
+from ..protocol.paste_notes import paste_notes
 from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.memory import SessionMemory
@@ -172,11 +173,7 @@ class Session:
     def prepare(self, text: str, progress: Progress | None = None) -> Run:
         scanned = scan(text)
         run = Run(scanned, [])
-        if scanned.result_blocks:
-            run.notices.append(
-                f"the reply contains {scanned.result_blocks} OPERATOR_RESULT block(s) written "
-                "by the LLM itself; they were not run and are not real results"
-            )
+        run.notices.extend(paste_notes(scanned))
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
         overlay = _Overlay(self.workspace)

@@ -59,8 +59,42 @@ def validate(block: CommandBlock) -> Command | Invalid:
     try:
         return _validate(block)
     except InvalidCommand as problem:
-        block_id = block.get("id") or None
+        block_id = block.get("id") or _loose_id(block)
         return Invalid(problem.code, problem.message, block_id, block.line)
+
+
+def _loose_id(block: CommandBlock) -> str | None:
+    """The id of a block that wrote its key in the wrong case (``ID: x``)."""
+    for key, value in block.fields:
+        if key.lower() == "id" and value:
+            return value
+    return None
+
+
+def _check_key_case(values: dict[str, str]) -> None:
+    """Refuse keys written in the wrong case (``Path:``), naming the right spelling."""
+    known = {key.lower(): key for key in REQUIRED}
+    action = values.get("action") or next(
+        (value for key, value in values.items() if key.lower() == "action"), None
+    )
+    if action is not None and action in actions.ACTION_FAMILIES:
+        spec = actions.get_spec(action)
+        for key in (*spec.fields.model_fields, *_aliases(spec)):
+            known.setdefault(key.lower(), key)
+    wrong = [
+        (key, known[key.lower()])
+        for key in values
+        if key.lower() in known and key != known[key.lower()] and known[key.lower()] not in values
+    ]
+    if not wrong:
+        return
+    fixes = ", ".join(f"{right} (not {key})" for key, right in wrong)
+    required = [right for _, right in wrong if right in REQUIRED]
+    missing = f"missing {', '.join(required)}: " if required else ""
+    raise InvalidCommand(
+        "ERR_MISSING_REQUIRED_FIELDS" if required else "ERR_UNKNOWN_KEY",
+        f"{missing}keys are case-sensitive: write {fixes}",
+    )
 
 
 def _validate(block: CommandBlock) -> Command:
@@ -72,6 +106,7 @@ def _validate(block: CommandBlock) -> Command:
             )
         seen.add(key)
     values = dict(block.fields)
+    _check_key_case(values)
     missing = [key for key in REQUIRED if not values.get(key)]
     if missing:
         raise InvalidCommand(
