@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from llm_operator.core.plan.session import APPROVE, Session
 from llm_operator.core.protocol.encoder import encode_results
+from llm_operator.core.protocol.lines import SPACE_LIKE
 from llm_operator.core.protocol.scanner import (
     MAX_BLOCK_CHARS,
     MAX_BLOCK_LINES,
@@ -468,3 +469,123 @@ def test_every_block_gets_one_result_in_order(
     assert len(results) == starts
     assert [result.id for result in results] == ids
     assert (property_workspace / "README.md").read_text(encoding="utf-8") == "hello\n"
+
+
+# -- copy damage: what a chat page adds never changes what a block says ---------------
+
+damage_char = st.sampled_from(["", *SPACE_LIKE])
+
+
+@st.composite
+def damaged_copy(draw: st.DrawFn) -> tuple[str, str]:
+    """A well-formed reply and the same reply as a chat page might hand it over: space-like
+    characters at line edges and around the first colon of block lines, a BOM, every line
+    break doubled, CRLF."""
+    clean, _ids = draw(well_formed_reply())
+    lines = clean.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    damaged: list[str] = []
+    inside = False
+    for line in lines:
+        word = line.strip()
+        if word == "OPERATOR_CMD":
+            inside = True
+        if inside:
+            before, after = draw(damage_char), draw(damage_char)
+            if ":" in line and draw(st.booleans()):
+                line = line.replace(":", draw(damage_char) + ":" + draw(damage_char), 1)
+            line = before + line + after
+        if word == "END_OPERATOR_CMD":
+            inside = False
+        damaged.append(line)
+    separator = draw(st.sampled_from(["\n", "\n\n", "\r\n", "\r\n\r\n"]))
+    text = separator.join(damaged)
+    if draw(st.booleans()):
+        text = "\ufeff" + text
+    return clean, text
+
+
+def _meaning(scanned: Scan) -> list[tuple[str | None, str | None, object]]:
+    out: list[tuple[str | None, str | None, object]] = []
+    for item in scanned.items:
+        if isinstance(item, CommandBlock):
+            out.append((None, item.get("id"), item.fields))
+        else:
+            out.append((item.code, item.id, None))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(damaged_copy())
+def test_copy_damage_never_changes_what_a_block_says(pair: tuple[str, str]) -> None:
+    clean, damaged = pair
+    assert _meaning(scan(damaged)) == _meaning(scan(clean))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damaged_copy())
+def test_every_damaged_block_gets_one_result_in_order(
+    property_workspace: Path, pair: tuple[str, str]
+) -> None:
+    clean, damaged = pair
+    with tempfile.TemporaryDirectory() as state:
+        want = [
+            r.id
+            for r in Session(Workspace(property_workspace), Path(state)).execute(
+                Session(Workspace(property_workspace), Path(state)).prepare(clean), {}
+            )
+        ]
+    with tempfile.TemporaryDirectory() as state:
+        session = Session(Workspace(property_workspace), Path(state))
+        results = session.execute(session.prepare(damaged), {})
+    assert [r.id for r in results] == want
+    assert (property_workspace / "README.md").read_text(encoding="utf-8") == "hello\n"
+
+
+@pytest.mark.parametrize("spacing", ["\n\n", "\r\n\r\n"])
+def test_a_block_with_every_line_break_doubled_reads_single_spaced(
+    spacing: str, run_reply: Any, cmd: Any
+) -> None:
+    text = cmd("doubled", "fs.stat", path="README.md").replace("\n", spacing)
+    (result,) = run_reply(text)
+    assert (result.id, result.ok) == ("doubled", True)
+
+
+def test_doubling_inside_the_block_only_reads_single_spaced(run_reply: Any) -> None:
+    text = "OPERATOR_CMD\nversion: 1\n\nid: half\n\naction: fs.stat\n\npath: README.md\n\nEND_OPERATOR_CMD"
+    (result,) = run_reply(text)
+    assert (result.id, result.ok) == ("half", True)
+
+
+def test_one_stray_empty_line_is_still_refused(expect_refused: Any) -> None:
+    bad = (
+        "OPERATOR_CMD\nversion: 1\nid: stray\naction: fs.stat\n\npath: README.md\nEND_OPERATOR_CMD"
+    )
+    refused = expect_refused(bad, "ERR_EMPTY_LINE_IN_CMD", "stray")
+    assert "(line 4 of the block) is empty" in refused.summary
+
+
+@pytest.mark.parametrize("char", list(SPACE_LIKE))
+def test_space_like_characters_at_edges_and_around_the_colon(char: str, run_reply: Any) -> None:
+    lines = [
+        f"{char}OPERATOR_CMD{char}",
+        f"version:{char}1",
+        f"id{char}: edge-{ord(char):x}{char}",
+        f"{char}action: fs.stat",
+        f"path:{char} README.md{char}",
+        f"{char}END_OPERATOR_CMD{char}",
+    ]
+    (result,) = run_reply("\n".join(lines))
+    assert (result.id, result.ok) == (f"edge-{ord(char):x}", True), result.summary
+
+
+@pytest.mark.parametrize("char", list(SPACE_LIKE))
+def test_space_like_characters_inside_a_value_are_refused(char: str, expect_refused: Any) -> None:
+    bad = f"OPERATOR_CMD\nversion: 1\nid: inner\naction: fs.stat\npath: READ{char}ME.md\nEND_OPERATOR_CMD"
+    refused = expect_refused(bad, "ERR_NON_ASCII_IN_CMD", "inner")
+    assert f"U+{ord(char):04X}" in refused.summary
+    assert "(line 4 of the block), column 11" in refused.summary
+
+
+def test_a_bom_before_the_first_marker(run_reply: Any, cmd: Any) -> None:
+    (result,) = run_reply("\ufeff" + cmd("bom", "fs.stat", path="README.md"))
+    assert (result.id, result.ok) == ("bom", True)
