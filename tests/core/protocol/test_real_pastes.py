@@ -96,7 +96,9 @@ def test_copy_damage_is_tolerated(name: str, workspace: Path, state_dir: Path) -
         assert isinstance(item, CommandBlock)
         # Values come out clean: no space-like character survives at an edge.
         for key, value in item.fields:
-            assert key.isascii() and value.isascii() and value == value.strip(), (key, value)
+            assert key.isascii(), key
+            assert value.isascii(), value
+            assert value == value.strip(), value
 
 
 def test_the_damaged_paste_reads_as_the_clean_one() -> None:

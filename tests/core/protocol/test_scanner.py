@@ -551,7 +551,10 @@ def test_a_block_with_every_line_break_doubled_reads_single_spaced(
 
 
 def test_doubling_inside_the_block_only_reads_single_spaced(run_reply: Any) -> None:
-    text = "OPERATOR_CMD\nversion: 1\n\nid: half\n\naction: fs.stat\n\npath: README.md\n\nEND_OPERATOR_CMD"
+    text = (
+        "OPERATOR_CMD\nversion: 1\n\nid: half\n\naction: fs.stat\n\npath: README.md\n\n"
+        "END_OPERATOR_CMD"
+    )
     (result,) = run_reply(text)
     assert (result.id, result.ok) == ("half", True)
 
@@ -580,7 +583,10 @@ def test_space_like_characters_at_edges_and_around_the_colon(char: str, run_repl
 
 @pytest.mark.parametrize("char", list(SPACE_LIKE))
 def test_space_like_characters_inside_a_value_are_refused(char: str, expect_refused: Any) -> None:
-    bad = f"OPERATOR_CMD\nversion: 1\nid: inner\naction: fs.stat\npath: READ{char}ME.md\nEND_OPERATOR_CMD"
+    bad = (
+        "OPERATOR_CMD\nversion: 1\nid: inner\naction: fs.stat\n"
+        f"path: READ{char}ME.md\nEND_OPERATOR_CMD"
+    )
     refused = expect_refused(bad, "ERR_NON_ASCII_IN_CMD", "inner")
     assert f"U+{ord(char):04X}" in refused.summary
     assert "(line 4 of the block), column 11" in refused.summary
