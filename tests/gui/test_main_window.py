@@ -207,16 +207,24 @@ def test_progress_reaches_the_status_bar(
     assert not window.progress.isVisible()
 
 
-def test_copy_llm_primer_holds_the_served_spec(qtbot: QtBot, make_window: WindowFactory) -> None:
-    from llm_operator.core.actions.operator import interface_spec
+def test_copy_llm_primer_copies_what_the_primer_command_prints(
+    qtbot: QtBot, make_window: WindowFactory
+) -> None:
+    import subprocess
+    import sys
 
+    printed = subprocess.run(
+        [sys.executable, "-m", "llm_operator.cli", "primer"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
     window = make_window()
     keys = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(window.paste.editor, Qt.Key.Key_P, keys)
     primer = QApplication.clipboard().text()
-    assert primer.startswith("You are working with LLM Operator")
-    assert "OPERATOR_CMD" in primer.split("\n\n")[0] + primer.split("\n\n")[1]
-    assert primer.endswith(interface_spec())
+    assert primer == printed
+    assert primer.startswith("LLM OPERATOR PRIMER (commands use version: 1)")
+    assert "operator.getInterfaceSpec" in primer
     assert "primer copied" in window.statusBar().currentMessage()
 
 

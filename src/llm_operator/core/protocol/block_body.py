@@ -143,8 +143,8 @@ def _line_problem(
     if previous_key in INLINE_TEXT_KEYS:
         return (
             "ERR_CONTENT_HAS_NEWLINES",
-            f"{previous_key} contains a line break ({where} continues it); use "
-            f"{previous_key}_b64 (base64 of the UTF-8 text) for anything longer than one line",
+            f"{previous_key} contains a line break; use {previous_key}_b64 (base64 of the "
+            f"UTF-8 text) for anything longer than one line ({where} continues it)",
         )
     text = trim(line.raw)
     if previous_key is not None and previous_key.endswith("_b64") and BASE64_FRAGMENT.match(text):
