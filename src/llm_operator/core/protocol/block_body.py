@@ -15,7 +15,7 @@ break, and the model cannot see that. A single stray empty line is still refused
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .lines import BASE64_FRAGMENT, bad_char, is_blank, key_value, trim, unescaped_key
 
@@ -37,12 +37,21 @@ class CommandBlock:
 
     fields: tuple[tuple[str, str], ...]
     line: int  # 1-based line of the OPERATOR_CMD marker within the scanned text
+    # The line of each field, in the same order (for messages; not part of the content).
+    field_lines: tuple[int, ...] = field(default=(), compare=False)
 
     def get(self, key: str) -> str | None:
         for name, value in self.fields:
             if name == key:
                 return value
         return None
+
+    def line_of(self, key: str) -> int:
+        """The line of the first ``key`` line, or the start marker's line if unknown."""
+        for (name, _value), number in zip(self.fields, self.field_lines, strict=False):
+            if name == key:
+                return number
+        return self.line
 
     @property
     def fingerprint(self) -> str:
@@ -111,6 +120,7 @@ def parse_body(
             block_id,
         )
     fields: list[tuple[str, str]] = []
+    numbers: list[int] = []
     previous_key: str | None = None
     for position, line in enumerate(lines):
         problem = _line_problem(lines, position, previous_key, start)
@@ -121,7 +131,8 @@ def parse_body(
         assert parsed is not None  # _line_problem refuses every other line
         previous_key = parsed.key
         fields.append((parsed.key, parsed.value))
-    return CommandBlock(tuple(fields), start)
+        numbers.append(line.number)
+    return CommandBlock(tuple(fields), start, tuple(numbers))
 
 
 def _line_problem(
