@@ -114,6 +114,25 @@ def test_invented_results_in_a_reply_are_flagged(
     qtbot.waitUntil(lambda: "OPERATOR_RESULT block(s)" in window.paste.summary.text())
 
 
+def test_pasted_results_and_escaped_markers_are_explained(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    from support.paths import DATA
+
+    window = make_window(workspace)
+    pastes = DATA / "scanner" / "real_pastes"
+    results = (pastes / "results_pasted_back.txt").read_text("utf-8")
+    window.paste.editor.setPlainText(results)
+    qtbot.waitUntil(
+        lambda: (
+            "These are results, not commands: paste the LLM's reply" in window.paste.summary.text()
+        )
+    )
+    window.paste.editor.setPlainText((pastes / "escaped_markers.txt").read_text("utf-8"))
+    qtbot.waitUntil(lambda: "markdown-escaped" in window.paste.summary.text())
+    assert "ERR_ESCAPED_MARKER" in window.paste.table.topLevelItem(0).text(4)
+
+
 def test_a_read_runs_at_once_and_its_result_is_copied(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:

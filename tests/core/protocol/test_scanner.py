@@ -387,7 +387,30 @@ key = st.sampled_from(["version", "id", "action", "path", "content", "query", "s
 kv_line = st.builds(lambda k, v: f"{k}: {v}", key, st.text(max_size=20))
 junk = st.text(max_size=40)
 line_end = st.sampled_from(["\n", "\r\n", "\r"])
-grammar_line = st.one_of(marker_line, glued_marker, kv_line, junk, st.just(""))
+# Copy damage around markers: fences glued to them, markdown escapes, space-like characters.
+fenced_marker = st.builds(
+    lambda m, f, first: f + m if first else m + f,
+    st.sampled_from(MARKERS),
+    st.sampled_from(["```", "~~~", "```text", "`"]),
+    st.booleans(),
+)
+escaped_marker = st.sampled_from([m.replace("_", "\\_") for m in MARKERS])
+damaged_marker = st.builds(
+    lambda a, m, b: a + m + b,
+    st.sampled_from(["", *SPACE_LIKE]),
+    st.sampled_from(MARKERS),
+    st.sampled_from(["", *SPACE_LIKE]),
+)
+grammar_line = st.one_of(
+    marker_line,
+    glued_marker,
+    fenced_marker,
+    escaped_marker,
+    damaged_marker,
+    kv_line,
+    junk,
+    st.just(""),
+)
 
 
 @st.composite
@@ -403,14 +426,18 @@ def test_scan_never_raises_on_any_text(text: str) -> None:
     assert scanned.truncated == (len(text) > SCAN_LIMIT)
 
 
+@settings(max_examples=300)
 @given(marker_heavy_text())
 def test_scan_never_raises_on_marker_heavy_text(text: str) -> None:
     scanned = scan(text)
     line_count = len(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    lines = [item.line for item in scanned.items]
+    assert lines == sorted(lines)  # one item per block, in message order
     for item in scanned.items:
         assert 1 <= item.line <= line_count
         if isinstance(item, BlockProblem):
             assert item.code.startswith("ERR_")
+            assert item.message
 
 
 @st.composite

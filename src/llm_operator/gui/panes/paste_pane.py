@@ -106,7 +106,7 @@ class PastePane(QWidget):
     def refresh(self) -> None:
         self._timer.stop()
         text = self.text()
-        if "OPERATOR_" in text:
+        if "OPERATOR" in text:  # also OPERATOR\_CMD, as markdown escapes it
             from ...core.protocol.detect import detect_paste  # lazy: only once pasted
 
             found = detect_paste(text)
