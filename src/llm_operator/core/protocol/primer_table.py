@@ -17,7 +17,9 @@ STYLE_LEGEND = (
 def _field(doc: FieldDoc) -> str:
     text = doc.name
     if doc.default is not None:
-        text += f"={doc.default}"
+        # Booleans are sent as true/false, whatever Python calls them.
+        default = doc.default.lower() if doc.default in ("True", "False") else doc.default
+        text += f"={default}"
     if doc.aliases:
         text += f" ({'/'.join(doc.aliases)})"
     return text

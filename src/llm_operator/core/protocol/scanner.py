@@ -194,7 +194,7 @@ def _stray_end(lines: list[str], index: int, mark: Mark) -> BlockProblem:
     number = index + 1
     block_id = id_of(_lines_before(lines, index))
     if not mark.alone:
-        return _not_alone(mark, number, number, block_id)
+        return _not_alone(mark, number, number, block_id, lines[index])
     if mark.escaped:
         return _escaped(number, number, block_id)
     return BlockProblem(
@@ -220,20 +220,22 @@ def _read_block(lines: list[str], start: int, opened: Mark) -> tuple[ScanItem, i
             if not mark.alone and opened.alone:
                 # "path: x END_OPERATOR_CMD": the block ends here, but not cleanly.
                 raws = [line.raw for line in body]
-                return _not_alone(mark, number, index + 1, id_of(raws)), index + 1
+                return _not_alone(mark, number, index + 1, id_of(raws), lines[index]), index + 1
             break
         if mark.word in (CMD, RESULT) and nested_at is None:
             if not opened.alone:
                 # A sentence ending in the marker word, then a real block: report the
                 # sentence and let the real block be read on its own.
-                return _not_alone(opened, number, number, id_of([lines[start]])), index
+                return _not_alone(opened, number, number, None, lines[start]), index
             nested_at = index + 1
         body.append(Line(index + 1, lines[index]))
         index += 1
     raws = [line.raw for line in body]
     block_id = id_of(raws)
     if not opened.alone:
-        return _not_alone(opened, number, number, block_id), index + (closed is not None)
+        return _not_alone(opened, number, number, block_id, lines[start]), index + (
+            closed is not None
+        )
     if closed is None:
         return (
             BlockProblem(
@@ -262,8 +264,10 @@ def _read_block(lines: list[str], start: int, opened: Mark) -> tuple[ScanItem, i
     return parse_body(body, number, block_id), index + 1
 
 
-def _not_alone(mark: Mark, start: int, at: int, block_id: str | None) -> BlockProblem:
+def _not_alone(mark: Mark, start: int, at: int, block_id: str | None, text: str) -> BlockProblem:
     word = mark.word or CMD
+    found = text.strip()
+    found = found if len(found) <= 60 else found[:57] + "..."
     if mark.fenced:
         message = (
             f"line {at}: a code fence is glued to {word}; put the fence (```) on a line of "
@@ -271,8 +275,9 @@ def _not_alone(mark: Mark, start: int, at: int, block_id: str | None) -> BlockPr
         )
     else:
         message = (
-            f"the marker on line {at} shares its line with other text; put OPERATOR_CMD and "
-            "END_OPERATOR_CMD alone on their own lines"
+            f"the marker on line {at} shares its line with other text ({found!r}); put "
+            "OPERATOR_CMD and END_OPERATOR_CMD alone on their own lines, and never start or "
+            "end a sentence with a marker word"
         )
     return BlockProblem("ERR_MARKER_NOT_ALONE", message, start, block_id)
 
