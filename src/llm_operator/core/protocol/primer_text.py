@@ -103,6 +103,15 @@ action: fs.readSlice
 path: notes/plan.txt
 END_OPERATOR_CMD
 -> ok: true, marked as a repeat, details hold "2: Beta"
+A correction sent under a used id is refused; give it a new id:
+OPERATOR_CMD
+version: 1
+id: edit-2
+action: fs.applyEdits
+path: notes/plan.txt
+edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJpbnNlcnRBZnRlciIsImFuY2hvciI6IkJldGEiLCJ0ZXh0IjoiXG5EZWx0YSJ9XX0=
+END_OPERATOR_CMD
+-> ok: false (ERR_DUPLICATE_ID)
 A multi-line value sent inline is refused:
 OPERATOR_CMD
 version: 1
