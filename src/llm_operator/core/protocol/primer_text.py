@@ -22,7 +22,7 @@ RULES = """\
 HARD RULES
 1. A command block is a line OPERATOR_CMD, then key: value lines, then a line \
 END_OPERATOR_CMD. Each marker stands alone on its own line. No empty lines, bullets, \
-comments or prose inside a block. Keys are lower case as listed (path, not Path).
+comments or prose inside a block. Keys are written exactly as listed (path, not Path).
 2. Every block has version: 1, id: <new id>, action: <name>. fs.* actions need path: \
 (relative to the workspace, / between folders, . is the root); other actions take no path. \
 Never send a workspace field.
