@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .lines import BASE64_FRAGMENT, bad_char, is_blank, key_value, trim, unescaped_key
+from .lines import (
+    BASE64_FRAGMENT,
+    KeyValue,
+    bad_char,
+    is_blank,
+    key_value,
+    trim,
+    unescaped_key,
+)
 
 MAX_BLOCK_LINES = 200
 MAX_BLOCK_CHARS = 50_000
@@ -82,7 +90,8 @@ def id_of(lines: Sequence[str]) -> str | None:
 
 def undouble(body: Sequence[Line]) -> list[Line]:
     """``body`` read single-spaced when every line is followed by exactly one empty line."""
-    if len(body) < 2:
+    if len(body) < 2 or not is_blank(body[-1].raw):
+        # A doubled block always ends with the empty line before its end marker.
         return list(body)
     for offset in (0, 1):
         # offset 1: the start marker is followed by an empty line too.
@@ -123,12 +132,10 @@ def parse_body(
     numbers: list[int] = []
     previous_key: str | None = None
     for position, line in enumerate(lines):
-        problem = _line_problem(lines, position, previous_key, start)
-        if problem is not None:
-            code, message = problem
+        parsed = _line_problem(lines, position, previous_key, start)
+        if isinstance(parsed, tuple):
+            code, message = parsed
             return BlockProblem(code, message, line.number, block_id)
-        parsed = key_value(line.raw)
-        assert parsed is not None  # _line_problem refuses every other line
         previous_key = parsed.key
         fields.append((parsed.key, parsed.value))
         numbers.append(line.number)
@@ -137,7 +144,8 @@ def parse_body(
 
 def _line_problem(
     lines: Sequence[Line], position: int, previous_key: str | None, start: int
-) -> tuple[str, str] | None:
+) -> KeyValue | tuple[str, str]:
+    """The line as ``key: value``, or (code, message) saying what is wrong with it."""
     line = lines[position]
     where = _where(line, start)
     bad = bad_char(line.raw)
@@ -150,7 +158,7 @@ def _line_problem(
         )
     parsed = key_value(line.raw)
     if parsed is not None:
-        return None
+        return parsed
     if previous_key in INLINE_TEXT_KEYS:
         return (
             "ERR_CONTENT_HAS_NEWLINES",

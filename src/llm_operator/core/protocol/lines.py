@@ -83,6 +83,8 @@ def _tolerated(raw: str) -> list[bool]:
 
 def bad_char(raw: str) -> BadChar | None:
     """The first character of ``raw`` a command may not hold, outside the tolerated spots."""
+    if FORBIDDEN_CHAR.search(raw) is None:  # most lines: printable ASCII only
+        return None
     tolerated = _tolerated(raw)
     for match in FORBIDDEN_CHAR.finditer(raw):
         index = match.start()

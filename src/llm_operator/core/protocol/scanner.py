@@ -106,6 +106,8 @@ def _unfenced(word: str) -> tuple[str, bool]:
 
 def _marker(line: str) -> Mark:
     """The marker ``line`` carries; a marker word inside a sentence is no marker."""
+    if "OPERATOR" not in line:  # most lines: prose and key-value lines
+        return _NONE
     words = tokens(line)
     if not words:
         return _NONE
