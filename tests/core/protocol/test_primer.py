@@ -223,6 +223,13 @@ def test_the_spec_examples_run_verbatim_and_do_what_the_text_says(
     )
     session = Session(Workspace(root), state_dir)
     write, edits, structure = spec_examples()
+    # The prose above the structure example says what its target_b64 holds.
+    target = re.search(r"^target_b64: (\S+)$", structure, re.MULTILINE)
+    assert target is not None
+    assert base64.b64decode(target.group(1)).decode("ascii").splitlines() == [
+        "class UserAuth:",
+        "def validate(self):",
+    ]
     (result,) = run_session(session, write, True)
     assert result.ok, result.summary
     assert (root / "notes" / "plan.txt").read_text("utf-8") == "Alpha\nBeta"  # QWxwaGEKQmV0YQ==
