@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +23,7 @@ _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 def temp_name_for(name: str) -> str:
     # Cut long names so the temp name stays under the usual 255-byte limit.
     cut = name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore")
-    return f".{cut}.llmop-{secrets.token_hex(4)}.tmp"
+    return f".{cut}.llmop-{os.urandom(4).hex()}.tmp"
 
 
 def write_all(fd: int, data: bytes) -> None:
