@@ -136,4 +136,3 @@ def test_swapping_a_folder_for_an_outside_symlink(
     # The race must not have starved the session: each kind succeeded at least once.
     assert succeeded >= {"w", "r", "s", "l", "x"}, succeeded
     print(f"{rounds} rounds, {swaps} swaps, {made} folders made, {len(results)} results")
-

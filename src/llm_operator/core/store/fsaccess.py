@@ -135,12 +135,24 @@ def locate(root: Path, path: str, *, follow_last: bool = True) -> Spot:
         parts = found.parts
 
 
+def _under(root: Path, target: str) -> list[str] | None:
+    base = str(root)
+    if target == base or target.startswith(base.rstrip("/") + "/"):
+        return split_parts(target[len(base) :])
+    return None
+
+
 def _link_parts(root: Path, path: str, walked: list[str], target: str) -> list[str]:
     if target.startswith("/"):
-        for prefix in (str(root), os.path.abspath(root)):
-            if target == prefix or target.startswith(prefix.rstrip("/") + "/"):
-                return split_parts(target[len(prefix) :])
-        raise outside_error(path, "resolves (through a symlink) outside the workspace")
+        parts = _under(root, target)
+        if parts is None:
+            # An absolute link may name the root through another path (a symlinked home,
+            # /tmp -> /private/tmp). Its real name only gives the text to walk: the walk
+            # itself starts again from the root descriptor.
+            parts = _under(root, os.path.realpath(target))
+        if parts is None:
+            raise outside_error(path, "resolves (through a symlink) outside the workspace")
+        return parts
     return [*walked, *split_parts(target)]
 
 
