@@ -142,7 +142,8 @@ def test_dots_percent_unicode_and_quotes_are_plain_names(
         + cmd("r", "fs.read", path=f"src/{name}")
     )
     assert write.ok, write.summary
-    assert read.ok and read.details == "kept inside", read.summary
+    assert read.ok, read.summary
+    assert read.details == "kept inside"
     assert (workspace / "src" / name).read_text() == "kept inside"
     assert outside_state(siblings) == before
 
@@ -207,8 +208,10 @@ def test_symlink_chain_inside_and_a_root_opened_through_a_symlink(
         + cmd("c", "fs.write", path="src/l2", content="VALUE = 43"),
         True,
     )
-    assert chain.ok and chain.details == "VALUE = 42\n", chain.summary
-    assert absolute.ok and "Demo" in (absolute.details or ""), absolute.summary
+    assert chain.ok, chain.summary
+    assert chain.details == "VALUE = 42\n"
+    assert absolute.ok, absolute.summary
+    assert "Demo" in (absolute.details or "")
     assert write.ok, write.summary
     assert os.readlink(workspace / "src" / "l2") == "l1"  # the link stays a link
     assert (workspace / "src" / "pkg" / "util.py").read_text() == "VALUE = 43"
