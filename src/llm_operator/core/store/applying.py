@@ -35,7 +35,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PosixPath
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange, digest
@@ -60,12 +60,10 @@ from .saved import (
 from .trashing import move_to_trash
 from .workspace import Workspace
 
-if TYPE_CHECKING:
-    from .journal import BatchRecorder
-
 __all__ = [
     "SNAPSHOT_CAP",
     "TEMP_NAME",
+    "Recorder",
     "SavedDir",
     "SavedEntry",
     "SavedFile",
@@ -79,6 +77,24 @@ __all__ = [
     "unlink_entry",
     "write_file_atomically",
 ]
+
+
+class Recorder(Protocol):
+    """What applying needs of an undo journal (the journal's BatchRecorder is one).
+
+    Declared here so that applying does not depend on the journal, which depends on it.
+    """
+
+    def record_before(
+        self, change: FileChange, *, saved: SavedEntry | None, created_dirs: tuple[str, ...] = ()
+    ) -> None:
+        """Save what ``change.path`` holds before it is touched; OSError if it cannot."""
+
+    def changeset_applied(self) -> None:
+        """Every change recorded since the last call reached the disk."""
+
+    def changeset_failed(self) -> None:
+        """The changes recorded since the last call were rolled back."""
 
 
 # -- reaching a folder by descriptor ----------------------------------------------------------
@@ -429,7 +445,7 @@ def _trash(
     return where
 
 
-def _record(recorder: BatchRecorder, target: _Target, saved: SavedEntry | None) -> None:
+def _record(recorder: Recorder, target: _Target, saved: SavedEntry | None) -> None:
     try:
         recorder.record_before(target.change, saved=saved, created_dirs=target.missing_dirs)
     except OSError as exc:
@@ -447,7 +463,7 @@ def _capture_target(workspace: Workspace, target: _Target) -> SavedEntry:
 
 
 def apply_changeset(
-    workspace: Workspace, changeset: ChangeSet, recorder: BatchRecorder | None
+    workspace: Workspace, changeset: ChangeSet, recorder: Recorder | None
 ) -> tuple[str, ...]:
     """Apply every change of ``changeset`` or none of them.
 
@@ -513,7 +529,7 @@ def apply_changeset(
     return tuple(notes)
 
 
-def _fail(rollback: _Rollback, recorder: BatchRecorder | None) -> list[str]:
+def _fail(rollback: _Rollback, recorder: Recorder | None) -> list[str]:
     problems = rollback.run()
     if recorder is not None:
         with contextlib.suppress(OSError):
