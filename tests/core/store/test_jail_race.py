@@ -40,6 +40,9 @@ SWAPPER = textwrap.dedent(
             os.unlink(sub)
             os.rename(parked, sub)
             swaps += 1
+            # A breath with the real folder in place, as between a user's two commands:
+            # without it the session's by-name steps (send2trash) would never find it.
+            time.sleep(0.0005)
         except OSError:
             # A write made a new sub/ while the real one was parked: keep it aside, inside
             # the workspace, and put the real folder back.

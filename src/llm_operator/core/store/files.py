@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import OperatorError
-from .fsaccess import DIR_FLAGS, READ_FLAGS, Spot, locate
+from .fsaccess import DIR_FLAGS, MAX_RETRIES, READ_FLAGS, Spot, locate
 from .oserrors import named_os_error
+from .pathtext import outside_error
 from .workspace import Workspace
 
 
@@ -121,23 +122,34 @@ def find_dir(workspace: Workspace, path: str) -> tuple[str, Path]:
 
 @contextlib.contextmanager
 def open_dir(workspace: Workspace, path: str) -> Iterator[tuple[str, int]]:
-    """(canonical relative path, open descriptor) of the folder at ``path``."""
-    with workspace.locate(path) as spot:
-        if not spot.exists:
-            raise not_found(workspace, path)
-        if not spot.is_dir:
-            raise OperatorError(
-                "ERR_NOT_A_DIRECTORY", f"{path!r} is a file; use fs.read or fs.readSlice to read it"
-            )
+    """(canonical relative path, open descriptor) of the folder at ``path``.
+
+    The folder is opened with O_NOFOLLOW from its parent's descriptor; if it turned into a
+    symlink since the walk looked at it, the path is walked again (so the link's text is
+    checked like any other).
+    """
+    for _ in range(MAX_RETRIES):
+        with workspace.locate(path) as spot:
+            if not spot.exists:
+                raise not_found(workspace, path)
+            if not spot.is_dir:
+                raise OperatorError(
+                    "ERR_NOT_A_DIRECTORY",
+                    f"{path!r} is a file; use fs.read or fs.readSlice to read it",
+                )
+            try:
+                fd = open_spot_dir(spot)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.ENOENT):
+                    continue  # changed between the look and the open: walk again
+                raise named_os_error(exc, spot.rel, "open the folder", "ERR_READ_FAILED") from None
+            rel = spot.rel
         try:
-            fd = open_spot_dir(spot)
-        except OSError as exc:
-            raise named_os_error(exc, spot.rel, "open the folder", "ERR_READ_FAILED") from None
-        rel = spot.rel
-    try:
-        yield rel, fd
-    finally:
-        os.close(fd)
+            yield rel, fd
+        finally:
+            os.close(fd)
+        return
+    raise outside_error(path, "keeps changing between a folder and a symlink while it is opened")
 
 
 def read_at(spot: Spot, identity: tuple[int, int] | None = None) -> bytes:

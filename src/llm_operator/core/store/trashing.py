@@ -93,6 +93,14 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
 
     try:
         send2trash(path_text)
+    except FileNotFoundError:
+        # Checked a moment ago: a folder on the way was moved in between. Nothing moved.
+        raise OperatorError(
+            "ERR_STALE_FILE",
+            f"{spot.rel} changed on disk just before its delete (it was no longer at its "
+            "path); nothing was deleted. Look at it again and resend the delete.",
+            {"path": spot.rel},
+        ) from None
     except OSError as exc:
         raise OperatorError(
             "ERR_TRASH_UNAVAILABLE",
