@@ -402,7 +402,12 @@ def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
     inside the workspace), the summary says it."""
     if not notes:
         return outcome
-    summary = outcome.summary.rstrip(".") + "; " + "; ".join(notes)
+    summary = outcome.summary
+    for note in notes:
+        if "moved to the trash)" in summary:
+            summary = summary.replace("moved to the trash)", f"moved to {note})", 1)
+        else:
+            summary = f"{summary.rstrip('.')} (moved to {note})"
     return Outcome(outcome.ok, summary, outcome.details)
 
 

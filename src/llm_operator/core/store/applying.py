@@ -467,8 +467,8 @@ def apply_changeset(
 ) -> tuple[str, ...]:
     """Apply every change of ``changeset`` or none of them.
 
-    Returns notes for the result (a delete that landed in a trash folder inside the
-    workspace). Raises ERR_STALE_FILE (nothing written), ERR_PATH_OUTSIDE_WORKSPACE, a named
+    Returns notes for the result: where a delete landed in a trash folder inside the
+    workspace, "the trash folder <rel> inside the workspace". Raises ERR_STALE_FILE (nothing written), ERR_PATH_OUTSIDE_WORKSPACE, a named
     OS error code (ERR_NO_SPACE, ERR_PERMISSION_DENIED, ... or ERR_WRITE_FAILED),
     ERR_TRASH_UNAVAILABLE or ERR_JOURNAL_FAILED; after any of them the workspace holds what
     it held before.
@@ -504,7 +504,7 @@ def apply_changeset(
             path = target.change.path
             where = _trash(workspace, target, saved, rollback)
             if where is not None:
-                notes.append(f"{path} went to the trash folder {where} inside the workspace")
+                notes.append(f"the trash folder {where} inside the workspace")
     except OSError as exc:
         problems = _fail(rollback, recorder)
         undone = "nothing was changed" if not problems else "taking back the partial change "
