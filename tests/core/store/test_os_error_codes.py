@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support.actions import cli
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="mounts and errnos of Linux")
