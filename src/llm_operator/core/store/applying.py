@@ -468,10 +468,10 @@ def apply_changeset(
     """Apply every change of ``changeset`` or none of them.
 
     Returns notes for the result: where a delete landed in a trash folder inside the
-    workspace, "the trash folder <rel> inside the workspace". Raises ERR_STALE_FILE (nothing written), ERR_PATH_OUTSIDE_WORKSPACE, a named
-    OS error code (ERR_NO_SPACE, ERR_PERMISSION_DENIED, ... or ERR_WRITE_FAILED),
-    ERR_TRASH_UNAVAILABLE or ERR_JOURNAL_FAILED; after any of them the workspace holds what
-    it held before.
+    workspace, "the trash folder <rel> inside the workspace". Raises ERR_STALE_FILE
+    (nothing written), ERR_PATH_OUTSIDE_WORKSPACE, a named OS error code (ERR_NO_SPACE,
+    ERR_PERMISSION_DENIED, ... or ERR_WRITE_FAILED), ERR_TRASH_UNAVAILABLE or
+    ERR_JOURNAL_FAILED; after any of them the workspace holds what it held before.
     """
     rollback = _Rollback(workspace)
     notes: list[str] = []
