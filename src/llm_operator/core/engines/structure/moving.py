@@ -88,7 +88,7 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         return Anchor(row, True, "", None, span, container)
     closing = dst.lines[span[1]].strip()
     if span[1] > container.def_row and closing.startswith(_CLOSERS):
-        indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines)
+        indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines, dst)
         return Anchor(span[1], False, indent, None, span, container)
     raise _invalid(
         f"{container.first_line!r} has no body to move into (no structures inside and no "
@@ -144,16 +144,18 @@ def move_structure(
 
 def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool) -> StructureMove:
     body, final_newline = split_body(src)
-    indent = indent_of(body[moving.start])
-    text = "\n".join(
-        line[len(indent) :] if line.startswith(indent) else line
-        for line in body[moving.start : moving.end + 1]
-    )
+    # The text keeps its own indentation: rebase measures its base from its code lines
+    # and leaves its string literals' lines exactly as they are.
+    text = "\n".join(body[moving.start : moving.end + 1])
     # A destination with no indented line (a new file, top-level statements only) says
     # nothing about its unit: the moved code keeps its own rather than a default.
     measured = any(line.strip() and line[0] in " \t" for line in dst.lines)
-    unit = detect_unit(dst.lines if measured else body[moving.start : moving.end + 1])
-    block = rebase(text, anchor.indent, unit, dst.spec)
+    unit = (
+        detect_unit(dst.lines, dst)
+        if measured
+        else detect_unit(body[moving.start : moving.end + 1])
+    )
+    block = rebase(text, anchor.indent, unit, dst.spec, moved=True)
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
         gap = separation(dst, anchor.match, block.lines)
