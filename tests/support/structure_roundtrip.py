@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from llm_operator.core.engines import structure
 from llm_operator.core.engines.structure.boundaries import owns_lines, structure_range
-from llm_operator.core.engines.structure.source import load_source, parse_errors, parse_text
+from llm_operator.core.engines.structure.source import load_source, reparse
 from llm_operator.core.engines.structure.targeting import Candidate, children, resolve
 from llm_operator.core.errors import OperatorError
 
@@ -69,6 +69,11 @@ class Rates:
         return self.outcomes[f"{step}:ok"] + self.outcomes[f"{step}:fail"]
 
     @property
+    def refused_definitions_rate(self) -> float:
+        tried = self.outcomes["read:ok"]
+        return self.outcomes["refused_definitions"] / tried if tried else 0.0
+
+    @property
     def refused_rate(self) -> float:
         return self.refused_files / self.files if self.files else 0.0
 
@@ -79,6 +84,7 @@ class Rates:
         parts.append(f"untargetable {self.outcomes['untargetable']}")
         parts.append(f"shares line {self.outcomes['shares_line']}")
         parts.append(f"crashes {self.outcomes['crash']}")
+        parts.append(f"defs refused for parse errors {self.outcomes['refused_definitions']}")
         parts.append(f"delete+insert identical {self.outcomes['delete_insert:identical']}")
         return ", ".join(parts)
 
@@ -101,23 +107,26 @@ def _definitions(src: Source) -> list[tuple[list[str], Candidate, list[str] | No
 
 def _error_count(path: str, data: bytes, src: Source) -> int:
     text = data.decode("utf-8-sig").replace("\r\n", "\n")
-    edited = parse_text(src.spec, path, src.file, text)
-    return len(parse_errors(edited, limit=1000)) if edited.root.has_error else 0
+    return len(reparse(src, text).errors)
 
 
 def _relative(text: str) -> str:
     return textwrap.dedent(text).strip("\n")
 
 
-def _contains_block(data: bytes, text: str) -> bool:
-    """Whether the file holds ``text``'s lines consecutively, with their relative indents."""
+def _contains_block(data: bytes, text: str, *, exact_indent: bool = True) -> bool:
+    """Whether the file holds ``text``'s lines consecutively, with their relative indents
+    (or, not ``exact_indent``, with any indentation: content given to an insert is
+    converted to the file's indent unit)."""
     lines = data.decode("utf-8-sig").replace("\r\n", "\n").split("\n")
     want = _relative(text).split("\n")
     first = want[0].strip()
     for i, line in enumerate(lines):
         if line.strip() == first and i + len(want) <= len(lines):
-            window = "\n".join(lines[i : i + len(want)])
-            if _relative(window) == "\n".join(want):
+            window = lines[i : i + len(want)]
+            if exact_indent and _relative("\n".join(window)) == "\n".join(want):
+                return True
+            if not exact_indent and [w.strip() for w in window] == [w.strip() for w in want]:
                 return True
     return False
 
@@ -140,15 +149,14 @@ def _rename_word(src: Source, candidate: Candidate, text: str) -> str | None:
     ``text`` and not on its definition line, so renaming it keeps the file parsing and the
     target valid."""
     words = _identifiers(candidate.node) or _WORD.findall(text)
-    counts = Counter(_WORD.findall(text))
     key_line = src.lines[candidate.def_row]
     for word in words:
-        if counts[word] == 1 and _WORD.fullmatch(word) and word not in key_line:
+        if text.count(word) == 1 and _WORD.fullmatch(word) and word not in key_line:
             return word
     return None
 
 
-def trip_file(path: str, data: bytes) -> Rates:
+def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rates:
     rates = Rates(files=1)
     try:
         src = load_source(data, path)
@@ -159,6 +167,10 @@ def trip_file(path: str, data: bytes) -> Rates:
     base_errors = _error_count(path, data, src)
     refused = 0
     definitions = _definitions(src)
+    if max_definitions is not None and len(definitions) > max_definitions:
+        # An even spread over the file, so the test stays quick on long files.
+        stride = len(definitions) / max_definitions
+        definitions = [definitions[int(i * stride)] for i in range(max_definitions)]
     for levels, candidate, parent in definitions:
         rates.definitions += 1
         outcome = _trip_one(path, data, src, levels, candidate, parent, base_errors, rates)
@@ -181,6 +193,11 @@ def _trip_one(
     where = f"{path}:{candidate.def_row + 1}"
 
     def record(step: str, ok: bool, why: str = "") -> None:
+        if why.endswith("ERR_PARSER_FAILED"):
+            # Refused because of parse errors in the range the step uses: counted apart.
+            rates.outcomes[f"{step}:refused"] += 1
+            rates.outcomes["refused_steps"] += 1
+            return
         rates.outcomes[f"{step}:{'ok' if ok else 'fail'}"] += 1
         if not ok:
             rates.failures.append(f"{where} {step} {why}".rstrip())
@@ -194,6 +211,7 @@ def _trip_one(
     except OperatorError as exc:
         record("read", False, exc.code)
         return "refused" if exc.code == "ERR_PARSER_FAILED" else "failed"
+    refused_before = rates.outcomes["refused_steps"]
     mine = [m for m in matches if m["line_range_inclusive"] == [start + 1, end + 1]]
     if len(matches) != 1 or not mine:
         rates.outcomes["untargetable"] += 1
@@ -206,8 +224,6 @@ def _trip_one(
         record("replace", replaced == data, "not identical")
     except OperatorError as exc:
         record("replace", False, exc.code)
-        if exc.code == "ERR_PARSER_FAILED":
-            return "refused"
     _trip_text(path, data, src, candidate, levels, text, record)
     _trip_delete_insert(path, data, src, levels, candidate, text, base_errors, rates, record)
     try:
@@ -217,6 +233,9 @@ def _trip_one(
         record("move", ok, "broken or text changed")
     except OperatorError as exc:
         record("move", exc.code in ("ERR_TARGET_SHARES_LINE", "ERR_INVALID_POSITION"), exc.code)
+    if rates.outcomes["refused_steps"] > refused_before:
+        rates.outcomes["refused_definitions"] += 1
+        return "refused"
     return "ok"
 
 
@@ -277,7 +296,8 @@ def _trip_delete_insert(
     except OperatorError as exc:
         record("delete_insert", False, f"insert {exc.code}")  # type: ignore[operator]
         return
-    ok = _error_count(path, back, src) <= base_errors and _contains_block(back, text)
+    ok = _error_count(path, back, src) <= base_errors
+    ok = ok and _contains_block(back, text, exact_indent=False)
     record("delete_insert", ok, "broken or text changed")  # type: ignore[operator]
     if back == data:
         rates.outcomes["delete_insert:identical"] += 1

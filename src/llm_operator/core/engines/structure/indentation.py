@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .source import Source
 
 _SAMPLE_PAIRS = 400
+# Languages whose preprocessor lines (#if, #region) sit at any column, often column 0.
+_DIRECTIVE_LANGUAGES = frozenset({"c", "cpp", "csharp", "swift"})
 _DEFAULT_UNIT = "    "
 
 
@@ -160,6 +162,11 @@ def _common_indent(indents: list[str]) -> str:
     return shortest
 
 
+def local_unit(lines: list[str], spec: LanguageSpec) -> str | None:
+    """The unit a block of lines uses after its own block openers, if it is consistent."""
+    return _content_unit(opener_steps(lines, frozenset(), spec.block_openers))
+
+
 def _content_unit(steps: Counter[str]) -> str | None:
     """The content's unit when its block steps agree (four in five at least)."""
     unit = _unit_of(steps)
@@ -200,7 +207,16 @@ def rebase(
         for rows in literal_rows(root):
             literal.update(rows)
     verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in strings)
-    code = [line for i, line in enumerate(lines) if i not in verbatim and i not in literal]
+    directives = frozenset(
+        i
+        for i, line in enumerate(lines)
+        if spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#")
+    )
+    code = [
+        line
+        for i, line in enumerate(lines)
+        if i not in verbatim and i not in literal and i not in directives
+    ]
     prefix = _common_indent([indent_of(line) for line in code])
     steps = opener_steps(
         [line if i not in verbatim else "" for i, line in enumerate(lines)],
@@ -209,6 +225,10 @@ def rebase(
     )
     unit = _content_unit(steps)
     convert = unit is not None and unit != file_unit and file_unit not in steps
+    if moved and unit is not None:
+        # Moved text keeps its widths (the file's own choice); only tabs against spaces
+        # (another file's style) are converted.
+        convert = convert and ("\t" in unit) != ("\t" in file_unit)
     out: list[str] = []
     moved_strings = 0
     for i, line in enumerate(lines):
@@ -219,6 +239,10 @@ def rebase(
         if line.startswith(prefix):
             relative = indent_of(line)[len(prefix) :]
             body = line[len(prefix) + len(relative) :]
+        elif i in directives:
+            # ``#if`` and friends written left of the code (at column 0) stay there.
+            out.append(line)
+            continue
         else:
             relative, body = "", line.lstrip(" \t")
         if convert and unit:

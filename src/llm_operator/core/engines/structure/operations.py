@@ -10,7 +10,7 @@ from typing import Any
 
 from ...errors import OperatorError
 from .boundaries import structure_range
-from .indentation import check_indentation, detect_unit, rebase
+from .indentation import check_indentation, detect_unit, local_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
 from .reports import (
     Located,
@@ -70,9 +70,11 @@ def replace_structure(source: bytes, path: str, target: list[str], content: str)
     src = load_source(source, path)
     text = prepare_content(content)
     located = locate(src, target, "replace_structure")
-    unit = detect_unit(src.lines, src)
-    block = rebase(text, base_indent(src, located), unit, src.spec)
     body, final_newline = split_body(src)
+    # The structure being replaced is the destination: its own unit wins over the file's.
+    replaced = body[located.start : located.end + 1]
+    unit = local_unit(replaced, src.spec) or detect_unit(src.lines, src)
+    block = rebase(text, base_indent(src, located), unit, src.spec)
     new_body = body[: located.start] + block.lines + body[located.end + 1 :]
     result: dict[str, Any] = {"lines": [located.start + 1, located.start + len(block.lines)]}
     warnings = check_indentation(block, located.start, unit, src.spec)

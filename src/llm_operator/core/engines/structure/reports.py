@@ -12,9 +12,8 @@ from .source import (
     UNCHANGED,
     Source,
     errors_note,
-    parse_text,
     refuse_errors_in,
-    with_errors,
+    reparse,
 )
 from .targeting import Match, resolve_one
 
@@ -52,8 +51,14 @@ def warning(kind: str, message: str, details: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind, "message": message, "details": details}
 
 
-def locate(source: Source, target: list[str], operation: str) -> Located:
-    """The one structure a write operation acts on, whose lines it may rewrite whole."""
+def locate(
+    source: Source, target: list[str], operation: str, *, check_errors: bool = True
+) -> Located:
+    """The one structure a write operation acts on, whose lines it may rewrite whole.
+
+    ``check_errors`` False: the caller checks the rows it really uses (a container that
+    receives a structure at its end only needs a sound last child or closing line).
+    """
     if not target:
         raise OperatorError(
             "ERR_TARGET_REQUIRED",
@@ -64,7 +69,8 @@ def locate(source: Source, target: list[str], operation: str) -> Located:
     match = resolve_one(source, target)
     node = match.candidate.node
     start, end = structure_range(source, node)
-    refuse_errors_in(source, start, end, f"the target {match.candidate.first_line!r}")
+    if check_errors:
+        refuse_errors_in(source, start, end, f"the target {match.candidate.first_line!r}")
     if not owns_lines(source, node):
         raise OperatorError(
             "ERR_TARGET_SHARES_LINE",
@@ -93,7 +99,7 @@ def finish(
     not the edit's doing: only more errors than before count, and they are only noted.
     """
     text = join_body(body, final_newline)
-    edited = with_errors(parse_text(source.spec, source.path, source.file, text))
+    edited = reparse(source, text)
     errors = list(edited.errors)
     if len(errors) > len(source.errors):
         lines = ", ".join(str(e["line"]) for e in errors[:5])

@@ -139,6 +139,32 @@ _CPP_HINTS = re.compile(
 )
 
 
+# C and C++ macros the grammar cannot know: a line holding only a macro name
+# (FMT_BEGIN_NAMESPACE), a macro name before a declaration (FMT_EXPORT template ...,
+# FMT_CONSTEXPR int f()), and `if FMT_CONSTEXPR20 (`. Masked with spaces of the same
+# length, so every offset stays valid; used only when it leaves fewer parse errors.
+_MACRO_WORD = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]+"
+_MACROS = re.compile(
+    rb"^[ \t]*(" + _MACRO_WORD + rb")[ \t]*$"
+    rb"|\b(" + _MACRO_WORD + rb")(?=[ \t]+[A-Za-z_~])"
+    rb"|(?<=\bif )(" + _MACRO_WORD + rb")(?=[ \t]*\()",
+    re.M,
+)
+
+
+def _mask_macros(data: bytes) -> bytes:
+    return _MACROS.sub(lambda m: b" " * len(m.group(0)), data)
+
+
+def _masked(source: Source) -> Source:
+    masked = _mask_macros(source.data)
+    if masked == source.data:
+        return source
+    tree = parser_for(source.spec.name).parse(masked)
+    candidate = with_errors(replace(source, tree=tree, errors=()))
+    return candidate if len(candidate.errors) < len(source.errors) else source
+
+
 def load_source(data: bytes, path: str) -> Source:
     """Check, decode and parse a file; its parse errors are kept, not refused here."""
     check_size(data, path)
@@ -153,7 +179,17 @@ def load_source(data: bytes, path: str) -> Source:
         cpp = with_errors(parse_text(SPECS["cpp"], path, file, file.text))
         if len(cpp.errors) < len(source.errors) or not source.errors:
             source = cpp
+    if source.errors and spec.name in ("c", "cpp"):
+        source = _masked(source)
     return source
+
+
+def reparse(source: Source, text: str) -> Source:
+    """``text`` parsed as ``source`` was (same grammar, same macro masking rule)."""
+    edited = with_errors(parse_text(source.spec, source.path, source.file, text))
+    if edited.errors and source.spec.name in ("c", "cpp"):
+        edited = _masked(edited)
+    return edited
 
 
 def with_errors(source: Source) -> Source:
