@@ -3,6 +3,7 @@ name check that refuses a path whose folder was swapped after the descriptor che
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -64,7 +65,7 @@ def test_link_climbing_out_or_pointing_away_is_outside(root: Path, tmp_path: Pat
 
 def test_loops_stop_with_a_named_code(root: Path) -> None:
     chain = [f"l{n}" for n in range(MAX_HOPS + 2)]
-    for here, there in zip(chain, chain[1:], strict=False):
+    for here, there in itertools.pairwise(chain):
         os.symlink(there, root / here)
     (root / chain[-1]).write_text("end\n")
     with pytest.raises(OperatorError) as raised:
