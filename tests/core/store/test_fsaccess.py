@@ -131,7 +131,7 @@ def test_settings_save_on_a_full_disk_keeps_the_old_file(tmp_path: Path) -> None
         settings.save()
         saved = (folder / "settings.json").read_bytes()
         settings.recent_workspaces = ["/x" * 20_000]
-        with pytest.raises(OSError):
+        with pytest.raises(OSError, match="No space left"):
             settings.save()
         assert (folder / "settings.json").read_bytes() == saved
         assert sorted(p.name for p in folder.iterdir()) == ["settings.json"]
