@@ -40,6 +40,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_ACTION_REQUIRES_PATH": "the action needs a path and none was given",
         "ERR_ACTION_FORBIDS_PATH": "the action takes no path and one was given",
         "ERR_INTERNAL": "a fault in the app; nothing was written",
+        "ERR_ESCAPED_MARKER": "a marker written markdown-escaped (OPERATOR\\_CMD)",
         # paths and files
         "ERR_WORKSPACE_INVALID": "the workspace root is not a folder",
         "ERR_PATH_OUTSIDE_WORKSPACE": "a path that leaves the workspace (absolute, ~, .., symlink)",
@@ -116,8 +117,3 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
     }
 )
-
-
-def meaning(code: str) -> str | None:
-    """The one-line meaning of ``code``, or None for a code not in the table."""
-    return ERROR_CODES.get(code)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ..actions.base import ActionContext, FileSource, Kind, Outcome, Plan, Reveal
 from ..errors import OperatorError
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
+from ..protocol.paste_notes import paste_notes
 from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.memory import SessionMemory
@@ -145,14 +146,12 @@ class Session:
         self,
         workspace: Workspace,
         state_dir: Path | None,
-        options: dict[str, object] | None = None,
     ) -> None:
         self.workspace = workspace
         self.state_folder = (
             workspace_state_dir(state_dir, workspace.root) if state_dir is not None else None
         )
         self.memory = SessionMemory(self.state_folder)
-        self.options = dict(options or {})
         self._journal: Journal | None = None
 
     @property
@@ -170,15 +169,11 @@ class Session:
     def prepare(self, text: str, progress: Progress | None = None) -> Run:
         scanned = scan(text)
         run = Run(scanned, [])
-        if scanned.result_blocks:
-            run.notices.append(
-                f"the reply contains {scanned.result_blocks} OPERATOR_RESULT block(s) written "
-                "by the LLM itself; they were not run and are not real results"
-            )
+        run.notices.extend(paste_notes(scanned))
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.options)
+        context = ActionContext(self.workspace, overlay)
         seen: dict[str, int] = {}
         total = len(scanned.items)
         for index, item in enumerate(scanned.items):
@@ -352,7 +347,7 @@ class Session:
         return Result(pending.id, _with_notes(pending.plan.outcome, notes))
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.options)
+        context = ActionContext(self.workspace, _Overlay(self.workspace))
         try:
             produced = command.spec.execute(context, command.fields)
         except OperatorError as error:
