@@ -24,6 +24,8 @@ from ..errors import OperatorError
 from .fsaccess import Spot
 from .oserrors import reason_of
 
+TRASH_ATTEMPTS = 3
+
 
 def _inside(root: Path, folder: str) -> str | None:
     folder = os.path.normpath(folder)
@@ -87,28 +89,26 @@ def verify_name(root: Path, spot: Spot) -> str:
 
 def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
-    path_text = verify_name(root, spot)
-    where = landing(root, path_text)
     from send2trash import send2trash  # lazy: only deletes need it
 
-    try:
-        send2trash(path_text)
-    except FileNotFoundError:
-        # Checked a moment ago: a folder on the way was moved in between. Nothing moved.
-        raise OperatorError(
-            "ERR_STALE_FILE",
-            f"{spot.rel} changed on disk just before its delete (it was no longer at its "
-            "path); nothing was deleted. Look at it again and resend the delete.",
-            {"path": spot.rel},
-        ) from None
-    except OSError as exc:
-        raise OperatorError(
-            "ERR_TRASH_UNAVAILABLE",
-            f"could not move {shown} to the system trash ({reason_of(exc)}); "
-            "nothing was deleted. Deletes only ever go to the trash: the user can free or "
-            "fix the trash, or delete the path by hand.",
-            {"path": shown, "reason": reason_of(exc)},
-        ) from exc
+    for attempt in range(TRASH_ATTEMPTS):
+        path_text = verify_name(root, spot)
+        where = landing(root, path_text)
+        try:
+            send2trash(path_text)
+            break
+        except OSError as exc:
+            if isinstance(exc, FileNotFoundError) and attempt + 1 < TRASH_ATTEMPTS:
+                # The name may have been missing for a moment (a folder on the way being
+                # moved): check it again and retry; a trash that keeps failing is reported.
+                continue
+            raise OperatorError(
+                "ERR_TRASH_UNAVAILABLE",
+                f"could not move {shown} to the system trash ({reason_of(exc)}); "
+                "nothing was deleted. Deletes only ever go to the trash: the user can free "
+                "or fix the trash, or delete the path by hand.",
+                {"path": shown, "reason": reason_of(exc)},
+            ) from exc
     try:
         os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
     except FileNotFoundError:
