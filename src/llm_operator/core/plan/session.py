@@ -33,6 +33,7 @@ from ..protocol.validator import Command, Invalid, validate
 from ..store.memory import SessionMemory
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
+from .secrecy import guard_failure, guard_result
 
 if TYPE_CHECKING:
     from ..store.journal import BatchRecorder, Journal, UndoReport
@@ -258,10 +259,9 @@ class Session:
             entry.deferred = command
             return
         try:
-            produced = spec.execute(context, command.fields)
+            produced = guard_result(self.workspace, command, spec.execute(context, command.fields))
         except OperatorError as error:
-            entry.result = Result(command.id, failure_outcome(spec.name, error, command.id))
-            return
+            produced = guard_failure(self.workspace, command, error)
         except Exception as error:  # a bug must cost one command, never the run
             entry.result = Result(command.id, _internal(spec.name, error, command.id))
             return
@@ -356,9 +356,11 @@ class Session:
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.options)
         try:
-            produced = command.spec.execute(context, command.fields)
+            produced = guard_result(
+                self.workspace, command, command.spec.execute(context, command.fields)
+            )
         except OperatorError as error:
-            return failure_outcome(command.action, error, command.id)
+            produced = guard_failure(self.workspace, command, error)
         except Exception as error:
             return _internal(command.action, error, command.id)
         if isinstance(produced, Reveal):

@@ -24,9 +24,12 @@ from ..errors import OperatorError
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
+# Matched case-insensitively against every component of a path (a pattern with a ``/``
+# against that many trailing components): see ``Workspace.is_secret``.
 DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".env",
     ".env.*",
+    ".envrc",
     "*.pem",
     "*.key",
     "*.p12",
@@ -39,8 +42,20 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".pypirc",
     ".npmrc",
     ".git-credentials",
+    ".git/config",
+    ".pgpass",
+    ".htpasswd",
+    ".vault-token",
+    ".s3cfg",
+    ".aws/credentials",
+    ".docker/config.json",
+    ".kube/config",
     "credentials.json",
+    "client_secret*.json",
     "*.keystore",
+    "*.jks",
+    "*.kdbx",
+    "*.tfstate",
     "secrets.*",
 )
 
@@ -81,16 +96,25 @@ class Workspace:
 
     root: Path
     secret_patterns: tuple[str, ...] = field(default=DEFAULT_SECRET_PATTERNS)
-    _secret: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    # component count -> one compiled pattern for every secret pattern of that many parts
+    _secret: dict[int, re.Pattern[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         real = Path(os.path.realpath(self.root))
         if not real.is_dir():
             raise OperatorError("ERR_WORKSPACE_INVALID", f"workspace {self.root} is not a folder")
         object.__setattr__(self, "root", real)
-        # One compiled pattern: searchTree asks this for every file it meets.
-        joined = "|".join(f"(?:{fnmatch.translate(p)})" for p in self.secret_patterns)
-        object.__setattr__(self, "_secret", re.compile(joined or r"(?!)"))
+        # One compiled pattern per component count: searchTree asks for every file it meets.
+        by_parts: dict[int, list[str]] = {}
+        for pattern in self.secret_patterns:
+            cleaned = pattern.strip().strip("/")
+            if cleaned:
+                by_parts.setdefault(cleaned.count("/") + 1, []).append(fnmatch.translate(cleaned))
+        compiled = {
+            parts: re.compile("|".join(f"(?:{p})" for p in group), re.IGNORECASE)
+            for parts, group in by_parts.items()
+        }
+        object.__setattr__(self, "_secret", compiled)
 
     # -- resolution --------------------------------------------------------------
 
@@ -142,5 +166,45 @@ class Workspace:
     # -- policy ------------------------------------------------------------------
 
     def is_secret(self, rel: str) -> bool:
-        name = rel.rsplit("/", 1)[-1]
-        return self._secret.match(name) is not None
+        """Whether a ``/``-separated path looks secret: some component (or, for a pattern
+        with ``/``, some run of that many components) matches a pattern, in any case."""
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        for count, pattern in self._secret.items():
+            for end in range(count, len(parts) + 1):
+                if pattern.match("/".join(parts[end - count : end])):
+                    return True
+        return False
+
+    def secret_match(self, path: str) -> str | None:
+        """The secret-looking path that ``path`` (as a command writes it) reaches, if any.
+
+        Checked: the path as written, every symlink met on the way (its own path and where
+        it leads) and the final target. None when nothing looks secret, or when the path
+        cannot be resolved at all (the action then fails on its own, quoting nothing).
+        """
+        try:
+            cleaned = check_path_text(path)
+        except OperatorError:
+            return None
+        if self.is_secret(cleaned):
+            return cleaned
+        current = self.root
+        for part in cleaned.split("/"):
+            if part == ".":
+                continue
+            step = current.parent if part == ".." else current / part
+            if os.path.islink(step):
+                real = Path(os.path.realpath(step))
+                if real != self.root and self.root not in real.parents:
+                    return None
+                reached = self.relative(real)
+                if self.is_secret(reached):
+                    return reached
+                current = real
+            else:
+                current = step
+        try:
+            final = self.relative(self.resolve(cleaned))
+        except OperatorError:
+            return None
+        return final if self.is_secret(final) else None

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark
 from ..textfile import TextFile
 from .languages import SPECS, SUPPORTED_EXTENSIONS, LanguageSpec, language_for_path
 
@@ -144,7 +144,7 @@ def load_source(data: bytes, path: str) -> Source:
             f"{path} has syntax errors ({len(errors)} found, first at line {first['line']}, "
             f"column {first['column']}), so its structures cannot be located reliably. "
             "Fix the syntax first (e.g. with a text or line edit), then retry.",
-            {"parse_errors": errors, **UNCHANGED},
+            {"parse_errors": [_marked(error) for error in errors], **UNCHANGED},
         )
     return source
 
@@ -175,6 +175,11 @@ def empty_python_blocks(source: Source) -> list[dict[str, Any]]:
                 }
             )
     return found
+
+
+def _marked(error: dict[str, Any]) -> dict[str, Any]:
+    """A parse error with its file text marked for redaction (``errors.mark``)."""
+    return {key: mark(value) if key == "snippet" else value for key, value in error.items()}
 
 
 def parse_errors(source: Source, limit: int = 20) -> list[dict[str, Any]]:
