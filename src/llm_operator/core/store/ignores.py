@@ -7,6 +7,7 @@ As in git, the deepest .gitignore with a pattern that matches a path decides, an
 from __future__ import annotations
 
 import os
+import stat
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,9 +23,9 @@ def _read(fd: int) -> bytes | None:
     except OSError:
         return None
     try:
-        from .tree_walk import read_limited
-
-        return read_limited(handle, MAX_GITIGNORE_BYTES)
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        return os.read(handle, MAX_GITIGNORE_BYTES)
     except OSError:
         return None
     finally:
