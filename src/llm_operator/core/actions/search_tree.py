@@ -150,7 +150,8 @@ def _file_hits(item: TreeFile, query: LineQuery, tally: _Tally) -> list[str] | N
 def _secret(workspace: Workspace, item: TreeFile, start_secret: bool) -> bool:
     if start_secret or workspace.is_secret(item.rel):
         return True
-    return item.is_link and workspace.is_secret(item.target_rel)
+    # A link is checked hop by hop, like a path a command names.
+    return item.is_link and workspace.secret_match(item.rel) is not None
 
 
 def _search(

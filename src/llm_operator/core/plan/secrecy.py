@@ -75,14 +75,16 @@ def guard_failure(workspace: Workspace, command: Command, error: OperatorError) 
     secrets = secret_paths(workspace, command)
     if not secrets:
         return full
-    leaked = _leaks(workspace, secrets, full)
+    known = _command_text(command)
+    leaked = _leaks(workspace, secrets, full, known)
     if not error.quotes_file and not leaked:
         return full
     shown = error.redacted()
     if error.quotes_file:
-        shown = type(shown)(shown.code, f"{shown.message}; {NOT_SHOWN_NOTE}", shown.details)
+        message = shown.message.rstrip(". ")
+        shown = type(shown)(shown.code, f"{message}; {NOT_SHOWN_NOTE}", shown.details)
     redacted = failure_outcome(command.action, shown, command.id)
-    if leaked or _leaks(workspace, secrets, redacted):
+    if _leaks(workspace, secrets, redacted, known):
         redacted = failure_outcome(
             command.action,
             type(error)(
@@ -100,11 +102,20 @@ def guard_failure(workspace: Workspace, command: Command, error: OperatorError) 
     )
 
 
-def _leaks(workspace: Workspace, secrets: tuple[str, ...], outcome: Outcome) -> bool:
-    """Whether ``outcome`` holds a line of one of the ``secrets`` files."""
+def _command_text(command: Command) -> str:
+    """Every text field of the command (base64 ones decoded): what the model already knows."""
+    values = [value for value in command.fields.model_dump().values() if isinstance(value, str)]
+    return "\n".join(values)
+
+
+def _leaks(workspace: Workspace, secrets: tuple[str, ...], outcome: Outcome, known: str) -> bool:
+    """Whether ``outcome`` holds a line of one of the ``secrets`` files that the command
+    itself did not send (a patch's context lines are the model's own text)."""
     text = outcome.summary + "\n" + (outcome.details or "")
     for rel in secrets:
         for line in _lines(workspace, rel):
+            if line in known:
+                continue
             forms = {line, repr(line)[1:-1], json.dumps(line, ensure_ascii=False)[1:-1]}
             if any(form in text for form in forms):
                 return True

@@ -193,16 +193,18 @@ class Workspace:
             if part == ".":
                 continue
             step = current.parent if part == ".." else current / part
-            if os.path.islink(step):
-                real = Path(os.path.realpath(step))
-                if real != self.root and self.root not in real.parents:
+            hops = 0
+            # Each link of a chain (notes.txt -> .env -> envs/prod.txt) is checked.
+            while os.path.islink(step) and hops < 40:
+                hops += 1
+                folder = Path(os.path.realpath(step.parent))
+                step = Path(os.path.normpath(folder / os.readlink(step)))
+                if step != self.root and self.root not in step.parents:
                     return None
-                reached = self.relative(real)
+                reached = self.relative(step)
                 if self.is_secret(reached):
                     return reached
-                current = real
-            else:
-                current = step
+            current = Path(os.path.realpath(step))
         try:
             final = self.relative(self.resolve(cleaned))
         except OperatorError:
