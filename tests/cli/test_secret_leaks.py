@@ -156,7 +156,8 @@ def test_stat_and_list_show_names_only_and_need_no_approval(
             [block("st", "fs.stat", path=".ENV"), block("ls", "fs.list", path=".")],
         )
     )
-    assert results["st"]["ok"] and results["ls"]["ok"]
+    assert results["st"]["ok"]
+    assert results["ls"]["ok"]
     assert ".ENV" in results["ls"]["details"].split("\n")
 
 
@@ -230,7 +231,8 @@ def test_failing_edits_name_the_problem_without_quoting(secret_ws: Path, tmp_pat
     ]
     results = by_id(exec_no(secret_ws, tmp_path, blocks))
     similar = results["edit-similar"]
-    assert not similar["ok"] and "ERR_ANCHOR_NOT_FOUND" in similar["summary"]
+    assert not similar["ok"]
+    assert "ERR_ANCHOR_NOT_FOUND" in similar["summary"]
     assert "secret-looking, so its text is not shown" in similar["summary"]
     assert "the most similar line is line 1: <text not shown>" in similar["summary"]
     assert "ERR_ANCHOR_NOT_FOUND" in results["edit-through-link"]["summary"]
