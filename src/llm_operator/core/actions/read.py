@@ -18,7 +18,7 @@ from pydantic import model_validator
 from ..errors import InvalidCommand
 from ..protocol.names import display_name
 from ..store.files import find_dir, find_file, line_count, read_text
-from ..store.tree_walk import is_trash_name
+from ..store.workspace import is_trash_name
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
 from .fields import B64Text, Count, PathFields
 

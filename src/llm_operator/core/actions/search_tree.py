@@ -30,7 +30,7 @@ from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name
 from ..store.files import not_found
-from ..store.tree_walk import WalkCounts, is_trash_name, read_limited, walk_files, walk_one
+from ..store.tree_walk import WalkCounts, read_limited, walk_files, walk_one
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
 from .fields import Flag
 from .read import SearchFields
@@ -261,11 +261,6 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
     if not real.exists():
         raise not_found(workspace, fields.path)
     rel = workspace.relative(real)
-    if is_trash_name(rel):
-        raise OperatorError(
-            "ERR_PATH_PROTECTED",
-            f"{fields.path!r} is in the trash folder, which is never searched or read",
-        )
     if not real.is_dir() and not real.is_file():
         # A FIFO or device would block or never end.
         raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")

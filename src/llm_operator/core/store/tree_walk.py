@@ -24,7 +24,6 @@ Invariants:
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,21 +32,16 @@ from typing import TYPE_CHECKING
 from ..errors import OperatorError
 from ..protocol.names import is_plain_name
 from .ignores import Ignores
+from .workspace import is_trash_name
 
 if TYPE_CHECKING:
     from .workspace import Workspace
 
-_TRASH = re.compile(r"\.Trash(?:-[0-9]+)?\Z")
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 Select = Callable[[str, bool], bool]
 """``select(path relative to the start folder, is_folder)``: False drops the entry."""
-
-
-def is_trash_name(rel: str) -> bool:
-    """Whether workspace-relative ``rel`` is or lies in a trash folder at the root."""
-    return _TRASH.match(rel.split("/", 1)[0]) is not None
 
 
 @dataclass
@@ -154,7 +148,7 @@ class _Walk:
         except OSError:
             self.counts.unreadable += 1
             return
-        if is_dir and (name.casefold() == ".git" or (not folder and _TRASH.match(name))):
+        if is_dir and (name.casefold() == ".git" or (not folder and is_trash_name(name))):
             return
         if self.before_resume_point(key, is_dir):
             return

@@ -23,6 +23,14 @@ from pathlib import Path
 from ..errors import OperatorError
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_TRASH = re.compile(r"\.Trash(?:-[0-9]+)?\Z")
+
+
+def is_trash_name(rel: str) -> bool:
+    """Whether workspace-relative ``rel`` is or lies in a trash folder at the root
+    (``.Trash``, ``.Trash-<uid>``: where a delete on a mount root lands)."""
+    return _TRASH.match(rel.split("/", 1)[0]) is not None
+
 
 # Matched case-insensitively against every component of a path (a pattern with a ``/``
 # against that many trailing components): see ``Workspace.is_secret``.
@@ -127,7 +135,14 @@ class Workspace:
         """The real absolute path for a command path, following every symlink."""
         cleaned = check_path_text(path)
         real = Path(os.path.realpath(self.root / cleaned))
-        return self._contain(path, real, "resolves (through a symlink) outside the workspace")
+        self._contain(path, real, "resolves (through a symlink) outside the workspace")
+        if real != self.root and is_trash_name(self.relative(real)):
+            raise OperatorError(
+                "ERR_PATH_PROTECTED",
+                f"path {path!r} is in the workspace's trash folder, which is never listed, "
+                "searched, read or written",
+            )
+        return real
 
     def resolve_link(self, path: str) -> Path:
         """The absolute path of the entry itself: the parent is resolved, the last part is not."""
