@@ -291,8 +291,15 @@ def test_an_unreadable_folder_is_skipped_and_counted() -> None:
         (ws / "locked").chmod(0o000)
         env = dict(os.environ, HOME=str(base), LLM_OPERATOR_CONFIG_DIR=str(base / "config"))
         done = subprocess.run(
-            [sys.executable, "-c", AS_NOBODY, str(base / "warm"), str(ws)]
-            + [str(base / "state"), str(base / "block.txt")],
+            [
+                sys.executable,
+                "-c",
+                AS_NOBODY,
+                str(base / "warm"),
+                str(ws),
+                str(base / "state"),
+                str(base / "block.txt"),
+            ],
             capture_output=True,
             text=True,
             env=env,
