@@ -2,7 +2,7 @@
 
 Invariants:
 - Lines end at ``\\n`` only (as every other action numbers them); a CR before it is not
-  shown. A line that matches several times is reported once.
+  part of the line (not shown, and ``$`` matches before it). A line that matches several times is reported once.
 - A regex is matched per line, with ``re.MULTILINE`` semantics: ``^`` and ``$`` match at
   each line's start and end, and a match never spans a line break (a match that would is
   checked again against its first line alone).
@@ -13,7 +13,7 @@ Invariants:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import OperatorError
@@ -21,13 +21,41 @@ from ..errors import OperatorError
 LONG_LINE = 1000
 
 
+def required_literal(pattern: re.Pattern[str]) -> str:
+    """The longest run of plain characters that every match of ``pattern`` contains, or "".
+
+    Read from the parsed pattern: a run of top-level literals (outside any branch, group or
+    repeat) must appear in each match. Case-insensitive patterns get none.
+    """
+    if pattern.flags & re.IGNORECASE:
+        return ""
+    try:
+        import re._parser as sre_parse  # type: ignore[import-not-found]
+    except ImportError:  # Python < 3.11
+        import sre_parse  # type: ignore[no-redef]
+    try:
+        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+    except Exception:  # a private API: any surprise only costs the fast path
+        return ""
+    best = run = ""
+    for op, value in parsed:
+        if str(op) == "LITERAL":
+            run += chr(value)
+            best = max(best, run, key=len)
+        else:
+            run = ""
+    return best
+
+
 @dataclass(frozen=True)
 class LineQuery:
-    """A compiled query: a bytes needle for plain case-sensitive text, else a pattern."""
+    """A compiled query: a bytes needle for plain case-sensitive text, else a pattern
+    (with, when it has one, a literal every match holds, to find candidate lines fast)."""
 
     text: str
     needle: bytes | None
     pattern: re.Pattern[str] | None
+    literal: bytes = b""
 
     @classmethod
     def compile(cls, text: str, *, regex: bool, case_sensitive: bool) -> LineQuery:
@@ -46,12 +74,19 @@ class LineQuery:
                 "regex: false to search for the text as it is",
                 {"position": position},
             ) from None
-        return cls(text, None, pattern)
+        return cls(text, None, pattern, required_literal(pattern).encode("utf-8"))
 
     def lines(self, data: bytes) -> Iterator[tuple[int, str]]:
         """(line number, line text) for every matching line of ``data``, in order."""
         if self.needle is not None:
             yield from _byte_lines(data, self.needle)
+        elif self.literal:
+            assert self.pattern is not None
+            # Only lines holding the literal can match: test those lines alone.
+            pattern = self.pattern
+            for number, line in _byte_lines(data, self.literal, clip=False):
+                if pattern.search(line) is not None:
+                    yield number, shown(line)
         else:
             assert self.pattern is not None
             yield from _pattern_lines(data.decode("utf-8", "replace"), self.pattern)
@@ -62,8 +97,43 @@ def shown(line: str) -> str:
     return line if len(line) <= LONG_LINE else line[:LONG_LINE] + " [...]"
 
 
-def _byte_lines(data: bytes, needle: bytes) -> Iterator[tuple[int, str]]:
-    found = data.find(needle)
+# Bytes of source code and prose, most common first; a byte not listed counts as rarer.
+_COMMON = b" e\ntaoinsrlcdhupmf.g(y)_b,w=\"'v:k/-xE0TS1AR#I2NCOLDPMj;z>q<F[]{}3B*U4H5G9W68V7K+YJXQZ"
+_RANK = {byte: rank for rank, byte in enumerate(_COMMON)}
+_MISSES = 32  # false candidates per file before falling back to a plain find
+
+
+def _finder(needle: bytes) -> Callable[[bytes, int], int]:
+    """``find(data, start)`` for ``needle``, jumping between the needle's rarest byte.
+
+    ``bytes.find`` of a single byte is a memchr, many times faster than a find of a
+    substring whose bytes are frequent in the text; once a file holds that byte too often,
+    the search falls back to ``bytes.find`` of the whole needle.
+    """
+    if len(needle) < 2:
+        return lambda data, start: data.find(needle, start)
+    offset = max(range(len(needle)), key=lambda i: _RANK.get(needle[i], len(_COMMON)))
+    anchor = needle[offset : offset + 1]
+
+    def find(data: bytes, start: int) -> int:
+        misses = 0
+        position = data.find(anchor, start + offset)
+        while position >= 0:
+            at = position - offset
+            if data.startswith(needle, at):
+                return at
+            misses += 1
+            if misses > _MISSES:
+                return data.find(needle, at + 1)
+            position = data.find(anchor, position + 1)
+        return -1
+
+    return find
+
+
+def _byte_lines(data: bytes, needle: bytes, clip: bool = True) -> Iterator[tuple[int, str]]:
+    find = _finder(needle)
+    found = find(data, 0)
     line_no = 1
     scanned_to = 0
     while found >= 0:
@@ -72,12 +142,16 @@ def _byte_lines(data: bytes, needle: bytes) -> Iterator[tuple[int, str]]:
         line_end = data.find(b"\n", found)
         if line_end < 0:
             line_end = len(data)
-        yield line_no, shown(data[line_start:line_end].decode("utf-8", "replace"))
+        line = data[line_start:line_end].decode("utf-8", "replace")
+        yield line_no, shown(line) if clip else line.removesuffix("\r")
         scanned_to = line_end
-        found = data.find(needle, line_end)
+        found = find(data, line_end)
 
 
 def _pattern_lines(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    # A CR before a line break is not part of the line ($ matches before it), as in the
+    # literal path, which tests each line without it.
+    text = text.replace("\r\n", "\n")
     line_no = 1
     scanned_to = 0
     position = 0
