@@ -2,12 +2,15 @@
 
 Invariants:
 - Lines end at ``\\n`` only (as every other action numbers them); a CR before it is not
-  part of the line (not shown, and ``$`` matches before it). A line that matches several times is reported once.
+  part of the line (not shown, and ``$`` matches before it). A line that matches several
+  times is reported once.
 - A regex is matched per line, with ``re.MULTILINE`` semantics: ``^`` and ``$`` match at
   each line's start and end, and a match never spans a line break (a match that would is
   checked again against its first line alone).
 - The whole file is searched at once and only matching lines are cut out, so the cost is
-  that of one ``bytes.find`` or one ``re.search`` pass over the file, not of a per-line loop.
+  that of one pass over the file, not of a per-line loop. A literal (the query, or a run of
+  plain characters every regex match must hold) is found by jumping between its rarest
+  byte; a regex with such a literal is then tried only on the lines that hold it.
 """
 
 from __future__ import annotations
