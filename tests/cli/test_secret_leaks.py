@@ -263,7 +263,10 @@ def test_search_tree_neither_shows_nor_names_matching_secrets(
     for cmd_id in ("tree", "tree-regex", "tree-ci"):
         details = results[cmd_id]["details"]
         assert results[cmd_id]["ok"]
-        for rel in FILES:
-            assert f"{rel}:" not in details
+        for rel in [*FILES, ".env", "notes.txt"]:
+            assert f"\n{rel}:" not in details
+        # .ENV, server.PEM, .env, notes.txt, secrets.py, credentials.json, .env.local and
+        # conf/.aws/credentials (.git is never searched; envs/prod.txt is not secret by name)
+        assert "# secret-looking files searched: 8;" in details
         # The result is the one a search matching no secret file gives: nothing to tell.
         assert without_query(details) == without_query(results["tree-none"]["details"])

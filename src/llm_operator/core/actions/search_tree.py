@@ -36,7 +36,7 @@ from .fields import Flag
 from .read import SearchFields
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Generator, Iterator
 
     from ..store.tree_walk import Select, TreeFile
     from ..store.workspace import Workspace
@@ -273,6 +273,7 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
     )
     tally = _Tally()
     start_secret = workspace.secret_match(fields.path) is not None
+    files: Generator[TreeFile, None, None]
     if real.is_dir():
         files = walk_files(workspace, rel, tally.counts, select=_select(fields), after=fields.after)
     else:

@@ -32,10 +32,12 @@ def required_literal(pattern: re.Pattern[str]) -> str:
     """
     if pattern.flags & re.IGNORECASE:
         return ""
+    import importlib
+
     try:
-        import re._parser as sre_parse  # type: ignore[import-not-found]
+        sre_parse = importlib.import_module("re._parser")
     except ImportError:  # Python < 3.11
-        import sre_parse  # type: ignore[no-redef]
+        sre_parse = importlib.import_module("sre_parse")
     try:
         parsed = sre_parse.parse(pattern.pattern, pattern.flags)
     except Exception:  # a private API: any surprise only costs the fast path

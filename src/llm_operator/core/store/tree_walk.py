@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -216,7 +216,7 @@ def walk_files(
     select: Select | None = None,
     after: str | None = None,
     gitignore: bool = True,
-) -> Iterator[TreeFile]:
+) -> Generator[TreeFile, None, None]:
     """The files under workspace folder ``start`` (a real, symlink-free relative path).
 
     Stop iterating at any time; the descriptors are closed when the generator is.
@@ -264,7 +264,7 @@ def walk_files(
         os.close(root_fd)
 
 
-def walk_one(workspace: Workspace, rel: str, counts: WalkCounts) -> Iterator[TreeFile]:
+def walk_one(workspace: Workspace, rel: str, counts: WalkCounts) -> Generator[TreeFile, None, None]:
     """The single regular file at workspace path ``rel`` (real, symlink-free), as a walk."""
     parent, _, name = rel.rpartition("/")
     root_fd = os.open(workspace.root, _DIR_FLAGS)
