@@ -318,3 +318,42 @@ def test_an_unreadable_folder_is_skipped_and_counted() -> None:
     finally:
         (base / "ws" / "locked").chmod(0o755)
         shutil.rmtree(base, ignore_errors=True)
+
+
+SWAPPER = """
+import os, sys, time
+ws, outside, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+real, link, spare = ws + "/sub", ws + "/sub-link", ws + "/sub-real"
+os.symlink(outside, link)
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    os.rename(real, spare)  # sub is gone for a moment
+    os.rename(link, real)  # sub is now a symlink to the outside
+    os.rename(real, link)
+    os.rename(spare, real)  # sub is a folder again
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symlinks")
+def test_a_folder_swapped_for_a_symlink_never_leads_the_walk_outside(
+    run_reply: Any, cmd: Any, workspace: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "leak.txt", "needle OUTSIDE-SENTINEL\n")
+    write(outside, "deeper/leak2.txt", "needle OUTSIDE-SENTINEL\n")
+    write(workspace, "sub/inside.txt", "needle inside\n")
+    write(workspace, "sub/deeper/inside2.txt", "needle inside\n")
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(workspace), str(outside), "4"])
+    searches = 0
+    try:
+        while swapper.poll() is None:
+            for path in (".", "sub", "sub/deeper"):
+                result = search(run_reply, cmd, "needle", path=path)
+                text = result.summary + (result.details or "")
+                assert "OUTSIDE-SENTINEL" not in text
+                assert "leak" not in text
+                searches += 1
+    finally:
+        swapper.wait(timeout=30)
+    assert swapper.returncode == 0
+    assert searches > 10

@@ -203,6 +203,14 @@ class Workspace:
             return None
         if self.is_secret(cleaned):
             return cleaned
+        try:
+            return self._secret_on_the_way(cleaned)
+        except OSError:
+            # The path changed while it was being looked at (a link swapped mid-check):
+            # treat it as secret, so the user decides rather than a race.
+            return cleaned
+
+    def _secret_on_the_way(self, cleaned: str) -> str | None:
         current = self.root
         for part in cleaned.split("/"):
             if part == ".":
