@@ -213,6 +213,7 @@ def test_failing_edits_name_the_problem_without_quoting(secret_ws: Path, tmp_pat
             anchor="BEGIN PRIVATE",
             comment_line_prefix="#",
         ),
+        block("same", "fs.write", path=".ENV", content_b64=b64(FILES[".ENV"])),
         block(
             "struct-edit",
             "fs.replaceStructure",
@@ -241,6 +242,8 @@ def test_failing_edits_name_the_problem_without_quoting(secret_ws: Path, tmp_pat
     assert "<text not shown>" in patched["summary"]
     assert "ERR_ANCHOR_NOT_FOUND" in results["insert-region"]["summary"]
     assert "ERR_TARGET_NOT_FOUND" in results["struct-edit"]["summary"]
+    # "already holds this content" would confirm a guess of the whole file: asked, rejected.
+    assert "ERR_REJECTED_BY_USER" in results["same"]["summary"]
     assert "ERR_TEXT_NOT_FOUND" in results["struct-text"]["summary"]
 
 

@@ -77,23 +77,23 @@ class OperatorError(Exception):
         if not code.startswith("ERR_"):
             raise ValueError(f"error codes start with ERR_: {code!r}")
         raw_details = dict(details or {})
-        self.quotes_file = has_marks(message) or _any_marks(raw_details)
-        self.message = unmark(message)
-        super().__init__(f"{code}: {self.message}")
         self.code = code
+        self.message = unmark(message)
         self.details: dict[str, Any] = _walk(raw_details, unmark)
-        if self.quotes_file:
-            self.redacted_message = redact(message)
-            self.redacted_details: dict[str, Any] = _walk(raw_details, redact)
-            # Keep the marked forms so a wrapper (InvalidCommand from OperatorError) can
-            # carry them on.
-            self.marked_message = message
-            self.marked_details = raw_details
-        else:
-            self.redacted_message = self.message
-            self.redacted_details = self.details
-            self.marked_message = message
-            self.marked_details = raw_details
+        super().__init__(f"{code}: {self.message}")
+        # The marked forms, so a wrapper (InvalidCommand from OperatorError) keeps them.
+        self.marked_message = message
+        self.marked_details = raw_details
+        self.quotes_file = has_marks(message) or _any_marks(raw_details)
+
+    @property
+    def redacted_message(self) -> str:
+        return redact(self.marked_message)
+
+    @property
+    def redacted_details(self) -> dict[str, Any]:
+        redacted: dict[str, Any] = _walk(self.marked_details, redact)
+        return redacted
 
     def redacted(self) -> OperatorError:
         """The same failure with every quote of the file replaced by TEXT_NOT_SHOWN."""
