@@ -347,11 +347,11 @@ def _not_found(
             "ERR_TARGET_NOT_FOUND",
             f"no structure {under} of {source.path} is named {levels[depth]!r} (symbol "
             f"levels are grammar names separated by '/', '[n]' for the n-th of a name). "
-            f"Names at this level: {known!r}.",
+            f"Names at this level: {mark(repr(known))}.",
             {
                 "searched_path": list(levels),
                 "parent_found": parent,
-                "suggestions": {"next_levels": known},
+                "suggestions": {"next_levels": [mark(name) for name in known]},
                 **UNCHANGED,
             },
         )
