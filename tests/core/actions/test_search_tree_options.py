@@ -224,6 +224,11 @@ def test_odd_names_make_no_fake_entry(run_reply: Any, cmd: Any, workspace: Path)
     result = search(run_reply, cmd, "needle", path="odd")
     assert paths(result) == ["odd/plain.txt"]  # no "src/x.py:1: needle" from n\nsrc
     assert "3 with names that cannot be shown on one line" in header(result, "# files scanned:")
+    os.symlink("odd/n\nsrc", workspace / "via-link")  # a command path cannot hold \n itself
+    through = search(run_reply, cmd, "needle", path="via-link")
+    assert not through.ok
+    assert through.code == "ERR_INVALID_PATH"
+    assert "\n" not in through.summary
     (listed,) = run_reply(cmd(f"ls-{next(IDS)}", "fs.list", path="odd"))
     assert listed.details.rstrip("\n").split("\n") == [
         "a\\nb.txt",

@@ -28,7 +28,7 @@ from pydantic import model_validator
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name
+from ..protocol.names import display_name, is_plain_name
 from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, read_limited, walk_files, walk_one
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
@@ -261,6 +261,13 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
     if not real.exists():
         raise not_found(workspace, fields.path)
     rel = workspace.relative(real)
+    if not is_plain_name(rel):
+        # Every match line starts with this path: it must be one line of plain text.
+        raise OperatorError(
+            "ERR_INVALID_PATH",
+            f"{fields.path!r} leads to {display_name(rel)!r}, a name that cannot be shown on "
+            "one line; search a folder above it or below it",
+        )
     if not real.is_dir() and not real.is_file():
         # A FIFO or device would block or never end.
         raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")
