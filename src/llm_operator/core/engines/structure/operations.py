@@ -152,8 +152,8 @@ def _replace_text(
         raise OperatorError(
             "ERR_COUNT_MISMATCH",
             f"old_text occurs {len(found)} times in {quote(first_line)} "
-            f"(lines {start + 1}-{end + 1}) but expected_count is {expected_count}; nothing was replaced. Re-read the "
-            "structure and adjust old_text or expected_count.",
+            f"(lines {start + 1}-{end + 1}) but expected_count is {expected_count}; nothing was "
+            "replaced. Re-read the structure and adjust old_text or expected_count.",
             {"expected": expected_count, "found": len(found), **scope, **UNCHANGED},
         )
     if not found:
