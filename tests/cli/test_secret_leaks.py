@@ -273,3 +273,24 @@ def test_search_tree_neither_shows_nor_names_matching_secrets(
         assert "# secret-looking files searched: 8;" in details
         # The result is the one a search matching no secret file gives: nothing to tell.
         assert without_query(details) == without_query(results["tree-none"]["details"])
+
+
+def test_approved_failures_and_reads_show_the_text(secret_ws: Path, tmp_path: Path) -> None:
+    """The same commands with --yes: what was held back is what the user approved."""
+    blocks = [
+        block(
+            "edit-similar",
+            "fs.applyEdits",
+            path=".ENV",
+            edits_b64=edits_b64({"op": "replaceFirst", "find": "API_KEY=sk-test", "text": "x"}),
+        ),
+        block("read-link", "fs.read", path="notes.txt"),
+    ]
+    state = tmp_path / "state-yes"
+    done = cli(
+        "exec", "--workspace", secret_ws, "--state-dir", state, "--yes", stdin="\n\n".join(blocks)
+    )
+    found = {m["id"]: m for m in RESULT.finditer(done.stdout)}
+    assert TOKENS[".ENV"] in found["edit-similar"]["summary"]
+    details = base64.b64decode(found["read-link"]["details"]).decode("utf-8")
+    assert TOKENS["envs/prod.txt"] in details
