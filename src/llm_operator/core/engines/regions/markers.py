@@ -16,7 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...errors import OperatorError, mark, quote
@@ -238,7 +238,7 @@ class MarkerScan:
         return {region.marker_id: region for region in found}
 
 
-def _marked(region: dict[str, object]) -> dict[str, object]:
+def _marked(region: Mapping[str, object]) -> dict[str, object]:
     return {k: mark(v) if isinstance(v, str) else v for k, v in region.items()}
 
 
