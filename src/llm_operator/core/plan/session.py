@@ -37,6 +37,7 @@ from ..store.workspace import Workspace
 if TYPE_CHECKING:
     from ..store.journal import BatchRecorder, Journal, UndoReport
     from .changes import FileChange
+    from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
 
@@ -60,6 +61,8 @@ class Pending:
     plan: Plan | None = None
     reveal: Reveal | None = None
     builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
+    # What each change will do, made here in the worker: the window only renders it.
+    previews: tuple[ChangePreview, ...] = ()
 
     @property
     def id(self) -> str:
@@ -275,7 +278,12 @@ class Session:
             )
             for change in produced.changes.changes:
                 overlay.planned[change.path] = (change.after, entry.index)
-            entry.pending = Pending(entry.index, command, plan=produced, builds_on=builds_on)
+            from .preview import preview_change  # lazy: exec of reads never needs the diffs
+
+            previews = tuple(preview_change(change) for change in produced.changes.changes)
+            entry.pending = Pending(
+                entry.index, command, plan=produced, builds_on=builds_on, previews=previews
+            )
 
     def _touches_pending(self, command: Command, overlay: _Overlay) -> bool:
         if not overlay.planned or command.path is None:
