@@ -147,3 +147,76 @@ class DiffHighlighter(QSyntaxHighlighter):
             if not any(start <= at < end for start, end in strings):
                 return at
         return None
+
+
+# -- rows: one style per line, for pages built from preview and result data -------------
+
+ADDED_WORD_BG = "#abf2bc"
+REMOVED_WORD_BG = "#ffb3b0"
+GUTTER_FG = "#8c959f"
+TITLE_OK_FG = "#1a7f37"
+TITLE_FAILED_FG = "#cf222e"
+NOTE_FG = "#57606a"
+
+_ROW_BG = {"added": ADDED_BG, "removed": REMOVED_BG}
+_WORD_BG = {"added": ADDED_WORD_BG, "removed": REMOVED_WORD_BG}
+
+
+@dataclass(frozen=True)
+class RowStyle:
+    """How one line of a page looks.
+
+    ``kind`` is a diff line kind (context, added, removed, hunk, note), or title-ok,
+    title-failed, heading, text, code. ``code_at`` is where the line's own text starts
+    (after a line-number gutter); ``spans`` (relative to ``code_at``) are changed words.
+    """
+
+    kind: str
+    code_at: int = 0
+    spans: tuple[tuple[int, int], ...] = ()
+    language: Language | None = None
+
+
+class RowHighlighter(DiffHighlighter):
+    """Colours a page line by line from its ``RowStyle``s (set them before the text)."""
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document, "")
+        self.rows: list[RowStyle] = []
+        self._gutter = _format(GUTTER_FG)
+        self._note = _format(NOTE_FG)
+        self._note.setFontItalic(True)
+        self._heading = _format()
+        self._heading.setFontWeight(QFont.Weight.Bold)
+        self._title_ok = _format(TITLE_OK_FG)
+        self._title_ok.setFontWeight(QFont.Weight.Bold)
+        self._title_failed = _format(TITLE_FAILED_FG)
+        self._title_failed.setFontWeight(QFont.Weight.Bold)
+
+    def highlightBlock(self, text: str) -> None:
+        number = self.currentBlock().blockNumber()
+        if not 0 <= number < len(self.rows):
+            return
+        row = self.rows[number]
+        whole = {
+            "hunk": self._hunk,
+            "note": self._note,
+            "heading": self._heading,
+            "title-ok": self._title_ok,
+            "title-failed": self._title_failed,
+        }.get(row.kind)
+        if whole is not None:
+            self.setFormat(0, len(text), whole)
+            return
+        background = _ROW_BG.get(row.kind)
+        if background:
+            self.setFormat(0, len(text), self._added if row.kind == "added" else self._removed)
+        if row.code_at:
+            self._layer(0, row.code_at, self._gutter, background)
+        if row.language is not None:
+            self._language = row.language
+            self._highlight_code(text, row.code_at, background)
+        word = _WORD_BG.get(row.kind)
+        if word:
+            for start, end in row.spans:
+                self._layer(row.code_at + start, end - start, _format(), word)
