@@ -73,5 +73,6 @@ def test_pyproject_excludes_the_pair_with_environment_markers() -> None:
     pins = re.findall(r'"(PySide6-Essentials[^"]*)"', pyproject.read_text("utf-8"))
     old = [dep for dep in pins if "python_version < '3.12'" in dep]
     new = [dep for dep in pins if "python_version >= '3.12'" in dep]
-    assert len(old) == 1 and "!=6.12.0" in old[0], pins
+    assert len(old) == 1, pins
+    assert "!=6.12.0" in old[0], pins
     assert len(new) == 1, pins

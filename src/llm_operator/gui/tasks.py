@@ -1,7 +1,8 @@
 """The one way the window runs slow work: a worker thread that returns a value.
 
 ``TaskRunner[T]`` runs work returning ``T`` and hands the ``T`` to a callback, so each call
-site is typed. Every runner shares one private thread pool. Workers never touch widgets. They receive a ``progress(done, total, label)`` function that
+site is typed. Every runner shares one private thread pool. Workers never touch widgets.
+They receive a ``progress(done, total, label)`` function that
 emits a signal, and their return value (or the error they raised) reaches the UI through
 queued signals, so every callback runs on the main thread.
 """

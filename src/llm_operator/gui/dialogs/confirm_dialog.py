@@ -212,7 +212,7 @@ class ConfirmDialog(QDialog):
             if state.item.reveal is not None:
                 files = [(path, None) for path in state.item.reveal.paths[:1]]
             files += [(p.path, p) for p in state.item.previews]
-            for (path, preview), badges in zip(files, state.badges):
+            for (path, preview), badges in zip(files, state.badges, strict=True):
                 stats = f"  +{preview.added} -{preview.removed}" if preview else ""
                 shown = " \u00b7 ".join(BADGE_STYLES[kind][0] for kind in badges)
                 row = QTreeWidgetItem([path + stats, shown])
