@@ -24,13 +24,13 @@ def test_a_file_changed_outside_after_a_read_gets_the_badge(
     time.sleep(0.05)  # a different mtime even on coarse file systems
     (workspace / "a.txt").write_text("alpha\nbeta\nedited elsewhere\n")
     qtbot.waitUntil(lambda: "a.txt" in window.watcher.changed_outside(), timeout=5000)
-    assert window.watch_label.text() == "1 file(s) changed outside since read"
+    assert window.watch_label.text() == "1 changed outside"
 
     badges: list[list[str]] = []
 
     def decide(parent: object, pending: list[Pending], outside: frozenset[str] = frozenset()):
         dialog = ConfirmDialog(None, pending, outside)
-        badges.extend(card.badges for card in dialog.cards)
+        badges.extend(state.badges[0] for state in dialog.states)
         dialog.deleteLater()
         return {item.index: APPROVE for item in pending}
 
@@ -66,7 +66,8 @@ def test_a_watcher_that_cannot_start_is_reported_and_the_app_goes_on(
     window = make_window(workspace)
     assert window.watcher is not None
     assert not window.watcher.running
-    assert "inotify watch limit reached" in window.watch_label.text()
+    assert window.watch_label.text() == "watcher off"
+    assert "inotify watch limit reached" in window.watch_label.toolTip()
     assert "File watcher off" in window.statusBar().currentMessage()
     paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
-    assert "id: r1\nok: true" in window.results.view.toPlainText()
+    assert "id: r1\nok: true" in window.results.raw.toPlainText()

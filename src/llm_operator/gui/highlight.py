@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+if TYPE_CHECKING:
+    from .pages import RowStyle
 
 ADDED_BG = "#dafbe1"
 REMOVED_BG = "#ffebe9"
@@ -160,21 +164,6 @@ NOTE_FG = "#57606a"
 
 _ROW_BG = {"added": ADDED_BG, "removed": REMOVED_BG}
 _WORD_BG = {"added": ADDED_WORD_BG, "removed": REMOVED_WORD_BG}
-
-
-@dataclass(frozen=True)
-class RowStyle:
-    """How one line of a page looks.
-
-    ``kind`` is a diff line kind (context, added, removed, hunk, note), or title-ok,
-    title-failed, heading, text, code. ``code_at`` is where the line's own text starts
-    (after a line-number gutter); ``spans`` (relative to ``code_at``) are changed words.
-    """
-
-    kind: str
-    code_at: int = 0
-    spans: tuple[tuple[int, int], ...] = ()
-    language: Language | None = None
 
 
 class RowHighlighter(DiffHighlighter):

@@ -14,16 +14,36 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from .highlight import RowHighlighter, RowStyle, language_for
-
 if TYPE_CHECKING:
     from ..core.plan.preview import ChangePreview, DiffLine
     from ..core.protocol.encoder import Result
+    from .highlight import Language, RowHighlighter
 
 PAGE_STYLE = "QPlainTextEdit { background: #ffffff; color: #1f2328; }"
 _SIGN = {"added": "+", "removed": "-", "context": " "}
 # Characters that would start a new line in a text box but not in the data.
 _LINE_BREAKERS = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
+
+
+@dataclass(frozen=True)
+class RowStyle:
+    """How one line of a page looks.
+
+    ``kind`` is a diff line kind (context, added, removed, hunk, note), or title-ok,
+    title-failed, heading, text, code. ``code_at`` is where the line's own text starts
+    (after a line-number gutter); ``spans`` (relative to ``code_at``) are changed words.
+    """
+
+    kind: str
+    code_at: int = 0
+    spans: tuple[tuple[int, int], ...] = ()
+    language: Language | None = None
+
+
+def language_for(path: str) -> Language | None:
+    from .highlight import language_for as find  # lazy: not needed to get the window up
+
+    return find(path)
 
 
 @dataclass
@@ -148,10 +168,14 @@ class PageView(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setStyleSheet(PAGE_STYLE)
-        self.highlighter = RowHighlighter(self.document())
+        self.highlighter: RowHighlighter | None = None  # made with the first page
         self.page = Page()
 
     def show_page(self, page: Page) -> None:
+        if self.highlighter is None:
+            from .highlight import RowHighlighter
+
+            self.highlighter = RowHighlighter(self.document())
         self.page = page
         self.highlighter.rows = page.rows
         self.setPlainText(page.text)

@@ -1,77 +1,91 @@
-"""Undo last batch: ask, undo in a worker, show the report; and the journal's state."""
+"""Undo last batch: name it exactly, ask, undo in a worker, show the report."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .undo_source import BatchSummary, UndoSource
+
 if TYPE_CHECKING:
-    from ..core.store.journal import BatchInfo
-    from .main_window import MainWindow
+    from PySide6.QtWidgets import QWidget
+
+    from ..core.plan.session import Session
+    from ..core.store.journal import UndoReport
+
+
+@dataclass(frozen=True)
+class UndoHooks:
+    """What the undo needs from the window, as narrow callables."""
+
+    parent: QWidget
+    session: Callable[[], Session | None]
+    busy: Callable[[], bool]
+    start_undo: Callable[[UndoSource, BatchSummary], None]
+    say: Callable[[str], None]  # a status line
+    show_journal: Callable[[str, bool], None]  # the history panel's undo line, can undo
+    show_report: Callable[[str, bool], None]  # report text, had problems
 
 
 class UndoControl:
-    """Shares the command line's journal (``session.undo_last``), so either can undo."""
+    """Shares the command line's journal, so either can undo, and both name one batch."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
+    def __init__(self, hooks: UndoHooks) -> None:
+        self._hooks = hooks
 
     def undo_last_batch(self) -> None:
-        window = self._window
-        if window.session is None or window.flow.busy:
+        hooks = self._hooks
+        session = hooks.session()
+        if session is None or hooks.busy():
             return
-        found = self._batches()
-        if found is None:
+        source = UndoSource(session)
+        newest = self._newest(source)
+        if newest is False:
             return  # the status bar already says the journal is unreadable
-        batches = [batch for batch in found if not batch.undone]
-        if not batches:
-            window.statusBar().showMessage("Nothing to undo.", 5000)
+        if newest is None:
+            hooks.say("Nothing to undo.")
             return
         from .panes.history import UndoQuestion
 
-        if UndoQuestion.ask(window, batches[-1].label):
-            window.flow.undo(window.session)
-            window.update_run_state()
+        if UndoQuestion.ask(hooks.parent, newest):
+            hooks.start_undo(source, newest)
 
-    def on_undone(self, report: object) -> None:
-        window = self._window
-        summary = str(getattr(report, "summary", report))
-        problems = list(getattr(report, "problems", ()))
-        text = "\n".join(["Undo report (not for the chat):", summary, *problems])
-        window.results.show_error(text)
-        window.results.status.setText("Undo had problems." if problems else "Undo finished.")
-        window.statusBar().showMessage(summary)
-        from .panes.history import RunRecord
+    def report_text(self, report: UndoReport) -> str:
+        lines = ["Undo report (not for the chat):", report.summary]
+        lines += [f"restored {path}" for path in report.restored]
+        lines += [f"removed {path}" for path in report.removed]
+        lines += list(report.problems)
+        return "\n".join(lines)
 
-        window.history.add(RunRecord("undo", text))
-        window.finish([])
+    def on_undone(self, report: UndoReport) -> None:
+        problems = bool(report.problems) or report.refused
+        self._hooks.show_report(self.report_text(report), problems)
+        self._hooks.say(report.summary)
 
-    def _batches(self) -> list[BatchInfo] | None:
-        """The journal's batches, None when unreadable: that costs the undo, not the window."""
-        window = self._window
-        if window.session is None:
-            return []
+    def _newest(self, source: UndoSource) -> BatchSummary | bool | None:
+        """The newest open batch; False when the journal is unreadable (costs the undo only)."""
         try:
-            return window.session.journal.batches()
+            return source.newest()
         except Exception as error:
-            window.history.set_journal(f"Undo journal unreadable: {error}", False)
-            window.statusBar().showMessage(f"Undo journal unreadable: {error}", 10000)
-            return None
+            self._hooks.show_journal(f"Undo journal unreadable: {error}", False)
+            self._hooks.say(f"Undo journal unreadable: {error}")
+            return False
 
     def refresh(self) -> None:
-        history = self._window.history
-        if self._window.session is None:
-            history.set_journal("Undo journal: no workspace.", False)
+        session = self._hooks.session()
+        if session is None:
+            self._hooks.show_journal("Undo: no workspace.", False)
             return
-        batches = self._batches()
-        if batches is None:
+        newest = self._newest(UndoSource(session))
+        if newest is False:
             return
-        open_batches = [batch for batch in batches if not batch.undone]
-        if not open_batches:
-            history.set_journal("Undo journal: nothing to undo.", False)
+        if newest is None:
+            self._hooks.show_journal("Undo: nothing to undo.", False)
             return
-        last = open_batches[-1]
-        history.set_journal(
-            f"Undo journal: {len(open_batches)} batch(es); last: {last.label} "
-            f"({len(last.changes)} file(s), {last.created:%Y-%m-%d %H:%M})",
+        assert isinstance(newest, BatchSummary)
+        self._hooks.show_journal(
+            f"Undo (Ctrl+Alt+Z) undoes the newest of {newest.open_batches} batch(es): "
+            f"{newest.short()}",
             True,
         )

@@ -1,0 +1,66 @@
+"""The status bar: messages elided to the room there is (full text as tooltip), the file
+watcher's state (click it for the files changed outside) and the clipboard watch."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
+
+
+class ElidingStatusBar(QStatusBar):
+    """A status bar whose messages never push the window wider: long ones end in "..."."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.messageChanged.connect(self.setToolTip)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        message = self.currentMessage()
+        if not message:
+            super().paintEvent(event)
+            return
+        right = self.width()
+        for child in self.findChildren(QWidget):
+            if child.parent() is self and child.isVisible() and child.x() > 0:
+                right = min(right, child.x())
+        painter = QPainter(self)
+        margin = 6
+        width = max(0, right - 2 * margin)
+        shown = self.fontMetrics().elidedText(message, Qt.TextElideMode.ElideRight, width)
+        painter.setPen(self.palette().windowText().color())
+        painter.drawText(margin, 0, width, self.height(), Qt.AlignmentFlag.AlignVCenter, shown)
+
+
+class WatchButton(QToolButton):
+    """The file watcher in a word or two; clicking lists the files changed outside."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("watch")
+        self.setAutoRaise(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+
+class ClipboardIndicator(QLabel):
+    """Shows whether copied replies are picked up; a click switches the watch."""
+
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("clipboard-watch")
+        self.set_on(False)
+
+    def set_on(self, on: bool) -> None:
+        self.setText("clipboard: watching" if on else "clipboard: not watched")
+        colour = "#1a7f37" if on else "#6e7781"
+        self.setStyleSheet(f"QLabel {{ color: {colour}; padding: 0 4px; }}")
+        self.setToolTip(
+            "Copied replies with OPERATOR_CMD blocks run by themselves (click to stop)"
+            if on
+            else "Replies run only when pasted here (click to watch the clipboard)"
+        )
+
+    def mousePressEvent(self, event: object) -> None:  # type: ignore[override]
+        self.clicked.emit()
