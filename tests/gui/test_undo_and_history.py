@@ -13,7 +13,6 @@ from llm_operator.gui.undo_source import BatchSummary
 
 from .conftest import WindowFactory, command, paste_and_run, reply
 
-
 CTRL_ALT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
 
 
