@@ -118,6 +118,7 @@ class MainWindow(QMainWindow):
         self.run_button.setObjectName("run")
         self.run_hint = QLabel()
         self.run_hint.setStyleSheet("QLabel { color: #9a6700; }")
+        self.run_hint.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.workspace_bar, 1)
         top.addWidget(self.primer_button)

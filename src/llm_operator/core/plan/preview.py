@@ -159,11 +159,20 @@ def word_spans(old: str, new: str) -> tuple[tuple[Span, ...], tuple[Span, ...]] 
     matcher = difflib.SequenceMatcher(
         None, [old[s:e] for s, e in a], [new[s:e] for s, e in b], autojunk=False
     )
-    if matcher.ratio() < MIN_SIMILARITY:
+    opcodes = matcher.get_opcodes()
+    # Similarity counts the characters of matched words; shared spaces say nothing.
+    same = sum(
+        len(old[a[i][0] : a[i][1]].strip())
+        for tag, i1, i2, _j1, _j2 in opcodes
+        if tag == "equal"
+        for i in range(i1, i2)
+    )
+    total = len("".join(old.split())) + len("".join(new.split()))
+    if total == 0 or 2 * same / total < MIN_SIMILARITY:
         return None
     old_spans: list[Span] = []
     new_spans: list[Span] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             continue
         if i2 > i1:

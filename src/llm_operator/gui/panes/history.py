@@ -103,7 +103,10 @@ class HistoryPanel(QWidget):
         self.detail.setObjectName("history-detail")
         self.journal = QLabel("Undo: no batches yet.")
         self.journal.setWordWrap(True)
-        self.undo_button = QPushButton("Undo newest batch... (Ctrl+Alt+Z)")
+        self.undo_button = QPushButton("Undo a batch... (Ctrl+Alt+Z)")
+        self.undo_button.setToolTip(
+            "Undo the newest batch of writes; it is named before anything changes"
+        )
         self.undo_button.clicked.connect(self.undo_requested)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.runs)

@@ -45,9 +45,11 @@ class ResultsPane(QWidget):
         self.title = QLabel("<b>Results</b>")
         self.status = QLabel("No results yet.")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status.setMinimumWidth(1)  # cut at narrow widths; the tooltip has it all
         self.parts_line = QLabel("")
         self.parts_line.setObjectName("parts")
         self.parts_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.parts_line.setMinimumWidth(1)
         self.view = PageView()
         self.view.setObjectName("results")
         self.view.setPlaceholderText(
