@@ -375,11 +375,13 @@ class MainWindow(QMainWindow):
             if item.result is None:
                 continue
             decision = done.decisions.get(item.index)
+            summary = item.result.outcome.summary
             if item.pending is not None and not (decision and decision.approved):
                 verdict = "rejected"
+                summary = (decision.reason if decision else "") or "by you, without a reason"
             else:
                 verdict = "ok" if item.result.ok else "failed"
-            outcomes[item.index] = (verdict, item.result.outcome.summary)
+            outcomes[item.index] = (verdict, summary)
         self.paste.mark_outcomes(outcomes)
         self.finish(done.touched)
 

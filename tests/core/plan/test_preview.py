@@ -96,3 +96,25 @@ def test_a_binary_file_is_described_not_diffed(
     shown = run.pending[0].previews[0]
     assert shown.lines == (DiffLine("note", shown.diff),)
     assert "binary or non-UTF-8" in shown.diff
+
+
+def test_the_batch_label_names_only_the_approved_writes(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    from llm_operator.core.plan.session import APPROVE, REJECT
+
+    session = make_session()
+    run = session.prepare(
+        "\n".join(
+            [
+                cmd("w1", "fs.write", path="one.txt", content="1"),
+                cmd("w2", "fs.write", path="two.txt", content="2"),
+                cmd("w3", "fs.write", path="three.txt", content="3"),
+            ]
+        )
+    )
+    first, second, third = run.pending
+    session.execute(run, {first.index: APPROVE, second.index: REJECT, third.index: APPROVE})
+    newest = session.journal.last_batch()
+    assert newest is not None
+    assert newest.label == "w1, w3"

@@ -154,7 +154,7 @@ def test_a_typed_reason_always_rejects_even_with_ctrl_return(
     dialog.approve_selected()
     qtbot.keyClicks(dialog.reason, "no")  # typing unticks it
     assert not dialog.approve.isChecked()
-    assert dialog.approve_button.text() == "Approve 2, 1 stay rejected (Ctrl+Return)"
+    assert dialog.approve_button.text() == "Approve 2, 1 stays rejected (Ctrl+Return)"
     assert "rejected: no" in dialog.command_rows[1].text(2)
     qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)  # Return decides nothing
     assert dialog.isVisible()
@@ -174,7 +174,7 @@ def test_approving_again_clears_the_reason(qtbot: QtBot, workspace: Path, tmp_pa
     dialog = open_dialog(qtbot, pending)
     dialog.reject_selected()
     qtbot.keyClicks(dialog.reason, "hmm")
-    assert dialog.approve_button.text() == "Approve 0, 1 stay rejected (Ctrl+Return)"
+    assert dialog.approve_button.text() == "Approve 0, 1 stays rejected (Ctrl+Return)"
     assert not dialog.approve_button.isEnabled()
     qtbot.keyClick(dialog.reason, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert dialog.isVisible()  # nothing to approve: Ctrl+Return does not close it

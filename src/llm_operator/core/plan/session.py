@@ -316,7 +316,7 @@ class Session:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.plan is not None and decision.approved:
                     if recorder is None:
-                        recorder = self._begin_batch(run)
+                        recorder = self._begin_batch(run, decisions)
                     item.result = self._apply(item.pending, recorder, applied)
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
@@ -336,8 +336,13 @@ class Session:
             progress(total, total, "done")
         return run.results
 
-    def _begin_batch(self, run: Run) -> BatchRecorder:
-        ids = [p.id for p in run.pending if p.plan is not None]
+    def _begin_batch(self, run: Run, decisions: Mapping[int, Decision]) -> BatchRecorder:
+        # The label names the commands the batch holds: the approved writes only.
+        ids = [
+            p.id
+            for p in run.pending
+            if p.plan is not None and decisions.get(p.index, REJECT).approved
+        ]
         label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         return self.journal.begin_batch(label)
 

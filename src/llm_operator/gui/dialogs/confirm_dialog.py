@@ -324,7 +324,8 @@ class ConfirmDialog(QDialog):
         approvable = sum(1 for s in self.states if not s.rejected_by_reason)
         kept = len(self.states) - approvable
         if kept:
-            label = f"Approve {approvable}, {kept} stay rejected (Ctrl+Return)"
+            verb = "stays" if kept == 1 else "stay"
+            label = f"Approve {approvable}, {kept} {verb} rejected (Ctrl+Return)"
         else:
             label = f"Approve all {approvable} (Ctrl+Return)"
         self.approve_button.setText(label)
