@@ -8,6 +8,7 @@ lines is only coloured on its first line.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 if TYPE_CHECKING:
-    from .pages import RowStyle
+    from .row_style import RowStyle
 
 ADDED_BG = "#dafbe1"
 REMOVED_BG = "#ffebe9"
@@ -79,6 +80,11 @@ def language_for(path: str) -> Language | None:
     if "." not in name:
         return None
     return _LANGUAGES.get(name.rsplit(".", 1)[1])
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_language(path: str) -> Language | None:
+    return language_for(path)
 
 
 def _format(foreground: str | None = None, background: str | None = None) -> QTextCharFormat:
@@ -202,8 +208,9 @@ class RowHighlighter(DiffHighlighter):
             self.setFormat(0, len(text), self._added if row.kind == "added" else self._removed)
         if row.code_at:
             self._layer(0, row.code_at, self._gutter, background)
-        if row.language is not None:
-            self._language = row.language
+        language = _cached_language(row.language) if row.language else None
+        if language is not None:
+            self._language = language
             self._highlight_code(text, row.code_at, background)
         word = _WORD_BG.get(row.kind)
         if word:

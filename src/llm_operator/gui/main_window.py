@@ -33,7 +33,7 @@ from .run_flow import RunFlow
 from .status_bar import ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
-from .window_actions import WindowActions
+from .window_actions import WindowActions, WindowCommands
 
 
 class ChangedOutsideList:
@@ -85,7 +85,29 @@ class MainWindow(QMainWindow):
         self.flow = RunFlow(self._decide, self)
         self._last_run_text: str | None = None
         self._build()
-        self.window_actions = WindowActions(self)
+        self.window_actions = WindowActions(
+            self,
+            settings,
+            self.clipboard,
+            WindowCommands(
+                choose_workspace=self.choose_workspace,
+                open_workspace=self.open_workspace,
+                run_reply=self.run_reply,
+                copy_results=self.results.copy_current,
+                copy_next_part=self.results.copy_next,
+                undo_last_batch=self.undo_last_batch,
+                paste_reply=self.paste_reply,
+                set_clipboard_watch=self.set_clipboard_watch,
+                set_tab_inserts_tab=self.paste.editor.set_tab_inserts_tab,
+                session=lambda: self.session,
+                save_settings=self.save_settings,
+                apply_secret_patterns=self.apply_secret_patterns,
+            ),
+            self.history_dock.toggleViewAction(),
+        )
+        self.clipboard_indicator.clicked.connect(self.window_actions.watch.toggle)
+        self.run_button.setDefaultAction(self.window_actions.run)
+        self.primer_button.setDefaultAction(self.window_actions.primer)
         self.undo_control = UndoControl(
             UndoHooks(
                 parent=self,

@@ -14,36 +14,17 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from .row_style import RowStyle
+
 if TYPE_CHECKING:
     from ..core.plan.preview import ChangePreview, DiffLine
     from ..core.protocol.encoder import Result
-    from .highlight import Language, RowHighlighter
+    from .highlight import RowHighlighter
 
 PAGE_STYLE = "QPlainTextEdit { background: #ffffff; color: #1f2328; }"
 _SIGN = {"added": "+", "removed": "-", "context": " "}
 # Characters that would start a new line in a text box but not in the data.
 _LINE_BREAKERS = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
-
-
-@dataclass(frozen=True)
-class RowStyle:
-    """How one line of a page looks.
-
-    ``kind`` is a diff line kind (context, added, removed, hunk, note), or title-ok,
-    title-failed, heading, text, code. ``code_at`` is where the line's own text starts
-    (after a line-number gutter); ``spans`` (relative to ``code_at``) are changed words.
-    """
-
-    kind: str
-    code_at: int = 0
-    spans: tuple[tuple[int, int], ...] = ()
-    language: Language | None = None
-
-
-def language_for(path: str) -> Language | None:
-    from .highlight import language_for as find  # lazy: not needed to get the window up
-
-    return find(path)
 
 
 @dataclass
@@ -72,7 +53,7 @@ def _number(value: int | None) -> str:
 def unified_page(preview: ChangePreview) -> Page:
     """Old and new line numbers, the sign, the line; changed words marked."""
     page = Page()
-    language = language_for(preview.path)
+    language = preview.path
     for line in preview.lines:
         if line.kind in ("hunk", "note"):
             page.add(line.text, RowStyle(line.kind))
@@ -88,7 +69,7 @@ def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
     """The old file's lines on the left and the new file's on the right, row by row."""
     from ..core.plan.preview import side_by_side
 
-    language = language_for(preview.path)
+    language = preview.path
     left, right = Page(), Page()
 
     def add(page: Page, line: DiffLine | None, number: int | None) -> None:
@@ -142,8 +123,8 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
         page.add(result.outcome.summary, RowStyle("heading"))
         details = result.outcome.details
         if details:
-            language = language_for(source.path) if source.path and result.ok else None
-            style = RowStyle("code", 4, (), language) if language else RowStyle("text", 4)
+            code = source.path if source.path and result.ok else None
+            style = RowStyle("code", 4, (), code) if code else RowStyle("text", 4)
             for line in readable_details(details).rstrip("\n").split("\n"):
                 page.add("    " + line, style)
         page.add("")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..engines.textfile import TextFile
 
 if TYPE_CHECKING:
+    from ..actions.base import Plan, Reveal
     from .changes import FileChange
-    from .session import Pending
 
 LineKind = Literal["context", "added", "removed", "hunk", "note"]
 Badge = Literal["new", "deleted", "edited"]
@@ -216,7 +216,22 @@ def side_by_side(lines: tuple[DiffLine, ...]) -> tuple[SideBySideRow, ...]:
     return tuple(rows)
 
 
-def describe_pending(item: Pending) -> str:
+class Described(Protocol):
+    """What ``describe_pending`` reads of a pending command (the session's ``Pending``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def plan(self) -> Plan | None: ...
+    @property
+    def reveal(self) -> Reveal | None: ...
+    @property
+    def previews(self) -> tuple[ChangePreview, ...]: ...
+
+
+def describe_pending(item: Described) -> str:
     lines = [f"== {item.action} (id {item.id})"]
     if item.reveal is not None:
         lines.append(f"wants to send file content to the chat: {item.reveal.reason}")

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..pages import Page, PageView, ResultSource, RowStyle, change_page, result_page
+from ..pages import Page, PageView, ResultSource, change_page, result_page
+from ..row_style import RowStyle
 
 if TYPE_CHECKING:
     from ...core.plan.session import Decision, Run
