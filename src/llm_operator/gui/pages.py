@@ -107,7 +107,8 @@ def readable_details(details: str) -> str:
             return details
         if isinstance(payload, dict) and isinstance(payload.get("message"), str):
             related = payload.get("related_id")
-            return payload["message"] + (f"\n(related id: {related})" if related else "")
+            message: str = payload["message"]
+            return message + (f"\n(related id: {related})" if related else "")
     return details
 
 

@@ -4,7 +4,7 @@ watcher's state (click it for the files changed outside) and the clipboard watch
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
 
 
@@ -62,5 +62,5 @@ class ClipboardIndicator(QLabel):
             else "Replies run only when pasted here (click to watch the clipboard)"
         )
 
-    def mousePressEvent(self, event: object) -> None:  # type: ignore[override]
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         self.clicked.emit()

@@ -40,8 +40,8 @@ class UndoControl:
         if session is None or hooks.busy():
             return
         source = UndoSource(session)
-        newest = self._newest(source)
-        if newest is False:
+        readable, newest = self._newest(source)
+        if not readable:
             return  # the status bar already says the journal is unreadable
         if newest is None:
             hooks.say("Nothing to undo.")
@@ -63,27 +63,26 @@ class UndoControl:
         self._hooks.show_report(self.report_text(report), problems)
         self._hooks.say(report.summary)
 
-    def _newest(self, source: UndoSource) -> BatchSummary | bool | None:
-        """The newest open batch; False when the journal is unreadable (costs the undo only)."""
+    def _newest(self, source: UndoSource) -> tuple[bool, BatchSummary | None]:
+        """(readable, the newest open batch): an unreadable journal costs the undo only."""
         try:
-            return source.newest()
+            return True, source.newest()
         except Exception as error:
             self._hooks.show_journal(f"Undo journal unreadable: {error}", False)
             self._hooks.say(f"Undo journal unreadable: {error}")
-            return False
+            return False, None
 
     def refresh(self) -> None:
         session = self._hooks.session()
         if session is None:
             self._hooks.show_journal("Undo: no workspace.", False)
             return
-        newest = self._newest(UndoSource(session))
-        if newest is False:
+        readable, newest = self._newest(UndoSource(session))
+        if not readable:
             return
         if newest is None:
             self._hooks.show_journal("Undo: nothing to undo.", False)
             return
-        assert isinstance(newest, BatchSummary)
         self._hooks.show_journal(
             f"Undo (Ctrl+Alt+Z) undoes the newest of {newest.open_batches} batch(es): "
             f"{newest.short()}",
