@@ -11,7 +11,13 @@ import importlib
 import sys
 from pathlib import Path
 
-MODULES = ("bench_core", "bench_patch", "bench_structure", "bench_gui")
+MODULES = (
+    "bench_core",
+    "bench_patch",
+    "bench_structure",
+    "bench_gui",
+    "bench_gui_responsiveness",
+)
 
 
 def main() -> int:
