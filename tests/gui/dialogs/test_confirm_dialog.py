@@ -155,7 +155,7 @@ def test_a_typed_reason_always_rejects_even_with_ctrl_return(
     qtbot.keyClicks(dialog.reason, "no")  # typing unticks it
     assert not dialog.approve.isChecked()
     assert dialog.approve_button.text() == "Approve 2, 1 stays rejected (Ctrl+Return)"
-    assert "rejected: no" in dialog.command_rows[1].text(2)
+    assert "rejected: no" in dialog.command_rows[1].text(1)
     qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)  # Return decides nothing
     assert dialog.isVisible()
     qtbot.keyClick(dialog.reason, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)

@@ -129,7 +129,10 @@ class ConfirmDialog(QDialog):
         intro.setWordWrap(True)
         self.listing = QTreeWidget()
         self.listing.setObjectName("review-list")
-        self.listing.setHeaderLabels(["command / file", "badges", "decision"])
+        # One column for the decision (command rows) and the badges (file rows), so both
+        # stay in sight in a narrow list; long texts are elided, the tooltip has them.
+        self.listing.setHeaderLabels(["command / file", "decision / badges"])
+        self.listing.header().setStretchLastSection(True)
         self.listing.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.listing.currentItemChanged.connect(self._on_selected)
         self.header = QLabel()
@@ -161,7 +164,7 @@ class ConfirmDialog(QDialog):
         split.addWidget(right)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 3)
-        split.setSizes([330, 770])
+        split.setSizes([400, 700])
         self.reject_button = QPushButton("Reject all (Esc)")
         self.apply_button = QPushButton("Apply my choices (Alt+A)")
         self.approve_button = QPushButton()
@@ -217,6 +220,7 @@ class ConfirmDialog(QDialog):
                 shown = " \u00b7 ".join(BADGE_STYLES[kind][0] for kind in badges)
                 row = QTreeWidgetItem([path + stats, shown])
                 row.setToolTip(0, path)
+                row.setToolTip(1, shown)
                 colour = BADGE_STYLES["outside" if "outside" in badges else badges[0]][1]
                 row.setForeground(1, QBrush(QColor(colour)))
                 top.addChild(row)
@@ -228,7 +232,7 @@ class ConfirmDialog(QDialog):
             self._show_decision(state)
         self.listing.expandAll()
         self.listing.resizeColumnToContents(0)
-        self.listing.resizeColumnToContents(1)
+        self.listing.setColumnWidth(0, min(self.listing.columnWidth(0), 240))
 
     # -- selection and navigation -------------------------------------------------
 
@@ -313,9 +317,9 @@ class ConfirmDialog(QDialog):
                 text, colour = f"rejected: {state.reason.strip()}", REJECTED_FG
             else:
                 text, colour = "not approved", REJECTED_FG
-            top.setText(2, text)
-            top.setToolTip(2, text)
-            top.setForeground(2, QBrush(QColor(colour)))
+            top.setText(1, text)
+            top.setToolTip(1, text)
+            top.setForeground(1, QBrush(QColor(colour)))
         self._update_buttons()
 
     def _update_buttons(self) -> None:
