@@ -237,8 +237,9 @@ def describe_pending(item: Described) -> str:
         lines.append(f"wants to send file content to the chat: {item.reveal.reason}")
         return "\n".join(lines)
     assert item.plan is not None
-    lines.append(item.plan.outcome.summary)
+    # The plan's summary says what the command did once applied; before approval each
+    # change is told in the present tense instead.
     for shown in item.previews:
-        lines.append(f"-- {shown.path} [{shown.badge}] +{shown.added} -{shown.removed}")
+        lines.append(f"-- {shown.verb}")
         lines.append(shown.diff.rstrip("\n"))
     return "\n".join(lines)
