@@ -422,7 +422,9 @@ class MainWindow(QMainWindow):
 
     def _on_reply_edited(self) -> None:
         """A new reply replaces the old one: old results and messages stop claiming things."""
-        if self._last_run_text is None or self.paste.text() == self._last_run_text:
+        if self._last_run_text is None or self.results.stale:
+            return  # cheap first: this runs on every keystroke
+        if self.paste.text() == self._last_run_text:
             return
         self.results.mark_stale()
         self.statusBar().clearMessage()
