@@ -124,8 +124,9 @@ def test_the_clipboard_watch_indicator_shows_and_switches_the_watch(
     assert indicator.text() == "clipboard: not watched"
     qtbot.mouseClick(indicator, Qt.MouseButton.LeftButton)
     assert indicator.text() == "clipboard: watching"
-    assert window.clipboard.watching
     assert window.window_actions.watch.isChecked()
+    with qtbot.waitSignal(window.flow.finished, timeout=10000):  # the watch is really on
+        QApplication.clipboard().setText(reply(command("r1", "fs.read", path="a.txt")))
     assert window.settings.clipboard_watch
     window.window_actions.watch.setChecked(False)
     assert indicator.text() == "clipboard: not watched"
