@@ -117,8 +117,11 @@ def test_everything_fits_at_800_by_600(
 
 
 def test_the_clipboard_watch_indicator_shows_and_switches_the_watch(
-    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from llm_operator.gui.main_window import MainWindow
+
+    monkeypatch.setattr(MainWindow, "raise_", lambda self: None)  # offscreen cannot raise
     window = make_window(workspace)
     indicator = window.clipboard_indicator
     assert indicator.text() == "clipboard: not watched"
