@@ -131,6 +131,11 @@ def test_commands_start_rejected_and_the_keyboard_decides_each(
     alt(qtbot, dialog, Qt.Key.Key_Up)
     assert dialog.current is dialog.states[0]
     assert dialog.approve.isChecked()
+    dialog.listing.setFocus()
+    qtbot.keyClick(dialog.listing, Qt.Key.Key_Space)  # Space in the list unticks
+    assert not dialog.states[0].approved
+    qtbot.keyClick(dialog.listing, Qt.Key.Key_Space)  # and ticks again
+    assert dialog.states[0].approved
     alt(qtbot, dialog, Qt.Key.Key_A)
     assert dialog.choice is Choice.PER_COMMAND
     assert dialog.decisions() == {

@@ -8,7 +8,8 @@ Esc (or closing) rejects all; Alt+A applies the ticked boxes. Everything is desc
 the present tense: nothing has happened yet. The dialog returns decisions as data.
 
 Keys: Alt+Down / Alt+Up (or F8 / Shift+F8) next / previous file, Alt+Y approve the
-selected command, Alt+R reject it and type a reason, Alt+S unified / side by side.
+selected command (Space in the list ticks and unticks it), Alt+R reject it and type a
+reason, Alt+S unified / side by side.
 """
 
 from __future__ import annotations
@@ -199,6 +200,9 @@ class ConfirmDialog(QDialog):
         }
         for keys, slot in shortcuts.items():
             QShortcut(QKeySequence(keys), self, slot)
+        # Space in the list ticks or unticks the selected command, as in a list of boxes.
+        space = QShortcut(QKeySequence("Space"), self.listing, self.approve.toggle)
+        space.setContext(Qt.ShortcutContext.WidgetShortcut)
 
     def _fill_list(self) -> None:
         self.file_rows: list[QTreeWidgetItem] = []
@@ -243,7 +247,12 @@ class ConfirmDialog(QDialog):
         self._current = state
         self.header.setText(state.describe())
         preview = self._preview_of[id(row)]
-        note = "" if preview else "No diff: this command sends a file's content to the chat."
+        if preview is not None:
+            note = ""
+        elif state.item.reveal is not None:
+            note = "No diff: this command sends a file's content to the chat."
+        else:
+            note = "No file changes."
         self.diff.show_preview(preview, note)
         self.approve.blockSignals(True)
         self.approve.setChecked(state.approved)
