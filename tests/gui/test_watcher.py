@@ -146,3 +146,27 @@ def test_the_files_changed_outside_can_be_listed(
     qtbot.waitUntil(lambda: len(window.watcher.changed_outside()) == 1, timeout=5000)
     qtbot.mouseClick(window.watch_label, Qt.MouseButton.LeftButton)
     assert shown == [["src/app.py"]]
+
+
+def test_a_kernel_queue_overflow_makes_the_watcher_recheck(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    import logging
+    import threading
+
+    window = make_window(workspace)
+    watcher = window.watcher
+    assert watcher is not None
+    paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
+    with watcher._inbox.lock:  # the lost event: nobody tells the watcher about this write
+        watcher._stamps["a.txt"] = (0, 0)
+    # What watchdog logs from its reader thread when the kernel drops events.
+    logger = logging.getLogger("watchdog.observers.inotify_c")
+    thread = threading.Thread(
+        target=lambda: logger.warning("Inotify queue overflowed; filesystem events were lost")
+    )
+    thread.start()
+    thread.join()
+    qtbot.waitUntil(lambda: watcher.overflows == 1, timeout=5000)
+    qtbot.waitUntil(lambda: "a.txt" in watcher.changed_outside(), timeout=5000)
+    assert not watcher.behind

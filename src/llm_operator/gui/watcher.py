@@ -9,15 +9,18 @@ per ``FLUSH_MS`` (one signal, no arguments), and the UI takes the whole inbox at
 A tracked file whose size or mtime now differs from the remembered one was changed by
 someone else: the app's own writes and undos happen before the snapshot is taken, so they
 never count. While a run is in flight (``hold``) checks wait, because the run's writes
-have no snapshot yet. If more tracked paths arrive than the inbox keeps, the watcher says
-it fell behind and rechecks every tracked file, ``RESCAN_CHUNK`` per event-loop turn.
+have no snapshot yet. If more tracked paths arrive than the inbox keeps, or the kernel's
+inotify queue overflows (watchdog logs it and events are lost), the watcher says it fell
+behind and rechecks every tracked file, ``RESCAN_CHUNK`` per event-loop turn.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -27,6 +30,8 @@ MISSING: Stamp = (-1, -1)
 FLUSH_MS = 200
 INBOX_LIMIT = 5000  # tracked paths kept between two flushes before the watcher "falls behind"
 RESCAN_CHUNK = 500
+# watchdog reports a kernel queue overflow only as a log record from these loggers.
+OVERFLOW_LOGGERS = ("watchdog.observers.inotify_c", "watchdog.observers.inotify")
 
 
 def stamp_of(path: Path) -> Stamp:
@@ -49,6 +54,18 @@ class _Inbox:
         self.armed = False  # a wake-up is on its way to the UI thread
 
 
+class _OverflowListener(logging.Handler):
+    """Turns watchdog's "queue overflowed" log record into a rescan (observer thread)."""
+
+    def __init__(self, on_overflow: Callable[[], None]) -> None:
+        super().__init__(logging.WARNING)
+        self._on_overflow = on_overflow
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "overflow" in record.getMessage().lower():
+            self._on_overflow()
+
+
 class WorkspaceWatcher(QObject):
     changed = Signal()  # the set of files changed outside, or the watcher's state, changed
     _wake = Signal()  # emitted on the observer thread at most once per flush
@@ -64,6 +81,7 @@ class WorkspaceWatcher(QObject):
         self._held = False
         self._observer: Any = None
         self._inbox = _Inbox()
+        self._overflow_listener = _OverflowListener(self._note_overflow)
         self.error: str | None = None
         self.events_seen = 0  # file events in the workspace since the watch started
         self.flushes = 0  # UI updates the events cost
@@ -111,7 +129,18 @@ class WorkspaceWatcher(QObject):
                 observer.join(5)
             return False
         self._observer = observer
+        for name in OVERFLOW_LOGGERS:
+            logging.getLogger(name).addHandler(self._overflow_listener)
         return True
+
+    def _note_overflow(self) -> None:
+        """Observer thread: events were lost, so every tracked file must be rechecked."""
+        with self._inbox.lock:
+            self._inbox.overflowed = True
+            wake = not self._inbox.armed
+            self._inbox.armed = True
+        if wake:
+            self._wake.emit()
 
     def _note_event(self, names: list[str], is_folder: bool) -> None:
         """Observer thread: count, keep tracked paths, wake the UI once per flush."""
@@ -142,6 +171,8 @@ class WorkspaceWatcher(QObject):
             self._flush_timer.start()
 
     def stop(self) -> None:
+        for name in OVERFLOW_LOGGERS:
+            logging.getLogger(name).removeHandler(self._overflow_listener)
         self._flush_timer.stop()
         self._rescan_timer.stop()
         if self._observer is not None:
