@@ -67,3 +67,23 @@ def test_the_parts_line_says_what_is_copied_and_what_is_pending(
     assert "part 2: r1" in window.results.parts_line.toolTip()
     window.results.copy_next()
     assert window.results.parts_line.text().count("pending") == len(parts) - 2
+
+
+def test_a_huge_read_is_shown_in_part_and_copied_whole(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    from llm_operator.gui.pages import MAX_DETAIL_LINES
+
+    (workspace / "huge.txt").write_text("".join(f"row {n}\n" for n in range(MAX_DETAIL_LINES + 50)))
+    window = make_window(workspace)
+    window.settings.part_size = 10_000_000
+    paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="huge.txt")))
+    page = window.results.view.toPlainText()
+    assert f"    row {MAX_DETAIL_LINES - 1}\n" in page
+    assert f"row {MAX_DETAIL_LINES}\n" not in page
+    assert "... 50 more line(s) not shown here" in page
+    copied = QApplication.clipboard().text()
+    import base64
+
+    encoded = copied.split("details_b64: ")[1].split("\n")[0]
+    assert base64.b64decode(encoded).decode().endswith(f"row {MAX_DETAIL_LINES + 49}\n")

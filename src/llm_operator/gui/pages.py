@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from ..core.protocol.encoder import Result
     from .highlight import RowHighlighter
 
+# A readable page is for reading: past these it would only slow the UI thread down.
+MAX_DETAIL_LINES = 3000
+MAX_LINE_CHARS = 2000
 PAGE_STYLE = "QPlainTextEdit { background: #ffffff; color: #1f2328; }"
 _SIGN = {"added": "+", "removed": "-", "context": " "}
 # Characters that would start a new line in a text box but not in the data.
@@ -126,8 +129,17 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
         if details:
             code = source.path if source.path and result.ok else None
             style = RowStyle("code", 4, (), code) if code else RowStyle("text", 4)
-            for line in readable_details(details).rstrip("\n").split("\n"):
+            lines = readable_details(details).rstrip("\n").split("\n")
+            for line in lines[:MAX_DETAIL_LINES]:
+                if len(line) > MAX_LINE_CHARS:
+                    line = line[:MAX_LINE_CHARS] + f" ... ({len(line) - MAX_LINE_CHARS} more)"
                 page.add("    " + line, style)
+            if len(lines) > MAX_DETAIL_LINES:
+                page.add(
+                    f"    ... {len(lines) - MAX_DETAIL_LINES} more line(s) not shown here; "
+                    "the clipboard holds them all (see Protocol text)",
+                    RowStyle("note"),
+                )
         page.add("")
     return page
 
