@@ -180,7 +180,14 @@ class MainWindow(QMainWindow):
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode("ascii")))
         else:
-            self.resize(1100, 760)
+            # The preferred size, or nine tenths of a smaller screen (800x600 included).
+            width, height = 1100, 760
+            screen = self.screen()
+            if screen is not None:
+                room = screen.availableGeometry()
+                width = min(width, room.width() * 9 // 10)
+                height = min(height, room.height() * 9 // 10)
+            self.resize(width, height)
         if self.settings.splitter:
             self.splitter.restoreState(QByteArray.fromBase64(self.settings.splitter.encode()))
         self.history_dock.setVisible(self.settings.show_history)

@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -113,13 +113,22 @@ class ConfirmDialog(QDialog):
         self._current: CommandState | None = None
         self._build()
         self._fill_list()
-        self.resize(1100, 720)
+        self._fit_to_screen(1100, 720)
         if self.file_rows:
             self.listing.setCurrentItem(self.file_rows[0])
         self.listing.setFocus()
         self._update_buttons()
 
     # -- layout ----------------------------------------------------------------
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """The preferred size, or nine tenths of a smaller screen (800x600 included)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            width = min(width, room.width() * 9 // 10)
+            height = min(height, room.height() * 9 // 10)
+        self.resize(width, height)
 
     def _build(self) -> None:
         intro = QLabel(
@@ -152,7 +161,7 @@ class ConfirmDialog(QDialog):
         self.side_by_side.toggled.connect(self.diff.set_side_by_side)
         decision = QHBoxLayout()
         decision.addWidget(self.approve)
-        decision.addWidget(self.reason, 1)
+        decision.addStretch(1)
         decision.addWidget(self.side_by_side)
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -160,6 +169,7 @@ class ConfirmDialog(QDialog):
         right_layout.addWidget(self.header)
         right_layout.addWidget(self.diff, 1)
         right_layout.addLayout(decision)
+        right_layout.addWidget(self.reason)  # a row of its own: room to type at 800x600
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.listing)
         split.addWidget(right)
