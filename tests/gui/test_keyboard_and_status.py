@@ -90,12 +90,19 @@ def test_a_rejection_counts_as_rejected_not_failed(
     assert statuses[1] == "rejected: not now"
     assert statuses[2].startswith("failed: ")
     assert window.history.runs.item(0).text().endswith("1 ok, 1 failed, 1 rejected")
+    page = window.results.view.toPlainText()
+    assert "\u2298 w1  fs.write b.txt  (rejected by you)" in page
+    assert "\u2718 r2  fs.read missing.txt" in page
 
 
 def test_everything_fits_at_800_by_600(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     window = make_window(workspace)
+    # With no saved geometry the window fits the screen, whatever its size.
+    room = window.screen().availableGeometry()
+    assert window.width() <= room.width()
+    assert window.height() <= room.height()
     window.resize(800, 600)
     window.history_dock.show()
     long_name = "deeply/nested/" * 8 + "file.txt"

@@ -166,6 +166,7 @@ REMOVED_WORD_BG = "#ffb3b0"
 GUTTER_FG = "#8c959f"
 TITLE_OK_FG = "#1a7f37"
 TITLE_FAILED_FG = "#cf222e"
+TITLE_REJECTED_FG = "#9a6700"
 NOTE_FG = "#57606a"
 
 _ROW_BG = {"added": ADDED_BG, "removed": REMOVED_BG}
@@ -187,6 +188,8 @@ class RowHighlighter(DiffHighlighter):
         self._title_ok.setFontWeight(QFont.Weight.Bold)
         self._title_failed = _format(TITLE_FAILED_FG)
         self._title_failed.setFontWeight(QFont.Weight.Bold)
+        self._title_rejected = _format(TITLE_REJECTED_FG)
+        self._title_rejected.setFontWeight(QFont.Weight.Bold)
 
     def highlightBlock(self, text: str) -> None:
         number = self.currentBlock().blockNumber()
@@ -199,6 +202,7 @@ class RowHighlighter(DiffHighlighter):
             "heading": self._heading,
             "title-ok": self._title_ok,
             "title-failed": self._title_failed,
+            "title-rejected": self._title_rejected,
         }.get(row.kind)
         if whole is not None:
             self.setFormat(0, len(text), whole)

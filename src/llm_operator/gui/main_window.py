@@ -388,7 +388,10 @@ class MainWindow(QMainWindow):
 
         self.progress.hide()
         parts = self.results.show_results(
-            done.results, self.settings.part_size, self.settings.auto_copy, sources_of(done.run)
+            done.results,
+            self.settings.part_size,
+            self.settings.auto_copy,
+            sources_of(done.run, done.decisions),
         )
         counts = count_run(done.run, done.decisions)
         message = f"Ran {counts.describe()}."

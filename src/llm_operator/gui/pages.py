@@ -95,10 +95,12 @@ def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
 
 @dataclass(frozen=True)
 class ResultSource:
-    """What a result answers: its command's action and path (for highlighting)."""
+    """What a result answers: its command's action and path (for highlighting), and
+    whether the user rejected it (a rejection is not a failure)."""
 
     action: str | None
     path: str | None
+    rejected: bool = False
 
 
 def readable_details(details: str) -> str:
@@ -120,10 +122,13 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
     page = Page()
     for result in results:
         source = sources.get(result.id, ResultSource(None, None))
-        mark = "\u2714" if result.ok else "\u2718"
+        mark = "\u2714" if result.ok else ("\u2298" if source.rejected else "\u2718")
         what = " ".join(part for part in (source.action, source.path) if part)
         title = f"{mark} {result.id}" + (f"  {what}" if what else "")
-        page.add(title, RowStyle("title-ok" if result.ok else "title-failed"))
+        if source.rejected:
+            page.add(title + "  (rejected by you)", RowStyle("title-rejected"))
+        else:
+            page.add(title, RowStyle("title-ok" if result.ok else "title-failed"))
         page.add(result.outcome.summary, RowStyle("heading"))
         details = result.outcome.details
         if details:

@@ -64,8 +64,13 @@ def count_run(run: Run, decisions: dict[int, Decision]) -> RunCounts:
     return RunCounts(ok, failed, rejected)
 
 
-def sources_of(run: Run) -> dict[str, ResultSource]:
-    return {item.id: ResultSource(item.action, item.path) for item in run.items}
+def sources_of(run: Run, decisions: dict[int, Decision]) -> dict[str, ResultSource]:
+    sources = {}
+    for item in run.items:
+        decision = decisions.get(item.index)
+        rejected = item.pending is not None and not (decision and decision.approved)
+        sources[item.id] = ResultSource(item.action, item.path, rejected)
+    return sources
 
 
 def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) -> RunRecord:
@@ -88,7 +93,7 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
         page.extend(change_page(pending.previews))
     page.add("")
     page.add("Results", RowStyle("heading"))
-    page.extend(result_page(results, sources_of(run)))
+    page.extend(result_page(results, sources_of(run, decisions)))
     return RunRecord(count_run(run, decisions).describe(), page)
 
 
