@@ -248,6 +248,23 @@ def test_line_numbers_changed_words_and_side_by_side(
     assert len(left) == len(right)
 
 
+def test_the_side_by_side_columns_scroll_together(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    body = "".join(f"line {n}\n" for n in range(300))
+    pending = pending_of(
+        workspace, tmp_path, reply(command("n1", "fs.write", path="long.txt", text=body))
+    )
+    dialog = open_dialog(qtbot, pending)
+    dialog.side_by_side.setChecked(True)
+    qtbot.wait(50)
+    left, right = dialog.diff.left.verticalScrollBar(), dialog.diff.right.verticalScrollBar()
+    assert left.maximum() > 100
+    assert right.maximum() == left.maximum()  # one row per line on both sides
+    right.setValue(100)
+    assert left.value() == 100
+
+
 def block_backgrounds(document: object) -> list[set[str]]:
     found = []
     block = document.begin()  # type: ignore[attr-defined]

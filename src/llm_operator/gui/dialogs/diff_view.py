@@ -33,6 +33,7 @@ class DiffView(QStackedWidget):
         self.addWidget(self.columns)
         for one, other in ((self.left, self.right), (self.right, self.left)):
             one.verticalScrollBar().valueChanged.connect(other.verticalScrollBar().setValue)
+            one.horizontalScrollBar().valueChanged.connect(other.horizontalScrollBar().setValue)
         self.preview: ChangePreview | None = None
         self._side_by_side = False
         self._note = ""
