@@ -12,11 +12,14 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from typing_extensions import TypeVar
 
-T = TypeVar("T")
+# A runner made without a type (``TaskRunner(self)``) is a TaskRunner[Any]: one runner per
+# result type (``TaskRunner[Run]``) is what makes a call site checked.
+T = TypeVar("T", default=Any)
 Progress = Callable[[int, int, str], None]
 Work = Callable[[Progress], T]
 
