@@ -131,7 +131,7 @@ def test_an_overflow_says_so_and_rechecks_every_tracked_file(
 def test_the_files_changed_outside_can_be_listed(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from llm_operator.gui.main_window import ChangedOutsideList
+    from llm_operator.gui.status_bar import ChangedOutsideList
 
     shown: list[list[str]] = []
     monkeypatch.setattr(ChangedOutsideList, "ask", lambda parent, names: shown.append(names))

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QSplitter,
     QToolButton,
@@ -30,29 +29,10 @@ from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
-from .status_bar import ClipboardIndicator, ElidingStatusBar, WatchButton
+from .status_bar import ChangedOutsideList, ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
 from .window_actions import WindowActions, WindowCommands
-
-
-class ChangedOutsideList:
-    """The files changed outside since the LLM saw them, in a plain message box."""
-
-    @classmethod
-    def ask(cls, parent: QWidget | None, names: list[str]) -> None:
-        if not names:
-            text = "No file the LLM has seen was changed outside the app."
-        else:
-            shown = "\n".join(names[:40]) + (
-                f"\n... and {len(names) - 40} more" if len(names) > 40 else ""
-            )
-            text = (
-                f"{len(names)} file(s) changed outside the app since a run read or wrote them "
-                "(the LLM's copy may be stale):\n\n" + shown
-            )
-        QMessageBox.information(parent, "Files changed outside", text)
-
 
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
@@ -311,28 +291,7 @@ class MainWindow(QMainWindow):
         self._show_watch_state()
 
     def _show_watch_state(self) -> None:
-        watcher = self.watcher
-        if watcher is None:
-            self.watch_label.setText("")
-            self.watch_label.setToolTip("")
-            return
-        if not watcher.running:
-            self.watch_label.setText("watcher off")
-            self.watch_label.setToolTip(f"File watcher off: {watcher.error}")
-            return
-        count = len(watcher.changed_outside())
-        if watcher.behind:
-            text = "watcher behind: rechecking"
-        elif count:
-            text = f"{count} changed outside"
-        else:
-            text = "watching files"
-        self.watch_label.setText(text)
-        self.watch_label.setToolTip(
-            f"{watcher.events_seen} file event(s) seen, {watcher.flushes} update(s), "
-            f"{watcher.overflows} overflow(s); {watcher.tracked} file(s) the LLM has seen. "
-            + ("Click to list the files changed outside since the LLM saw them." if count else "")
-        )
+        self.watch_label.show_state(self.watcher)
 
     def show_changed_outside(self) -> None:
         """List the files changed outside the app since a run read or wrote them."""

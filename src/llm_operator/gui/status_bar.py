@@ -3,9 +3,14 @@ watcher's state (click it for the files changed outside) and the clipboard watch
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QStatusBar, QToolButton, QWidget
+
+if TYPE_CHECKING:
+    from .watcher import WorkspaceWatcher
 
 
 class ElidingStatusBar(QStatusBar):
@@ -40,6 +45,45 @@ class WatchButton(QToolButton):
         self.setObjectName("watch")
         self.setAutoRaise(True)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+    def show_state(self, watcher: WorkspaceWatcher | None) -> None:
+        if watcher is None:
+            self.setText("")
+            self.setToolTip("")
+            return
+        if not watcher.running:
+            self.setText("watcher off")
+            self.setToolTip(f"File watcher off: {watcher.error}")
+            return
+        count = len(watcher.changed_outside())
+        if watcher.behind:
+            text = "watcher behind: rechecking"
+        elif count:
+            text = f"{count} changed outside"
+        else:
+            text = "watching files"
+        self.setText(text)
+        self.setToolTip(
+            f"{watcher.events_seen} file event(s) seen, {watcher.flushes} update(s), "
+            f"{watcher.overflows} overflow(s); {watcher.tracked} file(s) the LLM has seen. "
+            + ("Click to list the files changed outside since the LLM saw them." if count else "")
+        )
+
+
+class ChangedOutsideList:
+    """The files changed outside since the LLM saw them, in a plain message box."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, names: list[str]) -> None:
+        if not names:
+            text = "No file the LLM has seen was changed outside the app."
+        else:
+            more = f"\n... and {len(names) - 40} more" if len(names) > 40 else ""
+            text = (
+                f"{len(names)} file(s) changed outside the app since a run read or wrote them "
+                "(the LLM's copy may be stale):\n\n" + "\n".join(names[:40]) + more
+            )
+        QMessageBox.information(parent, "Files changed outside", text)
 
 
 class ClipboardIndicator(QLabel):
