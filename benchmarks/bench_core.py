@@ -1,4 +1,4 @@
-"""Core benchmarks: exec of a big reply, exec start-up, fs.searchTree against grep.
+"""Core benchmarks: file access, exec of a big reply, exec start-up (searchTree: bench_search).
 
 Each figure is a median over repeated runs on this machine, printed next to the peer it is
 compared with and the target ratio. Start-up runs take turns with ``python -c pass`` of the
@@ -175,51 +175,75 @@ def _make_tree(root: Path, files: int, size: int) -> None:
         (folder / f"file{n}.txt").write_text("\n".join(lines) + "\n")
 
 
-def bench_search_tree(tmp: Path) -> list[str]:
-    from llm_operator.core.plan.session import Session
+def _plain_atomic_write(target: Path, data: bytes) -> None:
+    """The peer: an atomic write by path name (temp, fsync, rename, folder fsync)."""
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".peer-", suffix=".tmp")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temp, target)
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def bench_file_access(tmp: Path) -> list[str]:
+    """fs.read's file access and the approved write, against plain by-name file I/O."""
+    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.store.applying import apply_changeset
+    from llm_operator.core.store.files import find_file, read_bytes
     from llm_operator.core.store.workspace import Workspace
 
-    tree = tmp / "tree"
-    _make_tree(tree, 300, 80_000)
-    empty = tmp / "empty-tree"
-    empty.mkdir()
-    session = Session(Workspace(tree), None)
-    reply = _command(0, "fs.searchTree", ".", "query: needle_marker\n")
+    root = tmp / "access"
+    deep = root / "a" / "b" / "c" / "d" / "e" / "f"
+    deep.mkdir(parents=True)
+    rels = [f"a/b/c/d/e/f/m{n}.py" for n in range(50)]
+    for rel in rels:
+        (root / rel).write_bytes(b"x = 1\n" * 2000)
+    workspace = Workspace(root)
 
-    def ours() -> None:
-        session.memory.forget_all()
-        run = session.prepare(reply)
-        results = session.execute(run, {})
-        assert results[0].ok, results[0].outcome.summary
+    def ours_read() -> None:
+        for rel in rels:
+            read_bytes(find_file(workspace, rel))
 
-    ours()
-    t_ours = _median_seconds(ours, 9)
-    grep = shutil.which("grep")
-    if grep is None:
-        return ["fs.searchTree: grep not found, no comparison"]
+    def plain_read() -> None:
+        for rel in rels:
+            (root / rel).read_bytes()
 
-    def grep_tree() -> None:
-        subprocess.run(
-            [grep, "-rnF", "needle_marker", str(tree)], stdout=subprocess.DEVNULL, check=False
-        )
+    t_read = _median_seconds(ours_read, 15) / len(rels)
+    t_plain_read = _median_seconds(plain_read, 15) / len(rels)
+    target = root / "a" / "b" / "w.txt"
+    target.write_bytes(b"0")
+    versions = [str(n).encode() * 1000 for n in range(1, 40)]
+    state = {"now": b"0"}
 
-    def grep_empty() -> None:
-        subprocess.run(
-            [grep, "-rnF", "needle_marker", str(empty)], stdout=subprocess.DEVNULL, check=False
-        )
+    def ours_write() -> None:
+        after = versions[len(state["now"]) % len(versions)]
+        change = FileChange("a/b/w.txt", state["now"], after)
+        apply_changeset(workspace, ChangeSet((change,)), None)
+        state["now"] = after
 
-    grep_tree()
-    t_grep = _median_seconds(grep_tree, 9) - _median_seconds(grep_empty, 9)
+    def plain_write() -> None:
+        _plain_atomic_write(root / "a" / "b" / "peer.txt", versions[0])
+
+    t_write = _median_seconds(ours_write, 31)
+    t_plain_write = _median_seconds(plain_write, 31)
     return [
-        f"fs.searchTree 300 files x 80 KB: {t_ours * 1000:.1f} ms vs grep -rnF "
-        f"{t_grep * 1000:.1f} ms (marginal) -> {t_ours / t_grep:.2f}x (target <= 2x)"
+        f"read a 12 KB file 7 folders deep (find_file + read_bytes): {t_read * 1e6:.0f} us vs "
+        f"Path.read_bytes {t_plain_read * 1e6:.0f} us -> {t_read / t_plain_read:.1f}x",
+        f"approved write of one file (stale check + atomic write): {t_write * 1000:.2f} ms vs "
+        f"plain temp+fsync+rename {t_plain_write * 1000:.2f} ms -> "
+        f"{t_write / t_plain_write:.2f}x",
     ]
 
 
 def run() -> list[str]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-core-"))
     try:
-        return bench_exec(tmp) + bench_search_tree(tmp)
+        return bench_file_access(tmp) + bench_exec(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -52,7 +52,9 @@ def outcome(checked: Command | Invalid) -> object:
         return checked
     fields = checked.fields
     names = ["path", "start", "lines", "text"]
-    return {name: getattr(fields, name) for name in names if hasattr(fields, name)}
+    values = {name: getattr(fields, name) for name in names if hasattr(fields, name)}
+    texts = sorted(v for v in fields.model_dump().values() if isinstance(v, str))
+    return values, texts
 
 
 def both_ways(action: str, params: dict[str, str]) -> tuple[object, object]:
@@ -72,6 +74,28 @@ def test_the_read_family_has_quick_checks() -> None:
     assert set(QUICK) == {"fs.list", "fs.read", "fs.readSlice", "fs.search", "fs.stat"}
 
 
+@pytest.mark.parametrize("name", QUICK)
+def test_a_quick_check_knows_every_key_of_its_model(name: str) -> None:
+    spec = actions.get_spec(name)
+    assert spec.quick is not None
+    model_keys = {*spec.fields.model_fields, *getattr(spec.fields, "ALIASES", {})}
+    assert spec.quick.keys == model_keys
+
+
+@pytest.mark.parametrize(
+    ("action", "params"),
+    [
+        ("fs.readSlice", {"path": "a.txt", "Start": "2"}),
+        ("fs.search", {"path": "a.txt", "Query": "x"}),
+        ("fs.read", {"Path": "a.txt", "path": "b.txt"}),
+    ],
+)
+def test_key_case_errors_are_worded_alike(action: str, params: dict[str, str]) -> None:
+    quick, model = both_ways(action, params)
+    assert isinstance(quick, Invalid)
+    assert quick == model
+
+
 @pytest.mark.parametrize(
     ("action", "params"),
     [
@@ -87,7 +111,7 @@ def test_the_read_family_has_quick_checks() -> None:
 def test_simple_commands_take_the_quick_path(action: str, params: dict[str, str]) -> None:
     spec = actions.get_spec(action)
     assert spec.quick is not None
-    assert spec.quick(params) is not None
+    assert spec.quick.check(params) is not None
     quick, model = both_ways(action, params)
     assert quick == model
 
@@ -109,7 +133,7 @@ def test_simple_commands_take_the_quick_path(action: str, params: dict[str, str]
 def test_everything_else_goes_to_the_model(action: str, params: dict[str, str]) -> None:
     spec = actions.get_spec(action)
     assert spec.quick is not None
-    assert spec.quick(params) is None
+    assert spec.quick.check(params) is None
     quick, model = both_ways(action, params)
     assert quick == model
 

@@ -184,7 +184,7 @@ def test_second_replace_fails_restores_the_first(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_IS_A_DIRECTORY"
     assert "b.py" in info.value.message
     assert "a folder now stands at that path" in info.value.message
     assert (root / "a.py").read_bytes() == b"a = 1\n"
@@ -212,7 +212,7 @@ def test_created_folders_removed_when_a_later_write_fails(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NO_SPACE"
     assert "disk is full" in info.value.message
     assert tree(root) == before
 
@@ -232,7 +232,7 @@ def test_disk_full_during_write_leaves_no_temp(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new content")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NO_SPACE"
     assert "a.txt" in info.value.message
     assert "the disk is full" in info.value.message
     assert tree(root) == before
@@ -252,7 +252,7 @@ def test_permission_denied_on_replace(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_PERMISSION_DENIED"
     assert "permission denied" in info.value.message
     assert tree(root) == before
 
@@ -267,7 +267,7 @@ def test_read_only_folder(ws: Workspace, root: Path, tmp_path: Path) -> None:
     try:
         with pytest.raises(OperatorError) as info:
             apply_changeset(ws, one(FileChange("locked/a.txt", b"old", b"new")), None)
-        assert info.value.code == "ERR_WRITE_FAILED"
+        assert info.value.code == "ERR_PERMISSION_DENIED"
         assert "permission denied" in info.value.message
         assert tree(root) == before
     finally:
@@ -286,7 +286,7 @@ def test_parent_path_is_a_file(ws: Workspace, root: Path) -> None:
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NOT_A_DIRECTORY"
     assert "notes/x/a.txt" in info.value.message
     assert tree(root) == before
 
@@ -308,7 +308,7 @@ def test_target_replaced_by_folder_during_write(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_IS_A_DIRECTORY"
     assert (root / "a.txt" / "child").read_bytes() == b"c"
     assert temp_leftovers(root) == []
 
@@ -423,19 +423,11 @@ def test_delete_dangling_symlink_unlinks_it(ws: Workspace, root: Path) -> None:
     assert not os.path.lexists(root / "gone")
 
 
-def test_missing_trash_erases_nothing(
-    ws: Workspace, root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import send2trash
-
+def test_missing_trash_erases_nothing(ws: Workspace, root: Path, trash: Path) -> None:
     (root / "a.txt").write_bytes(b"a")
     (root / "old.txt").write_bytes(b"keep me")
     before = tree(root)
-
-    def no_trash(path: str) -> None:
-        raise send2trash.TrashPermissionError(path)
-
-    monkeypatch.setattr(send2trash, "send2trash", no_trash)
+    trash.parent.write_text("a file where the trash folder should be")
     changes = ChangeSet(
         (FileChange("a.txt", b"a", b"written"), FileChange("old.txt", b"keep me", None))
     )
@@ -452,7 +444,7 @@ def test_missing_trash_erases_nothing(
 def test_second_delete_failing_rebuilds_the_first(
     ws: Workspace, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import send2trash
+    from llm_operator.core.store import trashing
 
     (root / "tree" / "inner").mkdir(parents=True)
     (root / "tree" / "inner" / "f.sh").write_bytes(b"#!/bin/sh\n")
@@ -461,14 +453,14 @@ def test_second_delete_failing_rebuilds_the_first(
     (root / "tree" / "ln").symlink_to("inner/f.sh")
     (root / "second.txt").write_bytes(b"2")
     before = tree(root)
-    real_trash = send2trash.send2trash
+    real_rename = trashing._trash_rename
 
-    def only_first(path: str) -> None:
-        if path.endswith("second.txt"):
-            raise OSError(errno.EXDEV, "no trash on this volume")
-        real_trash(path)
+    def only_first(src_dir_fd: int, name: str, files_fd: int, dest: str) -> None:
+        if name == "second.txt":
+            raise OSError(errno.EIO, "Input/output error")
+        real_rename(src_dir_fd, name, files_fd, dest)
 
-    monkeypatch.setattr(send2trash, "send2trash", only_first)
+    monkeypatch.setattr(trashing, "_trash_rename", only_first)
     changes = ChangeSet(
         (FileChange("tree", None, None, before_is_dir=True), FileChange("second.txt", b"2", None))
     )

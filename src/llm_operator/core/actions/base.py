@@ -18,7 +18,7 @@ import enum
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..plan.changes import ChangeSet
 
@@ -31,6 +31,21 @@ if TYPE_CHECKING:
 class Kind(enum.Enum):
     READ = "read"
     WRITE = "write"
+
+
+class Secrecy(enum.Enum):
+    """What an action can reveal of a secret-looking file it is pointed at.
+
+    CONTENT: its results and failures may hold bytes of the file, so the session asks the
+    user before sending them (reads, structure and region reads, every edit's failures).
+    NAMES: it shows names, sizes and times only (fs.list, fs.stat): nothing to ask.
+    PER_FILE: it decides file by file and returns its own ``Reveal`` (fs.searchTree);
+    its failures are still guarded like CONTENT.
+    """
+
+    CONTENT = "content"
+    NAMES = "names"
+    PER_FILE = "per-file"
 
 
 @dataclass(frozen=True)
@@ -100,8 +115,23 @@ class LazyModel:
         return model
 
 
-# Values for a command simple enough to check without pydantic, or None to ask the model.
-QuickCheck = Callable[[Mapping[str, str]], object | None]
+class FieldValues(Protocol):
+    """A command's field values: a fields model, or the values a quick check made."""
+
+    def model_dump(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class QuickCheck:
+    """A check of simple commands without pydantic (for start-up time).
+
+    ``check`` returns the field values of a command simple enough to decide without the
+    model, or None to leave it to the model. ``keys`` are all the keys the model takes,
+    aliases included, so the validator can word key errors without loading the model.
+    """
+
+    keys: frozenset[str]
+    check: Callable[[Mapping[str, str]], FieldValues | None]
 
 
 @dataclass(frozen=True)
@@ -111,6 +141,7 @@ class ActionSpec:
     model: type[BaseModel] | LazyModel
     execute: Executor
     description: str
+    secrecy: Secrecy = Secrecy.CONTENT
     # Must accept only what ``fields`` accepts, with the same values (a test compares them).
     quick: QuickCheck | None = None
 

@@ -1,7 +1,9 @@
 """Read actions: fs.list, fs.read, fs.readSlice, fs.search, fs.stat.
 
-What a read returns leaves the machine, so reads of secret-looking files come back as a
-``Reveal`` that the user must approve.
+What a read returns leaves the machine: the session asks the user before it sends what a
+read of a secret-looking file returned (``plan.secrecy``). fs.list shows names only, each
+escaped onto one line (``protocol.names.display_name``); the trash folders at the root
+are never listed.
 """
 
 from __future__ import annotations
@@ -12,17 +14,19 @@ import stat as stat_module
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand
-from ..store.files import find_dir, find_file, line_count, read_text
-from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Reveal
+from ..protocol.names import display_name
+from ..store.files import find_file, line_count, open_dir, read_text
+from ..store.workspace import is_trash_name
+from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Secrecy
 from .read_values import (
+    QUICK_PATH,
+    QUICK_SEARCH,
+    QUICK_SLICE,
     SLICE_DEFAULT,
     SLICE_MAX,
     PathValues,
     SearchValues,
     SliceValues,
-    quick_path,
-    quick_search,
-    quick_slice,
 )
 
 if TYPE_CHECKING:
@@ -34,17 +38,6 @@ SLICE_LIMIT = 2_000_000
 SEARCH_MAX_MATCHES = 50
 LIST_MAX_ENTRIES = 5000
 LONG_LINE = 4000
-
-
-def _guard_secret(ctx: ActionContext, rel: str, outcome: Outcome) -> Result:
-    if not ctx.workspace.is_secret(rel):
-        return outcome
-    return Reveal(
-        approved=outcome,
-        paths=(rel,),
-        reason=f"{rel} looks like a secret (keys, tokens, passwords); reading it sends it to "
-        "the chat",
-    )
 
 
 def file_lines(text: str) -> list[str]:
@@ -77,16 +70,16 @@ def _count(number: int, one: str, many: str) -> str:
 
 
 def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
-    rel, real = find_dir(ctx.workspace, fields.path)
     entries: list[str] = []
     folders = 0
-    with os.scandir(real) as scan:
-        for entry in scan:
+    with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
+        for entry in sorted(scan, key=lambda e: e.name):
             is_dir = entry.is_dir(follow_symlinks=False)
+            if is_dir and rel == "." and is_trash_name(entry.name):
+                continue
             folders += is_dir
             suffix = "/" if is_dir else ("@" if entry.is_symlink() else "")
-            entries.append(entry.name + suffix)
-    entries.sort()
+            entries.append(display_name(entry.name) + suffix)
     shown = entries[:LIST_MAX_ENTRIES]
     cut = f", first {LIST_MAX_ENTRIES} shown (truncated)" if len(entries) > len(shown) else ""
     others = len(entries) - folders
@@ -111,7 +104,7 @@ def run_read(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     text, style = read_text(found)
     extra = f", {style}" if style else ""
     summary = f"Read {found.rel} ({found.size} bytes, {line_count(text)} lines{extra})"
-    return _guard_secret(ctx, found.rel, Outcome(True, summary, text))
+    return Outcome(True, summary, text)
 
 
 # -- fs.readSlice -------------------------------------------------------------------
@@ -150,15 +143,16 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields | SliceValues) -> Res
     body = [f"{number}: {_clip(line)}" for number, line in enumerate(chunk, start=first)]
     summary = f"Read lines {first}-{last} of {total} from {found.rel}"
     details = "\n".join(header + body) + "\n"
-    return _guard_secret(ctx, found.rel, Outcome(True, summary, details))
+    return Outcome(True, summary, details)
 
 
 # -- fs.search ----------------------------------------------------------------------
 
 
 def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Result:
-    real = ctx.workspace.resolve(fields.path)
-    if real.is_dir():
+    with ctx.workspace.locate(fields.path) as spot:
+        is_dir = spot.is_dir
+    if is_dir:
         raise InvalidCommand(
             "ERR_SEARCH_PATH_IS_DIR",
             f"{fields.path!r} is a folder; fs.search searches one file: use fs.searchTree "
@@ -186,21 +180,20 @@ def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Resul
         f", first {len(hits)} shown (truncated); refine the query" if truncated else ""
     )
     details = "\n".join(header + hits) + "\n"
-    return _guard_secret(ctx, found.rel, Outcome(True, summary, details))
+    return Outcome(True, summary, details)
 
 
 # -- fs.stat ------------------------------------------------------------------------
 
 
 def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
-    real = ctx.workspace.resolve(fields.path)
-    try:
-        info = real.stat()
-    except FileNotFoundError:
+    with ctx.workspace.locate(fields.path) as spot:
+        info = spot.info
+        rel = spot.rel
+    if info is None:
         from ..store.files import not_found
 
-        raise not_found(ctx.workspace, fields.path) from None
-    rel = ctx.workspace.relative(real)
+        raise not_found(ctx.workspace, fields.path)
     payload = {
         "path": rel,
         "size": info.st_size,
@@ -213,7 +206,7 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     return Outcome(True, f"Stat {rel}: {kind}, {info.st_size} bytes", json.dumps(payload))
 
 
-# The models (and pydantic) load only when a command is not simple enough for quick_*.
+# The models (and pydantic) load only when a command is not simple enough for QUICK_*.
 _MODELS = "llm_operator.core.actions.read_fields"
 _PATH = LazyModel("llm_operator.core.actions.fields", "PathFields")
 
@@ -223,8 +216,11 @@ ACTIONS = (
         Kind.READ,
         _PATH,
         run_list,
-        "List a folder's entries, one per line (folders end with /).",
-        quick_path,
+        "List a folder's entries, one per line (folders end with /, symlinks with @; "
+        "control characters, invalid UTF-8 and backslashes in names escaped as \\n, \\xff, "
+        "\\\\).",
+        Secrecy.NAMES,
+        quick=QUICK_PATH,
     ),
     ActionSpec(
         "fs.read",
@@ -232,7 +228,7 @@ ACTIONS = (
         _PATH,
         run_read,
         f"Read a whole file (up to {READ_LIMIT} bytes).",
-        quick_path,
+        quick=QUICK_PATH,
     ),
     ActionSpec(
         "fs.readSlice",
@@ -241,7 +237,7 @@ ACTIONS = (
         run_read_slice,
         f"Read numbered lines: start (default 1), lines (default {SLICE_DEFAULT}, max "
         f"{SLICE_MAX}).",
-        quick_slice,
+        quick=QUICK_SLICE,
     ),
     ActionSpec(
         "fs.search",
@@ -249,7 +245,7 @@ ACTIONS = (
         LazyModel(_MODELS, "SearchFields"),
         run_search,
         f"Find lines containing a substring in one file (max {SEARCH_MAX_MATCHES} matches).",
-        quick_search,
+        quick=QUICK_SEARCH,
     ),
     ActionSpec(
         "fs.stat",
@@ -257,6 +253,7 @@ ACTIONS = (
         _PATH,
         run_stat,
         "Size, kind and times of a path as JSON.",
-        quick_path,
+        Secrecy.NAMES,
+        quick=QUICK_PATH,
     ),
 )

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .base import QuickCheck
 
 SLICE_DEFAULT = 120
 SLICE_MAX = 400
@@ -29,6 +32,10 @@ _DIGITS = re.compile(r"[0-9]{1,9}\Z")
 @dataclass(frozen=True)
 class PathValues:
     path: str
+
+    def model_dump(self) -> dict[str, Any]:
+        """The values by field name, as the model's ``model_dump`` gives them."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -87,3 +94,8 @@ def quick_search(params: Mapping[str, str]) -> SearchValues | None:
     if values is None or not values.get("query"):
         return None
     return SearchValues(values["path"], values["query"])
+
+
+QUICK_PATH = QuickCheck(frozenset({"path"}), quick_path)
+QUICK_SLICE = QuickCheck(frozenset({"path", "start", "lines", *SLICE_ALIASES}), quick_slice)
+QUICK_SEARCH = QuickCheck(frozenset({"path", "query", "query_b64", *SEARCH_ALIASES}), quick_search)
