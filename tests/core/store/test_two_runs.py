@@ -103,7 +103,8 @@ def test_the_window_session_waits_for_an_exec_then_rechecks(
     child = _exec(workspace, state_dir, reply, "0.05")
     deadline = time.monotonic() + 30
     while (workspace / "c00.txt").read_text() == "top\n":  # the exec holds the lock now
-        assert time.monotonic() < deadline and child.poll() is None
+        assert time.monotonic() < deadline
+        assert child.poll() is None
         time.sleep(0.005)
     results = window.execute(run, {p.index: APPROVE for p in run.pending})
     out, err = child.communicate(timeout=60)
