@@ -16,6 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -84,9 +85,24 @@ class StoreError(OperatorError):
     """The state store could not be opened, read or written."""
 
 
-def store_error(exc: BaseException, doing: str) -> StoreError:
+def _folder_state(folder: Path | None) -> str:
+    """What the file system says about ``folder``, for errors SQLite words vaguely."""
+    if folder is None:
+        return ""
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return ""
+    if info.f_flag & os.ST_RDONLY:
+        return "read-only"
+    if info.f_bavail == 0:
+        return "full"
+    return ""
+
+
+def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> StoreError:
     """Name what went wrong in the terms of the ERR_ registry (no absolute paths)."""
-    text = str(exc).lower()
+    text = f"{exc} {_folder_state(folder)}".lower()
     if isinstance(exc, sqlite3.DatabaseError) and (
         "not a database" in text or "malformed" in text or "corrupt" in text
     ):
@@ -95,7 +111,7 @@ def store_error(exc: BaseException, doing: str) -> StoreError:
             f"the app's state store is damaged and could not {doing} ({exc}); writes are "
             f"refused so that nothing runs twice. The user can move the file {FILE_NAME} "
             "out of the workspace's state folder (a fresh one is made) and paste again.",
-            {"reason": str(exc)},
+            {"reason": getattr(exc, "strerror", None) or str(exc)},
         )
     if "full" in text or (isinstance(exc, OSError) and exc.errno == 28):
         why = "the disk holding it is full"
@@ -107,9 +123,10 @@ def store_error(exc: BaseException, doing: str) -> StoreError:
         why = getattr(exc, "strerror", None) or str(exc)
     return StoreError(
         "ERR_STATE_STORE_UNAVAILABLE",
-        f"the app's state store could not {doing}: {why}. Free space or fix the permissions "
-        "of the state folder (--state-dir), then send the command again.",
-        {"reason": str(exc)},
+        f"the app's state store could not {doing}: {why}; nothing was written. The user "
+        "can free space or fix the permissions of the state folder (--state-dir); then "
+        "send the command again.",
+        {"reason": getattr(exc, "strerror", None) or str(exc)},
     )
 
 
@@ -126,12 +143,12 @@ class StateStore:
                 self.path, isolation_level=None, check_same_thread=False, timeout=30
             )
         except (OSError, sqlite3.Error) as exc:
-            raise store_error(exc, "be opened") from exc
+            raise store_error(exc, "be opened", folder) from exc
         try:
             self._setup()
         except (OSError, sqlite3.Error) as exc:
             self._db.close()
-            raise store_error(exc, "be opened") from exc
+            raise store_error(exc, "be opened", folder) from exc
 
     def _setup(self) -> None:
         db = self._db
