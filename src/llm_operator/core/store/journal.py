@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ..plan.changes import FileChange, digest
 from ..protocol.encoder import without_surrogates
-from .applying import SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
+from .applying import Recorder, SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
 from .database import StateStore, guarded
 
 MAX_BATCHES = 50
@@ -76,7 +76,7 @@ def node_to_json(saved: SavedEntry, blobs: dict[str, bytes]) -> dict[str, Any]:
 # -- recording ------------------------------------------------------------------------------
 
 
-class BatchRecorder:
+class BatchRecorder(Recorder):
     """Records one approved run as it happens; ``apply_changeset`` calls it per ChangeSet."""
 
     def __init__(self, store: StateStore, batch: int) -> None:
