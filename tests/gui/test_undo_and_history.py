@@ -41,7 +41,10 @@ def test_ctrl_z_undoes_the_last_batch_after_asking(
     report = window.results.view.toPlainText()
     assert report.startswith("Undo report")
     assert "removed 1" in report
-    assert window.results.parts == ()  # the report is not copied for the chat
+    # Only the notice for the chat is copyable, never the report.
+    (notice,) = window.results.parts
+    assert notice.startswith("OPERATOR_RESULT\nid: undo-1\nok: true\nsummary: The user undid")
+    assert "For the chat:" in report
     assert "nothing to undo" in window.history.journal.text()
     assert [window.history.runs.item(i).text()[10:] for i in range(2)] == [
         "2 command(s), 0 failed",
@@ -107,3 +110,45 @@ def test_an_unreadable_journal_costs_the_undo_not_the_window(
     assert not window.history.undo_button.isEnabled()
     window.window_actions.undo.trigger()
     assert "Undo journal unreadable: manifest is not JSON" in window.statusBar().currentMessage()
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_after_undo_the_copied_results_begin_with_the_notice(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: True)
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="made.txt", content="n")))
+    with qtbot.waitSignal(window.flow.undone, timeout=5000):
+        window.window_actions.undo.trigger()
+    paste_and_run(qtbot, window, reply(command("r1", "fs.list", path=".")))
+    copied = "".join(window.results.parts)
+    assert copied.startswith("OPERATOR_RESULT\nid: undo-1\nok: true\n")
+    assert "id: r1" in copied
+    paste_and_run(qtbot, window, reply(command("r2", "fs.list", path=".")))
+    assert "undo-1" not in "".join(window.results.parts)  # delivered once
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_undo_over_later_edits_asks_a_second_time_before_forcing(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.gui.panes.history import ForceUndoQuestion
+
+    asked: list[tuple[str, ...]] = []
+
+    def force(parent: object, paths: tuple[str, ...]) -> bool:
+        asked.append(paths)
+        return True
+
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, label: True)
+    monkeypatch.setattr(ForceUndoQuestion, "ask", force)
+    window = make_window(workspace)
+    original = (workspace / "a.txt").read_text()
+    paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="a.txt", content="batch")))
+    (workspace / "a.txt").write_text("edited by hand", encoding="utf-8")
+    with qtbot.waitSignal(window.flow.undone, timeout=5000):
+        window.window_actions.undo.trigger()
+    assert asked == [("a.txt",)]
+    qtbot.waitUntil(lambda: not window.flow.busy, timeout=5000)
+    assert (workspace / "a.txt").read_text() == original

@@ -85,11 +85,16 @@ class RunFlow(QObject):
 
         self._tasks.start(execute, self._done, self._failed, self.progress.emit)
 
-    def undo(self, session: Session) -> None:
+    def undo(self, session: Session, force: bool = False) -> None:
+        """Undo the last batch in a worker; ``force`` overwrites files edited after it."""
         self.busy = True
+        from ..core.plan.session import WAITING
+
+        # Another run (an exec, say) may hold the workspace's write lock: say so while waiting.
+        session.on_wait = lambda: self.progress.emit(0, 1, WAITING)
 
         def undo(_progress: Progress) -> Any:
-            return session.undo_last()
+            return session.undo_last(force=force)
 
         self._tasks.start(undo, self._undone, self._failed)
 
@@ -99,6 +104,7 @@ class RunFlow(QObject):
 
     def _undone(self, report: object) -> None:
         self.busy = False
+        self.progress.emit(1, 1, "done")
         self.undone.emit(report)
 
     def _failed(self, failure: TaskFailure) -> None:

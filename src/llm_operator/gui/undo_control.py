@@ -22,7 +22,8 @@ class UndoHooks:
 
     session: Callable[[], Session | None]
     busy: Callable[[], bool]
-    start_undo: Callable[[Session], None]  # runs the undo in a worker; reports via on_undone
+    # Runs the undo in a worker (True: overwrite later edits); reports via on_undone.
+    start_undo: Callable[[Session, bool], None]
     history: Callable[[], HistoryPanel]
     show_status: Callable[[str, int], None]  # message, milliseconds (0: until replaced)
     run_state_changed: Callable[[], None]
@@ -51,8 +52,8 @@ class UndoControl:
             return
         from .panes.history import UndoQuestion
 
-        if UndoQuestion.ask(self._parent, batches[-1].label):
-            hooks.start_undo(session)
+        if UndoQuestion.ask(self._parent, batches[0].label):  # newest first
+            hooks.start_undo(session, False)
             hooks.run_state_changed()
 
     def on_undone(self, report: object) -> None:
@@ -60,12 +61,35 @@ class UndoControl:
         problems = list(getattr(report, "problems", ()))
         text = "\n".join(["Undo report (not for the chat):", summary, *problems])
         self._results.show_error(text)
+        notice = getattr(report, "notice", None)
+        if notice is not None:
+            self._offer_notice(text, notice)
         self._results.status.setText("Undo had problems." if problems else "Undo finished.")
         self._hooks.show_status(summary, 0)
         from .panes.history import RunRecord
 
         self._hooks.history().add(RunRecord("undo", text))
         self._hooks.finish([])
+        conflicts = tuple(getattr(report, "conflicts", ()))
+        session = self._hooks.session()
+        if conflicts and session is not None and not self._hooks.busy():
+            from .panes.history import ForceUndoQuestion
+
+            if ForceUndoQuestion.ask(self._parent, conflicts):
+                self._hooks.start_undo(session, True)
+                self._hooks.run_state_changed()
+
+    def _offer_notice(self, report_text: str, notice: object) -> None:
+        """Show the undo notice for the chat; Copy results copies it (the next run's results
+        begin with it too, until a run delivers it)."""
+        from ..core.actions.base import Outcome
+        from ..core.protocol.encoder import Result, encode_results
+
+        outcome = Outcome(
+            True, str(getattr(notice, "summary", "")), getattr(notice, "details", None)
+        )
+        block = encode_results([Result(str(getattr(notice, "id", "undo")), outcome, notice=True)])
+        self._results.offer(f"{report_text}\n\nFor the chat:\n\n{block}", (block,))
 
     def _batches(self) -> list[BatchInfo] | None:
         """The journal's batches, None when unreadable: that costs the undo, not the window."""
@@ -91,7 +115,7 @@ class UndoControl:
         if not open_batches:
             history.set_journal("Undo journal: nothing to undo.", False)
             return
-        last = open_batches[-1]
+        last = open_batches[0]  # newest first
         history.set_journal(
             f"Undo journal: {len(open_batches)} batch(es); last: {last.label} "
             f"({len(last.changes)} file(s), {last.created:%Y-%m-%d %H:%M})",

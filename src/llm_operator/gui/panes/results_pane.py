@@ -80,6 +80,13 @@ class ResultsPane(QWidget):
         self._refresh()
         self.status.setText("The run failed: nothing was copied.")
 
+    def offer(self, text: str, parts: tuple[str, ...]) -> None:
+        """Show ``text`` and make ``parts`` what the copy buttons copy (not copied yet)."""
+        self.parts = parts
+        self.copied = 0
+        self.view.setPlainText(text)
+        self._refresh()
+
     def copy_current(self) -> None:
         if not self.parts:
             return
