@@ -473,8 +473,8 @@ class Session:
 
         if self.state is None:
             raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
-        with self.state.writing(self.on_wait):
-            return undo_last(self.journal, self.workspace, force=force)
+        with self.state.writing(self.on_wait) as store:
+            return undo_last(store, self.workspace, force=force)
 
     def undo_notices(self) -> list[Result]:
         """The undo notices not yet delivered, as the results that will lead the next copy."""

@@ -17,44 +17,23 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..plan.changes import FileChange, digest
 from ..protocol.encoder import without_surrogates
 from .applying import Recorder, SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
+from .batch_records import BatchChange, BatchCommand, BatchInfo, ChangeKind, read_info
 from .database import StateStore, guarded
+from .undoing import UndoReport, undo_last
+from .workspace import Workspace
+
+__all__ = ["BatchChange", "BatchCommand", "BatchInfo", "BatchRecorder", "Journal", "UndoReport"]
 
 MAX_BATCHES = 50
 
-ChangeKind = Literal["edited", "created", "deleted"]
 Commit = Callable[[sqlite3.Connection], None]
-
-
-@dataclass(frozen=True)
-class BatchChange:
-    path: str
-    kind: ChangeKind
-
-
-@dataclass(frozen=True)
-class BatchCommand:
-    id: str
-    action: str
-    path: str
-
-
-@dataclass(frozen=True)
-class BatchInfo:
-    id: str
-    label: str
-    created: datetime
-    changes: tuple[BatchChange, ...]
-    complete: bool  # False while its run has not committed it (or it crashed)
-    undone: bool
-    commands: tuple[BatchCommand, ...] = ()
 
 
 def node_to_json(saved: SavedEntry, blobs: dict[str, bytes]) -> dict[str, Any]:
@@ -223,7 +202,7 @@ class Journal:
             row = db.execute(
                 "SELECT id, label, created, state FROM batches WHERE id = ?", (batch,)
             ).fetchone()
-            return _info(db, row)
+            return read_info(db, row)
 
     def batches(self) -> list[BatchInfo]:
         """Every kept batch that changed something, newest first (undone ones included)."""
@@ -231,35 +210,12 @@ class Journal:
             rows = db.execute(
                 "SELECT id, label, created, state FROM batches ORDER BY id DESC"
             ).fetchall()
-            infos = [_info(db, row) for row in rows]
+            infos = [read_info(db, row) for row in rows]
         return [info for info in infos if info.changes]
 
     def last_batch(self) -> BatchInfo | None:
         """The batch ``undo_last`` would undo: the newest one not yet undone."""
         return next((b for b in self.batches() if not b.undone), None)
 
-    def undo_last(self, workspace: Any, force: bool = False) -> Any:
-        from .undoing import undo_last
-
-        return undo_last(self, workspace, force=force)
-
-
-def _info(db: sqlite3.Connection, row: tuple[Any, ...]) -> BatchInfo:
-    batch, label, created, state = row
-    entries = db.execute(
-        "SELECT path, kind, command_id, action FROM entries WHERE batch = ? ORDER BY seq",
-        (batch,),
-    ).fetchall()
-    commands: dict[str, BatchCommand] = {}
-    for path, _kind, command_id, action in entries:
-        if command_id is not None and command_id not in commands:
-            commands[command_id] = BatchCommand(command_id, action or "", path)
-    return BatchInfo(
-        id=str(batch),
-        label=str(label),
-        created=datetime.fromisoformat(created),
-        changes=tuple(BatchChange(path, kind) for path, kind, _, _ in entries),
-        complete=state != "open",
-        undone=state == "undone",
-        commands=tuple(commands.values()),
-    )
+    def undo_last(self, workspace: Workspace, force: bool = False) -> UndoReport:
+        return undo_last(self.store, workspace, force=force)

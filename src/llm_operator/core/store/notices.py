@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .database import StateStore, guarded
 
 if TYPE_CHECKING:
-    from .journal import BatchCommand
+    from .batch_records import BatchCommand
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .database import guarded
-from .journal import BatchInfo, Journal
+from .batch_records import BatchInfo, read_info
+from .database import StateStore, guarded
 from .notices import UndoNotice, queue_notice
 from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
 from .workspace import Workspace
@@ -45,8 +45,15 @@ def _nothing() -> UndoReport:
     return UndoReport(None, (), (), (), (), False, summary)
 
 
-def undo_last(journal: Journal, workspace: Workspace, force: bool = False) -> UndoReport:
-    store = journal.store
+def _info(store: StateStore, batch: int) -> BatchInfo:
+    with guarded("read the undo journal"), store.reading() as db:
+        row = db.execute(
+            "SELECT id, label, created, state FROM batches WHERE id = ?", (batch,)
+        ).fetchone()
+        return read_info(db, row)
+
+
+def undo_last(store: StateStore, workspace: Workspace, force: bool = False) -> UndoReport:
     with guarded("read the undo journal"), store.reading() as db:
         row = db.execute(
             "SELECT id FROM batches WHERE state != 'undone' ORDER BY id DESC LIMIT 1"
@@ -54,7 +61,7 @@ def undo_last(journal: Journal, workspace: Workspace, force: bool = False) -> Un
         if row is None:
             return _nothing()
         batch = int(row[0])
-        info = journal.info(batch)
+        info = _info(store, batch)
         stories, damaged = load_stories(db, batch)
         blobs, bad_copies = load_blobs(db, batch, stories)
     damaged += bad_copies
@@ -92,7 +99,7 @@ def undo_last(journal: Journal, workspace: Workspace, force: bool = False) -> Un
             )
             db.execute("DELETE FROM memory WHERE batch = ?", (batch,))
             notice = queue_notice(db, info.commands, files)
-        info = journal.info(batch)
+        info = _info(store, batch)
     summary = (
         f"Undid '{info.label}': restored {len(progress.restored)} path(s), "
         f"removed {len(progress.removed)}"
