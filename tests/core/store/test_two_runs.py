@@ -151,3 +151,45 @@ def test_a_reply_pasted_into_both_front_ends_writes_once_and_says_when(
     assert "[repeat: this id already ran at 20" in summary
     assert "UTC with identical content" in summary
     del out
+
+
+def test_reads_never_wait_and_a_write_waits_saying_so(
+    workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    from llm_operator.core.store.lock import WorkspaceLock
+    from llm_operator.core.store.state import workspace_state_dir
+
+    Session(Workspace(workspace), state_dir)  # creates the state folder
+    held = WorkspaceLock(workspace_state_dir(state_dir, Workspace(workspace).root))
+    assert held.acquire()
+    argv = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
+    argv += ["--workspace", str(workspace), "--state-dir", str(state_dir)]
+    try:
+        read = subprocess.run(
+            argv,
+            input=cmd("r", "fs.list", path="."),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert read.returncode == 0
+        assert "waiting" not in read.stderr
+        writer = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert writer.stdin is not None
+        assert writer.stderr is not None
+        writer.stdin.write(cmd("w", "fs.write", path="late.txt", content="after the wait"))
+        writer.stdin.close()
+        line = writer.stderr.readline()
+        assert line == "llm-operator: waiting for another run on this workspace...\n"
+        assert not (workspace / "late.txt").exists()  # it really waits
+    finally:
+        held.release()
+    assert writer.stdout is not None
+    out = writer.stdout.read()
+    writer.stderr.read()
+    assert writer.wait(timeout=60) == 0
+    assert parse_results(out)[0].ok
+    assert (workspace / "late.txt").read_text() == "after the wait"
