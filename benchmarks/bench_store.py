@@ -39,8 +39,17 @@ def _block(cmd_id: str, action: str, path: str, extra: str = "") -> str:
 def _exec(workspace: Path, state: Path, reply: str) -> float:
     start = time.perf_counter()
     done = subprocess.run(
-        [PY, "-m", "llm_operator.cli", "exec", "--yes"]
-        + ["--workspace", str(workspace), "--state-dir", str(state)],
+        [
+            PY,
+            "-m",
+            "llm_operator.cli",
+            "exec",
+            "--yes",
+            "--workspace",
+            str(workspace),
+            "--state-dir",
+            str(state),
+        ],
         input=reply,
         capture_output=True,
         text=True,
