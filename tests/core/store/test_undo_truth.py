@@ -207,3 +207,18 @@ def test_json_state_of_earlier_versions_is_imported_once(
     assert [b.label for b in session.journal.batches()] == ["old run"]
     assert session.undo_last().ok
     assert (workspace / "README.md").read_bytes() == old
+
+
+def test_a_write_whose_memory_cannot_be_read_is_refused_not_run_twice(
+    session: Session, workspace: Path, state_dir: Path, cmd: Any
+) -> None:
+    text = cmd("w1", "fs.write", path="once.txt", content="one")
+    run(session, text)
+    (workspace / "once.txt").write_text("edited since", encoding="utf-8")
+    sql(workspace, state_dir, "DROP TABLE memory")
+
+    (result,) = run(Session(Workspace(workspace), state_dir), text)
+
+    assert not result.ok
+    assert "(ERR_STATE_STORE_UNAVAILABLE)" in result.outcome.summary
+    assert (workspace / "once.txt").read_text() == "edited since"

@@ -261,11 +261,16 @@ class Session:
         remembered = self._remembered(entry)
         return remembered is not None and self._settle_remembered(entry, remembered)
 
-    def _remembered(self, entry: RunItem) -> Remembered | None:
+    def _remembered(self, entry: RunItem, strict: bool = False) -> Remembered | None:
+        """The memory of ``entry``'s id. Unreadable memory counts as none for planning
+        (``strict`` False); before a write (``strict``) it refuses the write instead, so
+        a command can never run twice because its memory could not be read."""
         try:
             return self.memory.lookup(entry.id)
         except StoreError:
-            return None  # the store's problem refuses the writes; reads may run again
+            if strict:
+                raise
+            return None
 
     def _settle_remembered(self, entry: RunItem, remembered: Remembered) -> bool:
         if remembered.fingerprint == entry.fingerprint:
@@ -418,7 +423,7 @@ class Session:
             recorder = writer.begin_write()
             if recorder is not None:
                 # Under the lock: a run this one waited for may have done it already.
-                remembered = self._remembered(item)
+                remembered = self._remembered(item, strict=True)
                 if remembered is not None and self._settle_remembered(item, remembered):
                     assert item.result is not None
                     return item.result
