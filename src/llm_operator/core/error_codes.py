@@ -110,8 +110,3 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
     }
 )
-
-
-def meaning(code: str) -> str | None:
-    """The one-line meaning of ``code``, or None for a code not in the table."""
-    return ERROR_CODES.get(code)

@@ -154,7 +154,6 @@ class Session:
         self,
         workspace: Workspace,
         state_dir: Path | None,
-        options: dict[str, object] | None = None,
     ) -> None:
         self.workspace = workspace
         self.state_folder = (
@@ -164,7 +163,6 @@ class Session:
             WorkspaceState(self.state_folder, workspace) if self.state_folder is not None else None
         )
         self.memory = self.state.memory if self.state is not None else SessionMemory(None)
-        self.options = dict(options or {})
         # Called (from the thread running ``execute`` or ``undo_last``) when another run
         # holds the workspace's write lock and this one starts to wait for it.
         self.on_wait: Callable[[], None] | None = None
@@ -204,7 +202,7 @@ class Session:
                 f"writes are refused: {self.store_problem.code}: {self.store_problem.message}"
             )
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.options)
+        context = ActionContext(self.workspace, overlay)
         seen: dict[str, int] = {}
         total = len(scanned.items)
         for index, item in enumerate(scanned.items):
@@ -440,7 +438,7 @@ class Session:
         return Result(pending.id, pending.plan.outcome)
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.options)
+        context = ActionContext(self.workspace, _Overlay(self.workspace))
         try:
             produced = command.spec.execute(context, command.fields)
         except OperatorError as error:
