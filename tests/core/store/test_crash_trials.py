@@ -24,6 +24,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from llm_operator.core.plan.batch_writer import APPLY_DELAY_ENV
 from llm_operator.core.plan.session import APPROVE, Session
 from llm_operator.core.store.workspace import Workspace
@@ -73,6 +75,7 @@ def _run_and_kill(workspace: Path, state_dir: Path, reply: Path, rng: random.Ran
     return "finished" if code == 0 else "killed"
 
 
+@pytest.mark.slow
 def test_fifty_kills_mid_batch_leave_all_or_nothing_and_apply_once(
     tmp_path: Path, cmd: Any
 ) -> None:

@@ -187,9 +187,10 @@ def test_reads_never_wait_and_a_write_waits_saying_so(
         assert not (workspace / "late.txt").exists()  # it really waits
     finally:
         held.release()
-    assert writer.stdout is not None
-    out = writer.stdout.read()
-    writer.stderr.read()
+    with writer:
+        assert writer.stdout is not None
+        out = writer.stdout.read()
+        writer.stderr.read()
     assert writer.wait(timeout=60) == 0
     assert parse_results(out)[0].ok
     assert (workspace / "late.txt").read_text() == "after the wait"
