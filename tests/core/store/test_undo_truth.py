@@ -222,3 +222,37 @@ def test_a_write_whose_memory_cannot_be_read_is_refused_not_run_twice(
     assert not result.ok
     assert "(ERR_STATE_STORE_UNAVAILABLE)" in result.outcome.summary
     assert (workspace / "once.txt").read_text() == "edited since"
+
+
+def test_run_history_is_shared_by_every_front_end(
+    session: Session, workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    import subprocess
+    import sys
+
+    run(session, cmd("w1", "fs.write", path="h.txt", content="h"))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "llm_operator.cli",
+            "exec",
+            "--yes",
+            "--workspace",
+            str(workspace),
+            "--state-dir",
+            str(state_dir),
+        ],
+        input=cmd("r1", "fs.read", path="h.txt"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+
+    runs = session.recent_runs()
+
+    assert [(r.commands, r.failed) for r in runs] == [(1, 0), (1, 0)]
+    assert "id: w1" in runs[0].results
+    assert runs[1].results + "\n" == done.stdout

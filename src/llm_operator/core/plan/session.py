@@ -39,6 +39,7 @@ from ..store.workspace_state import WorkspaceState
 from .batch_writer import BatchWriter, taken_back, with_warning
 
 if TYPE_CHECKING:
+    from ..store.history import RunEntry
     from ..store.journal import Journal
     from ..store.undoing import UndoReport
     from .changes import FileChange
@@ -478,6 +479,14 @@ class Session:
             raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
         with self.state.writing(self.on_wait) as store:
             return undo_last(store, self.workspace, force=force)
+
+    def recent_runs(self, limit: int = 20) -> list[RunEntry]:
+        """The workspace's newest runs, from the window and ``exec`` alike, oldest first."""
+        from ..store.history import recent_runs
+
+        if self.state is None or self.state.store is None:
+            return []
+        return recent_runs(self.state.store, limit)
 
     def undo_notices(self) -> list[Result]:
         """The undo notices not yet delivered, as the results that will lead the next copy."""
