@@ -256,3 +256,11 @@ def test_run_history_is_shared_by_every_front_end(
     assert [(r.commands, r.failed) for r in runs] == [(1, 0), (1, 0)]
     assert "id: w1" in runs[0].results
     assert runs[1].results + "\n" == done.stdout
+
+
+def test_only_the_user_may_read_the_store(session: Session, workspace: Path, cmd: Any) -> None:
+    run(session, cmd("w1", "fs.write", path=".env", content="TOKEN=x"))
+    assert session.state_folder is not None
+    files = sorted(session.state_folder.glob(FILE_NAME + "*"))
+    assert files
+    assert {oct(path.stat().st_mode & 0o777) for path in files} == {"0o600"}

@@ -138,7 +138,11 @@ class StateStore:
         self.path = folder / FILE_NAME
         self._guard = threading.RLock()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # The journal holds the previous bytes of every file a batch changed, secret-
+            # looking ones included: only the user may read it (SQLite gives its WAL files
+            # the database file's mode).
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
             self._db = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=30
             )
