@@ -115,10 +115,6 @@ class BatchWriter:
             self.locked = False
 
 
-def store_failure(action: str, command_id: str, error: OperatorError) -> Outcome:
-    return failure_outcome(action, error, command_id)
-
-
 def taken_back(action: str, command_id: str, error: StoreError) -> Outcome:
     wrapped = OperatorError(
         "ERR_STATE_STORE_FAILED",

@@ -53,3 +53,12 @@ def read_info(db: sqlite3.Connection, row: tuple[Any, ...]) -> BatchInfo:
         undone=state == "undone",
         commands=tuple(commands.values()),
     )
+
+
+def blob_names(node: dict[str, Any] | None) -> list[str]:
+    """The digests of the saved file bytes a JSON node (and its children) needs."""
+    if node is None:
+        return []
+    if node.get("type") == "file":
+        return [str(node.get("blob"))]
+    return [name for _, child in node.get("children", []) for name in blob_names(child)]

@@ -24,7 +24,14 @@ from typing import Any
 from ..plan.changes import FileChange, digest
 from ..protocol.encoder import without_surrogates
 from .applying import Recorder, SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
-from .batch_records import BatchChange, BatchCommand, BatchInfo, ChangeKind, read_info
+from .batch_records import (
+    BatchChange,
+    BatchCommand,
+    BatchInfo,
+    ChangeKind,
+    blob_names,
+    read_info,
+)
 from .database import StateStore, guarded
 from .undoing import UndoReport, undo_last
 from .workspace import Workspace
@@ -129,12 +136,6 @@ class BatchRecorder(Recorder):
             )
             _drop_unused_blobs(db, self.batch)
 
-    @property
-    def changed_anything(self) -> bool:
-        with guarded("read the undo journal"), self._store.reading() as db:
-            row = db.execute("SELECT 1 FROM entries WHERE batch = ?", (self.batch,)).fetchone()
-        return row is not None
-
     def commit(self, also: Commit | None = None) -> BatchInfo | None:
         """End the run in one transaction with ``also`` (session memory, notices...).
 
@@ -163,14 +164,6 @@ def _drop_unused_blobs(db: sqlite3.Connection, batch: int) -> None:
     for (name,) in db.execute("SELECT digest FROM blobs WHERE batch = ?", (batch,)).fetchall():
         if name not in used:
             db.execute("DELETE FROM blobs WHERE batch = ? AND digest = ?", (batch, name))
-
-
-def blob_names(node: dict[str, Any] | None) -> list[str]:
-    if node is None:
-        return []
-    if node.get("type") == "file":
-        return [str(node.get("blob"))]
-    return [name for _, child in node.get("children", []) for name in blob_names(child)]
 
 
 # -- the journal ------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from .batch_records import blob_names
+
 MEMORY_FILE = "session-memory.json"
 JOURNAL_FOLDER = "journal"
 
@@ -70,7 +72,7 @@ def _import_batch(db: sqlite3.Connection, manifest: Path) -> None:
         if not entry.get("applied", True):
             continue
         before = entry.get("before")
-        for blob in _blob_names(before):
+        for blob in blob_names(before):
             db.execute(
                 "INSERT OR IGNORE INTO blobs (batch, digest, data) VALUES (?, ?, ?)",
                 (batch, "sha256:" + blob, (blobs / blob).read_bytes()),
@@ -88,14 +90,6 @@ def _import_batch(db: sqlite3.Connection, manifest: Path) -> None:
                 json.dumps(list(entry.get("created_dirs", []))),
             ),
         )
-
-
-def _blob_names(node: dict[str, Any] | None) -> list[str]:
-    if node is None:
-        return []
-    if node["type"] == "file":
-        return [str(node["blob"])]
-    return [name for _, child in node.get("children", []) for name in _blob_names(child)]
 
 
 def _renamed_blobs(node: dict[str, Any]) -> dict[str, Any]:

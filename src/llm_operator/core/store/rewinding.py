@@ -27,6 +27,7 @@ from .applying import (
     SavedUnsupported,
     restore_entry,
 )
+from .batch_records import blob_names
 from .workspace import Workspace
 
 
@@ -94,7 +95,7 @@ def load_blobs(
     blobs: dict[str, bytes] = {}
     damaged: list[str] = []
     for story in stories:
-        for name in _blob_names(story.before):
+        for name in blob_names(story.before):
             row = db.execute(
                 "SELECT data FROM blobs WHERE batch = ? AND digest = ?", (batch, name)
             ).fetchone()
@@ -105,14 +106,6 @@ def load_blobs(
             else:
                 blobs[name] = bytes(row[0])
     return blobs, damaged
-
-
-def _blob_names(node: dict[str, Any] | None) -> list[str]:
-    if node is None:
-        return []
-    if node.get("type") == "file":
-        return [str(node.get("blob"))]
-    return [name for _, child in node.get("children", []) for name in _blob_names(child)]
 
 
 def node_from_json(node: dict[str, Any], blobs: dict[str, bytes]) -> SavedEntry:
