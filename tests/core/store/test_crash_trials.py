@@ -117,3 +117,35 @@ def test_fifty_kills_mid_batch_leave_all_or_nothing_and_apply_once(
         del outcome
     # The kills must really land in the middle of batches, not only before or after them.
     assert seen["mid-batch"] >= TRIALS // 2, seen
+
+
+def test_the_next_exec_recovers_first_and_says_so(tmp_path: Path, cmd: Any) -> None:
+    workspace, state_dir = tmp_path / "ws", tmp_path / "state"
+    workspace.mkdir()
+    for n in range(FILES):
+        (workspace / f"f{n:02d}.txt").write_bytes(OLD)
+    reply = tmp_path / "reply.txt"
+    reply.write_text(_reply(cmd), encoding="utf-8")
+    env = {**os.environ, APPLY_DELAY_ENV: "0.5"}
+    argv = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
+    argv += ["--workspace", str(workspace), "--state-dir", str(state_dir)]
+    with subprocess.Popen([*argv, str(reply)], env=env) as child:
+        deadline = time.monotonic() + 30
+        while (workspace / "f00.txt").read_bytes() == OLD:
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        child.send_signal(signal.SIGKILL)
+    assert (workspace / "f00.txt").read_bytes() == NEW
+
+    done = subprocess.run(
+        [*argv, "-"],
+        input=cmd("r", "fs.read", path="f00.txt"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 0
+    assert "a run that stopped mid-batch was taken back: 1 path(s) restored" in done.stderr
+    assert _files(workspace) == {f"f{n:02d}.txt": OLD for n in range(FILES)}
