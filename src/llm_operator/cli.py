@@ -106,6 +106,8 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     run = session.prepare(text)
     for notice in run.notices:
         print(f"llm-operator: note: {notice}", file=sys.stderr)
+    if session.store_problem is not None:
+        print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
     if not run.items:
         print("llm-operator: no OPERATOR_CMD blocks found", file=sys.stderr)
     decisions = _decide(run.pending, args, reading_stdin=args.file == "-")

@@ -196,6 +196,7 @@ def test_damaged_store_file_gives_results_through_exec(
     assert (workspace / "a.txt").read_text() == "kept"
     assert store.read_bytes() == b"\x00garbage" * 512
     assert "writes are refused" in done.stderr
+    assert f"the state folder is {store.parent}" in done.stderr  # where to move it from
 
 
 def test_names_that_are_not_utf8_never_crash_a_run(

@@ -115,8 +115,10 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
         )
     if "full" in text or (isinstance(exc, OSError) and exc.errno == 28):
         why = "the disk holding it is full"
-    elif "readonly" in text or "read-only" in text or "permission" in text:
+    elif "readonly" in text or "read-only" in text:
         why = "its folder is read-only"
+    elif "permission" in text or (isinstance(exc, OSError) and exc.errno in (1, 13)):
+        why = "the app may not write its folder (permission denied)"
     elif "locked" in text or "busy" in text:
         why = "another program holds it locked"
     else:
