@@ -64,7 +64,7 @@ def _exec(workspace: Path, state: Path, reply: str) -> float:
 
 def _fsync_cost(folder: Path) -> tuple[float, float]:
     """Seconds per file: atomic write with fsyncs, and the same without them."""
-    from llm_operator.core.store import applying
+    from llm_operator.core.store import applying, atomic
 
     files = 100
 
@@ -75,7 +75,7 @@ def _fsync_cost(folder: Path) -> tuple[float, float]:
     def without_fsync(tag: str) -> None:
         for n in range(files):
             target = folder / f"g{n}.txt"
-            tmp = applying.temp_path_for(target)
+            tmp = target.with_name(atomic.temp_name_for(target.name))
             tmp.write_bytes(f"{tag}{n}\n".encode())
             os.replace(tmp, target)
 

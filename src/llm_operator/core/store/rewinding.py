@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import OperatorError
 from ..plan.changes import digest
 from .applying import (
     SavedDir,
@@ -26,8 +27,10 @@ from .applying import (
     SavedTooLarge,
     SavedUnsupported,
     restore_entry,
+    unlink_entry,
 )
 from .batch_records import blob_names
+from .oserrors import reason_of
 from .workspace import Workspace
 
 
@@ -161,7 +164,7 @@ def conflict(workspace: Workspace, story: PathStory) -> str | None:
     """Why ``story.path`` may not be rewound: it holds neither the batch's nor its old state."""
     try:
         current = fingerprint(workspace.resolve_link(story.path))
-    except (OSError, ValueError, Exception) as exc:  # the jail refuses: the path moved away
+    except (OSError, OperatorError) as exc:  # the jail refuses: the path moved away
         return f"{story.path}: cannot be reached any more ({exc})"
     if current in story.afters or current == node_fingerprint(story.before):
         return None
@@ -193,17 +196,20 @@ def rewind(
             return
         if story.before is None:
             if current != "absent":
-                os.unlink(real)
+                unlink_entry(workspace, story.path)
             progress.removed.append(story.path)
             return
         saved = node_from_json(story.before, blobs)
         if current != "absent" and not isinstance(saved, SavedFile):
-            os.unlink(real)  # the batch's file stands where a folder or link was
-        real.parent.mkdir(parents=True, exist_ok=True)
-        problems = restore_entry(real, saved)
+            unlink_entry(workspace, story.path)  # the batch's file stands where a folder was
+        problems = restore_entry(real, saved, workspace)
     except OSError as exc:
         progress.failed = True
-        progress.problems.append(f"{story.path}: {exc.strerror or exc}")
+        progress.problems.append(f"{story.path}: {reason_of(exc)}")
+        return
+    except OperatorError as exc:  # the jail refuses the way there (a folder became a link)
+        progress.failed = True
+        progress.problems.append(f"{story.path}: {exc.message}")
         return
     progress.problems += [f"{story.path}: {p}" for p in problems]
     if not isinstance(saved, SavedTooLarge):
