@@ -1,4 +1,4 @@
-"""Undo last batch: ask, undo in a worker, show the report; and the journal's state."""
+"""Undo last batch: name it exactly, ask, undo in a worker, show the report."""
 
 from __future__ import annotations
 
@@ -6,118 +6,109 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QWidget
-
-from .panes.results_pane import ResultsPane
+from .undo_source import BatchSummary, UndoSource
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from ..core.plan.session import Session
-    from ..core.store.journal import BatchInfo
-    from .panes.history import HistoryPanel
+    from ..core.store.journal import UndoReport
 
 
 @dataclass(frozen=True)
 class UndoHooks:
-    """What undo needs of the window, as plain callables (it never sees the window)."""
+    """What the undo needs from the window, as narrow callables."""
 
+    parent: QWidget
     session: Callable[[], Session | None]
     busy: Callable[[], bool]
-    # Runs the undo in a worker (True: overwrite later edits); reports via on_undone.
-    start_undo: Callable[[Session, bool], None]
-    history: Callable[[], HistoryPanel]
-    show_status: Callable[[str, int], None]  # message, milliseconds (0: until replaced)
-    run_state_changed: Callable[[], None]
-    finish: Callable[[list[str]], None]
+    start_undo: Callable[[UndoSource, BatchSummary, bool], None]  # True: force
+    say: Callable[[str], None]  # a status line
+    show_journal: Callable[[str, bool], None]  # the history panel's undo line, can undo
+    show_report: Callable[[str, bool], None]  # report text, had problems
+    # Report text, the undo notice's OPERATOR_RESULT block (the copy buttons copy it).
+    offer_notice: Callable[[str, str], None] = lambda text, block: None
 
 
 class UndoControl:
-    """Shares the command line's journal (``session.undo_last``), so either can undo."""
+    """Shares the command line's journal, so either can undo, and both name one batch."""
 
-    def __init__(self, parent: QWidget, results: ResultsPane, hooks: UndoHooks) -> None:
-        self._parent = parent
-        self._results = results
+    def __init__(self, hooks: UndoHooks) -> None:
         self._hooks = hooks
+        self._expected: tuple[UndoSource, BatchSummary] | None = None
 
     def undo_last_batch(self) -> None:
         hooks = self._hooks
         session = hooks.session()
         if session is None or hooks.busy():
             return
-        found = self._batches()
-        if found is None:
+        source = UndoSource(session)
+        readable, newest = self._newest(source)
+        if not readable:
             return  # the status bar already says the journal is unreadable
-        batches = [batch for batch in found if not batch.undone]
-        if not batches:
-            hooks.show_status("Nothing to undo.", 5000)
+        if newest is None:
+            hooks.say("Nothing to undo.")
             return
         from .panes.history import UndoQuestion
 
-        if UndoQuestion.ask(self._parent, batches[0].label):  # newest first
-            hooks.start_undo(session, False)
-            hooks.run_state_changed()
+        if UndoQuestion.ask(hooks.parent, newest):
+            self._expected = (source, newest)
+            hooks.start_undo(source, newest, False)
 
-    def on_undone(self, report: object) -> None:
-        summary = str(getattr(report, "summary", report))
-        problems = list(getattr(report, "problems", ()))
-        text = "\n".join(["Undo report (not for the chat):", summary, *problems])
-        self._results.show_error(text)
-        notice = getattr(report, "notice", None)
-        if notice is not None:
-            self._offer_notice(text, notice)
-        self._results.status.setText("Undo had problems." if problems else "Undo finished.")
-        self._hooks.show_status(summary, 0)
-        from .panes.history import RunRecord
+    def report_text(self, report: UndoReport) -> str:
+        lines = ["Undo report (not for the chat):", report.summary]
+        lines += [f"restored {path}" for path in report.restored]
+        lines += [f"removed {path}" for path in report.removed]
+        lines += list(report.problems)
+        return "\n".join(lines)
 
-        self._hooks.history().add(RunRecord("undo", text))
-        self._hooks.finish([])
-        conflicts = tuple(getattr(report, "conflicts", ()))
-        session = self._hooks.session()
-        if conflicts and session is not None and not self._hooks.busy():
+    def on_undone(self, report: UndoReport) -> None:
+        problems = bool(report.problems) or report.refused
+        self._hooks.show_report(self.report_text(report), problems)
+        if report.notice is not None:
+            self._hooks.offer_notice(self.report_text(report), _notice_block(report))
+        self._hooks.say(report.summary)
+        expected, self._expected = self._expected, None
+        if report.conflicts and expected is not None and not self._hooks.busy():
             from .panes.history import ForceUndoQuestion
 
-            if ForceUndoQuestion.ask(self._parent, conflicts):
-                self._hooks.start_undo(session, True)
-                self._hooks.run_state_changed()
+            # The second confirmation: the user sees exactly which later edits are lost.
+            if ForceUndoQuestion.ask(self._hooks.parent, report.conflicts):
+                self._hooks.start_undo(*expected, True)
 
-    def _offer_notice(self, report_text: str, notice: object) -> None:
-        """Show the undo notice for the chat; Copy results copies it (the next run's results
-        begin with it too, until a run delivers it)."""
-        from ..core.actions.base import Outcome
-        from ..core.protocol.encoder import Result, encode_results
-
-        outcome = Outcome(
-            True, str(getattr(notice, "summary", "")), getattr(notice, "details", None)
-        )
-        block = encode_results([Result(str(getattr(notice, "id", "undo")), outcome, notice=True)])
-        self._results.offer(f"{report_text}\n\nFor the chat:\n\n{block}", (block,))
-
-    def _batches(self) -> list[BatchInfo] | None:
-        """The journal's batches, None when unreadable: that costs the undo, not the window."""
-        session = self._hooks.session()
-        if session is None:
-            return []
+    def _newest(self, source: UndoSource) -> tuple[bool, BatchSummary | None]:
+        """(readable, the newest open batch): an unreadable journal costs the undo only."""
         try:
-            return session.journal.batches()
+            return True, source.newest()
         except Exception as error:
-            self._hooks.history().set_journal(f"Undo journal unreadable: {error}", False)
-            self._hooks.show_status(f"Undo journal unreadable: {error}", 10000)
-            return None
+            self._hooks.show_journal(f"Undo journal unreadable: {error}", False)
+            self._hooks.say(f"Undo journal unreadable: {error}")
+            return False, None
 
     def refresh(self) -> None:
-        history = self._hooks.history()
-        if self._hooks.session() is None:
-            history.set_journal("Undo journal: no workspace.", False)
+        session = self._hooks.session()
+        if session is None:
+            self._hooks.show_journal("Undo: no workspace.", False)
             return
-        batches = self._batches()
-        if batches is None:
+        readable, newest = self._newest(UndoSource(session))
+        if not readable:
             return
-        open_batches = [batch for batch in batches if not batch.undone]
-        if not open_batches:
-            history.set_journal("Undo journal: nothing to undo.", False)
+        if newest is None:
+            self._hooks.show_journal("Undo: nothing to undo.", False)
             return
-        last = open_batches[0]  # newest first
-        history.set_journal(
-            f"Undo journal: {len(open_batches)} batch(es); last: {last.label} "
-            f"({len(last.changes)} file(s), {last.created:%Y-%m-%d %H:%M})",
+        self._hooks.show_journal(
+            f"Undo (Ctrl+Alt+Z) undoes the newest of {newest.open_batches} batch(es): "
+            f"{newest.short()}",
             True,
         )
+
+
+def _notice_block(report: UndoReport) -> str:
+    """The undo notice as the OPERATOR_RESULT block the next copied results begin with."""
+    from ..core.actions.base import Outcome
+    from ..core.protocol.encoder import Result, encode_results
+
+    notice = report.notice
+    assert notice is not None
+    outcome = Outcome(True, notice.summary, notice.details)
+    return encode_results([Result(notice.id, outcome, notice=True)])

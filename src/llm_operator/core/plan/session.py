@@ -38,12 +38,14 @@ from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
 from .batch_writer import BatchWriter, taken_back, with_warning
+from .secrecy import guard_failure, guard_result, secret_paths
 
 if TYPE_CHECKING:
     from ..store.history import RunEntry
     from ..store.journal import Journal
     from ..store.undoing import UndoReport
     from .changes import FileChange
+    from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
 WAITING = "waiting for another run on this workspace"
@@ -68,6 +70,8 @@ class Pending:
     plan: Plan | None = None
     reveal: Reveal | None = None
     builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
+    # What each change will do, made here in the worker: the window only renders it.
+    previews: tuple[ChangePreview, ...] = ()
 
     @property
     def id(self) -> str:
@@ -288,14 +292,7 @@ class Session:
         if spec.kind is Kind.READ and self._touches_pending(command, overlay):
             entry.deferred = command
             return
-        try:
-            produced = spec.execute(context, command.fields)
-        except OperatorError as error:
-            entry.result = Result(command.id, failure_outcome(spec.name, error, command.id))
-            return
-        except Exception as error:  # a bug must cost one command, never the run
-            entry.result = Result(command.id, _internal(spec.name, error, command.id))
-            return
+        produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
@@ -306,7 +303,31 @@ class Session:
             )
             for change in produced.changes.changes:
                 overlay.planned[change.path] = (change.after, entry.index)
-            entry.pending = Pending(entry.index, command, plan=produced, builds_on=builds_on)
+            from .preview import preview_change  # lazy: exec of reads never needs the diffs
+
+            previews = tuple(preview_change(change) for change in produced.changes.changes)
+            entry.pending = Pending(
+                entry.index, command, plan=produced, builds_on=builds_on, previews=previews
+            )
+
+    def _guarded(self, command: Command, context: ActionContext) -> Outcome | Reveal | Plan:
+        """Run ``command``; what it would reveal of secret-looking files waits for consent
+        (``secrecy``). A bug costs this one command, never the run."""
+        try:
+            try:
+                produced = command.spec.execute(context, command.fields)
+            except OperatorError as error:
+                return guard_failure(self.workspace, command, error)
+            return guard_result(self.workspace, command, produced)
+        except Exception as error:
+            return _internal(command.action, error, command.id, self._quiet(command))
+
+    def _quiet(self, command: Command) -> bool:
+        """Whether a fault's own text must stay out of the result (a secret-looking file)."""
+        try:
+            return bool(secret_paths(self.workspace, command))
+        except Exception:
+            return True
 
     def _touches_pending(self, command: Command, overlay: _Overlay) -> bool:
         if not overlay.planned or command.path is None:
@@ -333,7 +354,12 @@ class Session:
         if run.executed:
             raise RuntimeError("a run is executed once")
         run.executed = True
-        ids = [p.id for p in run.pending if p.plan is not None]
+        # The label names the commands the batch holds: the approved writes only.
+        ids = [
+            p.id
+            for p in run.pending
+            if p.plan is not None and decisions.get(p.index, REJECT).approved
+        ]
         label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
         def waiting() -> None:
@@ -435,12 +461,7 @@ class Session:
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace))
-        try:
-            produced = command.spec.execute(context, command.fields)
-        except OperatorError as error:
-            return failure_outcome(command.action, error, command.id)
-        except Exception as error:
-            return _internal(command.action, error, command.id)
+        produced = self._guarded(command, context)
         if isinstance(produced, Reveal):
             if produced.rejected is not None:
                 return produced.rejected
@@ -527,14 +548,15 @@ def _as_repeat(outcome: Outcome, at: float | None = None) -> Outcome:
     return Outcome(outcome.ok, outcome.summary + note, outcome.details)
 
 
-def _internal(action: str, error: Exception, command_id: str) -> Outcome:
+def _internal(action: str, error: Exception, command_id: str, quiet: bool = False) -> Outcome:
     if isinstance(error, OSError):
         # An operating-system fault is not a fault of the app: name it, without its
         # absolute file name.
         from ..store.oserrors import named_os_error
 
         return failure_outcome(action, named_os_error(error, "", "use"), command_id)
+    said = "" if quiet else f": {error}"  # a fault's text may quote a secret-looking file
     wrapped = OperatorError(
-        "ERR_INTERNAL", f"unexpected {type(error).__name__}: {error}; nothing was written"
+        "ERR_INTERNAL", f"unexpected {type(error).__name__}{said}; nothing was written"
     )
     return failure_outcome(action, wrapped, command_id)
