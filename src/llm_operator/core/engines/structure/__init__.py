@@ -24,6 +24,7 @@ from .operations import (
 )
 from .reports import StructureEdit, StructureMove
 from .source import MAX_CONTENT_BYTES, MAX_FILE_BYTES
+from .targeting import Target, symbol_target
 
 __all__ = [
     "MAX_CONTENT_BYTES",
@@ -32,6 +33,7 @@ __all__ = [
     "SUPPORTED_LANGUAGES",
     "StructureEdit",
     "StructureMove",
+    "Target",
     "delete_structure",
     "insert_after_structure",
     "insert_before_structure",
@@ -41,4 +43,5 @@ __all__ = [
     "replace_all_text_in_structure",
     "replace_structure",
     "replace_text_in_structure",
+    "symbol_target",
 ]
