@@ -362,3 +362,26 @@ def test_a_folder_swapped_for_a_symlink_never_leads_the_walk_outside(
         swapper.wait(timeout=30)
     assert swapper.returncode == 0
     assert searches > 10
+
+
+def test_skipped_files_count_toward_the_visit_limit(
+    run_reply: Any, cmd: Any, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Binary files are read to be skipped: their number is capped too, and resumable."""
+    import llm_operator.core.actions.search_tree as search_tree
+
+    monkeypatch.setattr(search_tree, "MAX_VISITS", 50)
+    for n in range(120):
+        write(workspace, f"bin/b{n:03d}.dat", b"\x00needle\n")
+    write(workspace, "bin/z.txt", "needle\n")
+    seen: list[str] = []
+    after: str | None = None
+    for _ in range(5):
+        result = search(run_reply, cmd, "needle", path="bin", **({"after": after} if after else {}))
+        seen += paths(result)
+        after = more_after(result)
+        if after is None:
+            break
+        assert "(truncated: visit limit)" in result.details
+    assert after is None
+    assert seen == ["bin/z.txt"]
