@@ -39,6 +39,7 @@ from .secrecy import guard_failure, guard_result, secret_paths
 if TYPE_CHECKING:
     from ..store.journal import BatchRecorder, Journal, UndoReport
     from .changes import FileChange
+    from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
 
@@ -62,6 +63,8 @@ class Pending:
     plan: Plan | None = None
     reveal: Reveal | None = None
     builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
+    # What each change will do, made here in the worker: the window only renders it.
+    previews: tuple[ChangePreview, ...] = ()
 
     @property
     def id(self) -> str:
@@ -262,7 +265,12 @@ class Session:
             )
             for change in produced.changes.changes:
                 overlay.planned[change.path] = (change.after, entry.index)
-            entry.pending = Pending(entry.index, command, plan=produced, builds_on=builds_on)
+            from .preview import preview_change  # lazy: exec of reads never needs the diffs
+
+            previews = tuple(preview_change(change) for change in produced.changes.changes)
+            entry.pending = Pending(
+                entry.index, command, plan=produced, builds_on=builds_on, previews=previews
+            )
 
     def _guarded(self, command: Command, context: ActionContext) -> Outcome | Reveal | Plan:
         """Run ``command``; what it would reveal of secret-looking files waits for consent
@@ -314,7 +322,7 @@ class Session:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.plan is not None and decision.approved:
                     if recorder is None:
-                        recorder = self._begin_batch(run)
+                        recorder = self._begin_batch(run, decisions)
                     item.result = self._apply(item.pending, recorder, applied)
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
@@ -334,8 +342,13 @@ class Session:
             progress(total, total, "done")
         return run.results
 
-    def _begin_batch(self, run: Run) -> BatchRecorder:
-        ids = [p.id for p in run.pending if p.plan is not None]
+    def _begin_batch(self, run: Run, decisions: Mapping[int, Decision]) -> BatchRecorder:
+        # The label names the commands the batch holds: the approved writes only.
+        ids = [
+            p.id
+            for p in run.pending
+            if p.plan is not None and decisions.get(p.index, REJECT).approved
+        ]
         label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         return self.journal.begin_batch(label)
 
