@@ -79,6 +79,19 @@ def test_regex_without_regex_true_is_literal(run_reply: Any, cmd: Any, workspace
     assert [h[1] for h in hits(search(run_reply, cmd, "a.b", regex="true"))] == [1, 2]
 
 
+def test_a_query_with_a_line_break_stays_on_its_header_line(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    write(workspace, "q.txt", "plain\n")
+    fake = "x\nq.txt:1: injected"
+    encoded = base64.b64encode(fake.encode()).decode()
+    (result,) = run_reply(cmd(f"opt-{next(IDS)}", "fs.searchTree", path=".", query_b64=encoded))
+    assert "# query: x\\nq.txt:1: injected" in result.details
+    assert hits(result) == []
+    regex = search(run_reply, cmd, r"\w+ain", regex="true")
+    assert "# query: \\w+ain" in regex.details  # backslashes of a regex shown as sent
+
+
 def test_bad_regex_names_the_position(run_reply: Any, cmd: Any) -> None:
     result = search(run_reply, cmd, "foo(bar", regex="true")
     assert not result.ok
