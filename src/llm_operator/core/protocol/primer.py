@@ -159,4 +159,7 @@ def render_actions() -> str:
 
 def primer_text() -> str:
     """The primer, exactly as ``llm-operator primer`` prints and the window copies it."""
-    return "\n\n".join([INTRO, RULES, render_actions(), render_errors(), EXAMPLES]) + "\n"
+    from .primer_table import edit_ops_line
+
+    rules = RULES + "\n" + edit_ops_line()
+    return "\n\n".join([INTRO, rules, render_actions(), render_errors(), EXAMPLES]) + "\n"
