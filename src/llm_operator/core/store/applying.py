@@ -370,6 +370,20 @@ class _Rollback:
         return problems
 
 
+def _mode_after(target: _Target) -> int | None:
+    """The permission bits to write: the file's own, with the execute bits a patch's
+    ``new mode`` sets (x wherever r is) or clears."""
+    wanted = target.change.executable
+    if wanted is None:
+        return target.mode
+    base = target.mode
+    if base is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        base = 0o666 & ~umask
+    return base | ((base & 0o444) >> 2) if wanted else base & ~0o111
+
+
 def _write(target: _Target, rollback: _Rollback) -> None:
     for folder in target.missing_dirs:
         try:
@@ -380,7 +394,7 @@ def _write(target: _Target, rollback: _Rollback) -> None:
             continue  # an earlier write of this ChangeSet made it
         rollback.created_dirs.append(folder)
     assert target.change.after is not None
-    write_file_atomically(target.real, target.change.after, target.mode)
+    write_file_atomically(target.real, target.change.after, _mode_after(target))
     if target.change.before is None:
         rollback.created_files.append(target.real)
     else:
