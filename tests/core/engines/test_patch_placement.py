@@ -67,7 +67,8 @@ def test_engine_agrees_with_git_apply(tmp_path: Path, name: str) -> None:
     by_git = _git(tmp_path, name)
     got = _engine(name)
     if name.startswith("stricter_"):
-        assert by_git is not None and isinstance(got, OperatorError)
+        assert by_git is not None
+        assert isinstance(got, OperatorError)
     elif by_git is None:
         assert isinstance(got, OperatorError)
     else:
@@ -91,7 +92,8 @@ def test_engine_agrees_with_gnu_patch(tmp_path: Path, name: str) -> None:
         assert got == (work / "out").read_text("utf-8")
     else:
         assert isinstance(got, OperatorError)
-        assert "previously applied" in done.stdout + done.stderr or got.code != ""
+        assert got.code == "ERR_PATCH_ALREADY_APPLIED"
+        assert "previously applied" in done.stdout + done.stderr
 
 
 def test_already_applied_names_the_line() -> None:

@@ -163,7 +163,8 @@ def test_hunks_out_of_order_each_land_nearest_their_own_line() -> None:
     lines = result.text.split("\n")
     assert lines[5] == "    x = 20"  # the f2 at line 5, as stated
     assert lines[9] == "    x = 10"  # the f1 at line 9, as stated
-    assert lines[1] == "    x = 1" and lines[13] == "    x = 2"
+    assert lines[1] == "    x = 1"
+    assert lines[13] == "    x = 2"
     assert result.offsets == (0, 0)
 
 

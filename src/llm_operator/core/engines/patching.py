@@ -45,12 +45,14 @@ Decisions (the protocol docs record them):
   (``a/``/``b/`` prefixes and tab-separated timestamps allowed). ``--- /dev/null`` creates
   a file and needs empty text; ``+++ /dev/null`` is accepted only when every line is
   removed and gives empty text (fs.delete, not fs.patch, removes files).
-- ``diff --git``, ``index``, ``old mode`` and ``deleted file mode`` lines are tolerated before the headers;
+- ``diff --git`` (or a plain ``diff ...`` command line), ``index``, ``old mode`` and
+  ``deleted file mode`` lines are tolerated before the headers;
   renames, copies, binary patches and a second file are refused.
 """
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections import Counter
@@ -605,7 +607,7 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
             raise _already_applied(hunk, done, path)
         placed.append((hunk, places[0]))
     ordered = sorted(placed, key=lambda item: (item[1].start, item[1].end))
-    for (first, at), (second, then) in zip(ordered, ordered[1:], strict=False):
+    for (first, at), (second, then) in itertools.pairwise(ordered):
         if then.start < at.end or (then.start == at.start and at.start != at.end):
             raise _overlap(first, at, second, then, path)
 
