@@ -5,6 +5,7 @@
     llm-operator exec --workspace DIR [--yes | --no] [--state-dir DIR] [FILE]
     llm-operator undo --workspace DIR [--state-dir DIR]
     llm-operator spec
+    llm-operator primer
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
@@ -49,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     undo.add_argument("--state-dir", type=Path)
 
     commands.add_parser("spec", help="print the interface specification served to the LLM")
+    commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
     return parser
 
 
@@ -62,6 +64,11 @@ def main(argv: list[str] | None = None) -> int:
         from .core.actions.operator import interface_spec
 
         sys.stdout.write(interface_spec())
+        return EXIT_OK
+    if args.command == "primer":
+        from .core.protocol.primer import primer_text
+
+        sys.stdout.write(primer_text())
         return EXIT_OK
     session = _open_session(args.workspace, args.state_dir)
     if session is None:

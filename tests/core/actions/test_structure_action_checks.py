@@ -465,7 +465,7 @@ def test_move_writes_neither_file_when_the_second_write_fails(
             )
         )
     )
-    assert result.code == "ERR_WRITE_FAILED", result.summary
+    assert result.code == "ERR_NO_SPACE", result.summary
     assert len(calls) >= 2
     assert snapshot(workspace) == before
 

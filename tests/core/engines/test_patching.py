@@ -78,7 +78,7 @@ def test_single_hunk_without_headers() -> None:
         1,
         (0,),
         "1 hunk applied",
-        kept=((0, 0, 2), (5, 5, 15)),
+        kept=((0, 0, 2), (2, 2, 1), (4, 4, 1), (5, 5, 15)),
     )
 
 

@@ -21,15 +21,11 @@ from llm_operator.core.store.applying import (
     clean_stale_temp_files,
 )
 from llm_operator.core.store.workspace import Workspace
-from support.actions import tree
+from support.actions import temp_leftovers, tree
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="freedesktop trash and POSIX modes"
 )
-
-
-def temp_files(root: Path) -> list[str]:
-    return [rel for rel in tree(root) if applying.TEMP_NAME.fullmatch(rel.rsplit("/", 1)[-1])]
 
 
 @pytest.fixture
@@ -74,7 +70,7 @@ def test_write_new_file_creates_parents_with_default_mode(ws: Workspace, root: P
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE((root / "a/b/new.txt").stat().st_mode) == 0o666 & ~umask
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 def test_overwrite_keeps_permission_bits(ws: Workspace, root: Path) -> None:
@@ -86,7 +82,7 @@ def test_overwrite_keeps_permission_bits(ws: Workspace, root: Path) -> None:
 
     assert script.read_bytes() == b"echo new\n"
     assert stat.S_IMODE(script.stat().st_mode) == 0o755
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 def test_write_through_nothing_but_the_real_file(ws: Workspace, root: Path) -> None:
@@ -188,14 +184,14 @@ def test_second_replace_fails_restores_the_first(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_IS_A_DIRECTORY"
     assert "b.py" in info.value.message
     assert "a folder now stands at that path" in info.value.message
     assert (root / "a.py").read_bytes() == b"a = 1\n"
     assert stat.S_IMODE((root / "a.py").stat().st_mode) == 0o750
     assert (root / "b.py" / "inside").read_bytes() == b"someone's file"
     assert not (root / "new").exists()
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 def test_created_folders_removed_when_a_later_write_fails(
@@ -216,7 +212,7 @@ def test_created_folders_removed_when_a_later_write_fails(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NO_SPACE"
     assert "disk is full" in info.value.message
     assert tree(root) == before
 
@@ -236,7 +232,7 @@ def test_disk_full_during_write_leaves_no_temp(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new content")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NO_SPACE"
     assert "a.txt" in info.value.message
     assert "the disk is full" in info.value.message
     assert tree(root) == before
@@ -256,7 +252,7 @@ def test_permission_denied_on_replace(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_PERMISSION_DENIED"
     assert "permission denied" in info.value.message
     assert tree(root) == before
 
@@ -271,7 +267,7 @@ def test_read_only_folder(ws: Workspace, root: Path, tmp_path: Path) -> None:
     try:
         with pytest.raises(OperatorError) as info:
             apply_changeset(ws, one(FileChange("locked/a.txt", b"old", b"new")), None)
-        assert info.value.code == "ERR_WRITE_FAILED"
+        assert info.value.code == "ERR_PERMISSION_DENIED"
         assert "permission denied" in info.value.message
         assert tree(root) == before
     finally:
@@ -290,7 +286,7 @@ def test_parent_path_is_a_file(ws: Workspace, root: Path) -> None:
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NOT_A_DIRECTORY"
     assert "notes/x/a.txt" in info.value.message
     assert tree(root) == before
 
@@ -312,9 +308,9 @@ def test_target_replaced_by_folder_during_write(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_IS_A_DIRECTORY"
     assert (root / "a.txt" / "child").read_bytes() == b"c"
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 CHILD = textwrap.dedent(
@@ -345,22 +341,20 @@ def test_killed_mid_write_leaves_original_and_at_most_a_temp_file(
 ) -> None:
     original = b"original line\n" * 5000
     (root / "big.txt").write_bytes(original)
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", CHILD, str(root)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline() == "writing\n"
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-        if child.stdout is not None:
-            child.stdout.close()
+    ) as child:
+        try:
+            assert child.stdout is not None
+            assert child.stdout.readline() == "writing\n"
+            os.kill(child.pid, signal.SIGKILL)
+            assert child.wait(timeout=10) == -signal.SIGKILL
+        finally:
+            if child.poll() is None:
+                child.kill()
 
     assert (root / "big.txt").read_bytes() == original
-    leftovers = temp_files(root)
+    leftovers = temp_leftovers(root)
     assert len(leftovers) <= 1
     assert set(tree(root)) == {"big.txt", *leftovers}
     assert leftovers, "the child was killed mid-write, so its temp file should remain"

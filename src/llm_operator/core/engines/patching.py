@@ -104,6 +104,7 @@ class Hunk:
     new: tuple[str, ...]
     old_no_eol: bool  # the old side's last line has no newline (it ends the file)
     new_no_eol: bool
+    kinds: str = ""  # one of " ", "-", "+" per body line: which lines are context
 
     @property
     def stated_index(self) -> int:
@@ -394,6 +395,7 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
             tuple(new),
             old_no_eol,
             new_no_eol,
+            "".join(line[:1] or " " for line in body if not line.startswith("\\")),
         ),
         end,
     )
@@ -473,7 +475,8 @@ def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
     """The line where the hunk's new side already stands, when the file looks patched:
     its new lines are found near the stated line, covering the place its old lines match
     (an append applied before), or where its old lines are not found at all."""
-    if not hunk.new or hunk.new == hunk.old:
+    if not hunk.new or hunk.new == hunk.old or not hunk.old:
+        # A pure insertion has no context to tell a second copy from the first.
         return None
     needle = "\n".join(hunk.new) + ("" if hunk.new_no_eol else "\n")
     found = _nearest(text, needle, hunk.stated_index, lambda end: True)
@@ -620,6 +623,12 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         untouched = place.line - old_line
         if untouched > 0:
             kept.append((old_line, new_line, untouched))
+        old_at, new_at = place.line, new_line + untouched
+        for kind in hunk.kinds:
+            if kind == " ":
+                kept.append((old_at, new_at, 1))  # a context line is untouched too
+            old_at += kind != "+"
+            new_at += kind != "-"
         new_line += untouched + len(hunk.new)
         old_line = place.line + len(hunk.old)
         if hunk.new:

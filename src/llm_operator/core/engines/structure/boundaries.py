@@ -81,6 +81,21 @@ def structure_range(source: Source, node: Node) -> tuple[int, int]:
     return start, end
 
 
+def _led_by_prefixes(source: Source, node: Node) -> bool:
+    """Whether only the structure's own decorators precede it on its first line
+    (``@HostListener('click') onClick() {``, where the decorator is a sibling node)."""
+    row = node.start_point.row
+    before = node.prev_sibling
+    start = node.start_point.column
+    while before is not None and before.end_point.row == row:
+        if before.type not in source.spec.attached_types:
+            return False
+        start = before.start_point.column
+        before = before.prev_sibling
+    line = source.lines[row].encode("utf-8")
+    return not line[:start].strip()
+
+
 def owns_lines(source: Source, node: Node) -> bool:
     """Whether no other code shares the structure's first or last line.
 
@@ -90,7 +105,7 @@ def owns_lines(source: Source, node: Node) -> bool:
     if source.spec.name == "markdown":
         return True
     first = source.lines[node.start_point.row].encode("utf-8")
-    if first[: node.start_point.column].strip():
+    if first[: node.start_point.column].strip() and not _led_by_prefixes(source, node):
         return False
     if node.end_point.column == 0 and node.end_point.row > node.start_point.row:
         return True
