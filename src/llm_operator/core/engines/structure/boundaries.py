@@ -7,7 +7,8 @@ Rules:
   no blank line between, same indentation as the range's first line, nothing else on
   their lines. A shebang line never belongs to a structure.
 - It ends at the node's last line, minus trailing blank and comment-only lines, which
-  tree-sitter sometimes puts inside a block although they introduce what follows.
+  tree-sitter sometimes puts inside a block although they introduce what follows; a
+  comment that starts on that last line after the node and runs on ends where it ends.
 - A trailing ``;`` or ``,`` on the last line comes along, since ranges are whole lines.
 """
 
@@ -54,10 +55,23 @@ def _comment_line(source: Source, row: int) -> Node | None:
     return node
 
 
+def _trailing_comment_end(source: Source, node: Node, end: int) -> int:
+    """The last row of a comment that starts on the structure's last line after it
+    (``} /* the end\n   of a */``): the structure ends where that comment ends."""
+    after = node.next_sibling
+    while after is not None and after.start_point.row == end:
+        if after.type in source.spec.comment_types:
+            end = max(end, end_row(after))
+        elif after.type not in (";", ","):
+            break
+        after = after.next_sibling
+    return end
+
+
 def structure_range(source: Source, node: Node) -> tuple[int, int]:
     """0-based first and last row of the structure, attached comments included."""
     start = node.start_point.row
-    end = end_row(node)
+    end = _trailing_comment_end(source, node, end_row(node))
     lines = source.lines
     while end > start:
         if not lines[end].strip():
