@@ -103,7 +103,7 @@ def _definitions(src: Source) -> list[tuple[list[str], Candidate, list[str] | No
         following: list[tuple[list[str], object]] = []
         for levels, node in frontier:
             for kid in children(src, node):  # type: ignore[arg-type]
-                kid_levels = [*levels, kid.keys[0][:50].rstrip()]
+                kid_levels = [*levels, (kid.keys[0] if kid.keys else kid.first_line)[:50].rstrip()]
                 in_body = kid.node.parent is not None and kid.node.parent.type in _BODIES
                 if (
                     DEFINITION.search(kid.node.type) and not in_body
