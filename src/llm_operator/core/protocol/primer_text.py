@@ -60,12 +60,11 @@ start: 1
 lines: 80
 END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
-fs.applyEdits takes edits_b64 = base64 of JSON {"version":1,"edits":[...]}; each edit has \
-"op": insertAfter or insertBefore (anchor, text, optional occurrence), replaceFirst or \
-replaceAll (find, text), replaceRange (startLine, endLine, text: whole lines). All edits \
-apply or none. fs.patch takes patch_b64 = a unified diff of one file whose context matches \
-exactly. Structure actions name code by its definition line: target: def main(): \
-(target_b64 for nested levels, one per line, outermost first)."""
+fs.patch takes patch_b64 = a unified diff of one file whose context matches exactly. \
+Structure actions name code by its definition line: target: def main(): (target_b64 for \
+nested levels, one per line, outermost first). fs.applyEdits takes edits_b64 = base64 of JSON \
+{"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
+none, each sees the ones before it; replaceRange text is whole lines. Ops and their keys:"""
 
 EXAMPLES = """\
 WORKED EXAMPLES (notes/plan.txt holds the lines Alpha and Beta)
