@@ -11,7 +11,7 @@ import importlib
 import sys
 from pathlib import Path
 
-MODULES = ("bench_core", "bench_patch", "bench_structure", "bench_gui")
+MODULES = ("bench_core", "bench_patch", "bench_structure", "bench_context", "bench_gui")
 
 
 def main() -> int:

@@ -22,6 +22,7 @@ from .operations import (
     replace_structure,
     replace_text_in_structure,
 )
+from .outline import FileOutline, OutlineEntry, outline_structures
 from .reports import StructureEdit, StructureMove
 from .source import MAX_CONTENT_BYTES, MAX_FILE_BYTES
 
@@ -30,6 +31,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "POSITIONS",
     "SUPPORTED_LANGUAGES",
+    "FileOutline",
+    "OutlineEntry",
     "StructureEdit",
     "StructureMove",
     "delete_structure",
@@ -37,6 +40,7 @@ __all__ = [
     "insert_before_structure",
     "language_for_path",
     "move_structure",
+    "outline_structures",
     "read_structure",
     "replace_all_text_in_structure",
     "replace_structure",

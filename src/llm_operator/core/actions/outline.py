@@ -1,0 +1,245 @@
+"""fs.outline: the structures of a file, or of every supported file under a folder.
+
+One line per structure, ``<start>-<end>: <definition line>``, indented two spaces per
+nesting level, in file order; Markdown shows its headings. ``depth`` (default 2) is the
+number of levels shown.
+
+A folder outline walks the tree in the order fs.searchTree uses (sorted, .gitignore
+respected, ``.git`` never entered), outlines at most ``MAX_FILES`` supported files and
+``MAX_LINES`` outline lines, and when a cap cuts it, its header ends with
+``# more: after: <path>``: the same command with ``after: <path>`` resumes after that file.
+Files no grammar knows are not counted; files that are binary, too large or not UTF-8 are
+skipped and counted.
+
+An outline quotes definition lines, so secret-looking files are outlined only with the
+user's consent; without it, a folder outline leaves them out and says how many it left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pydantic import model_validator
+
+from ..errors import InvalidCommand, OperatorError
+from ..store.file_walk import WalkedFile, WalkTally, walk_files
+from ..store.files import find_file, not_found
+from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
+from .fields import Count, PathFields
+
+MAX_FILES = 300
+MAX_LINES = 3000
+MAX_FILE_BYTES = 500_000
+DEPTH_DEFAULT = 2
+DEPTH_MAX = 8
+BAD_PARAMS = "ERR_INVALID_OUTLINE_PARAMS"
+
+
+class OutlineFields(PathFields):
+    depth: Count = DEPTH_DEFAULT
+    after: str | None = None
+
+    INVALID_CODES: ClassVar[dict[str, str]] = {"depth": BAD_PARAMS}
+
+    @model_validator(mode="after")
+    def _bounds(self) -> OutlineFields:
+        if not 1 <= self.depth <= DEPTH_MAX:
+            raise InvalidCommand(
+                BAD_PARAMS,
+                f"depth must be from 1 to {DEPTH_MAX}, got {self.depth}; 1 shows top-level "
+                "structures only, 2 (the default) their members too",
+            )
+        return self
+
+
+def files_under(
+    ctx: ActionContext, start: str, tally: WalkTally, after: str | None
+) -> Iterator[WalkedFile]:
+    """The walk a folder outline reads (one seam, to be replaced by the shared tree walk)."""
+    return walk_files(ctx.workspace, start, tally, after)
+
+
+@dataclass(frozen=True)
+class _FileBlock:
+    rel: str
+    note: str
+    lines: list[str]
+    secret: bool
+
+
+@dataclass
+class _FolderOutline:
+    blocks: list[_FileBlock] = field(default_factory=list)
+    lines: int = 0
+    outlined: int = 0
+    binary: int = 0
+    too_large: int = 0
+    undecodable: int = 0
+    next_after: str | None = None
+    cut_by: str = ""
+
+
+_CACHE: OrderedDict[tuple[bytes, str, int], tuple[list[str], str]] = OrderedDict()
+CACHE_ENTRIES = 4096
+
+
+def clear_outline_cache() -> None:
+    _CACHE.clear()
+
+
+def outline_lines(data: bytes, rel: str, depth: int) -> tuple[list[str], str]:
+    """The rendered outline of one file and a note on it ("python, 120 lines").
+
+    Outlines are remembered by content (a digest of the bytes), grammar and depth for the
+    life of the process, so the window's repeated outlines of an unchanged tree (the
+    context builder refreshes them) parse only the files that changed.
+    """
+    from ..engines.structure import language_for_path, outline_structures
+
+    key = (hashlib.blake2b(data, digest_size=16).digest(), language_for_path(rel) or "", depth)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        _CACHE.move_to_end(key)
+        return cached
+    outline = outline_structures(data, rel, depth)
+    note = f"{outline.language}, {outline.line_count} lines"
+    if outline.parse_errors:
+        note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
+    made = ([entry.render() for entry in outline.entries], note)
+    _CACHE[key] = made
+    if len(_CACHE) > CACHE_ENTRIES:
+        _CACHE.popitem(last=False)
+    return made
+
+
+def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
+    found = find_file(ctx.workspace, fields.path)
+    data = ctx.files.read(found.rel)
+    if data is None:
+        raise not_found(ctx.workspace, fields.path)
+    lines, note = outline_lines(data, found.rel, fields.depth)
+    header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
+    if not lines:
+        header.append("# no structures found")
+    summary = f"Outlined {found.rel} ({len(lines)} structures; {note})"
+    outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
+    if not ctx.workspace.is_secret(found.rel):
+        return outcome
+    return Reveal(
+        approved=outcome,
+        paths=(found.rel,),
+        reason=f"{found.rel} looks like a secret (keys, tokens, passwords); its outline quotes "
+        "its lines and sends them to the chat",
+    )
+
+
+def _add(walked: WalkedFile, depth: int, into: _FolderOutline) -> None:
+    from ..engines.structure import language_for_path
+
+    if language_for_path(walked.rel) is None:
+        return
+    try:
+        if walked.real.stat().st_size > MAX_FILE_BYTES:
+            into.too_large += 1
+            return
+        data = walked.real.read_bytes()
+    except OSError:
+        into.undecodable += 1
+        return
+    if b"\0" in data[:8192]:
+        into.binary += 1
+        return
+    try:
+        lines, note = outline_lines(data, walked.rel, depth)
+    except OperatorError:
+        into.undecodable += 1
+        return
+    into.blocks.append(_FileBlock(walked.rel, note, lines, walked.secret))
+    into.outlined += 1
+    into.lines += len(lines) + 1
+
+
+def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
+    tally = WalkTally()
+    folder = _FolderOutline()
+    last: str | None = None
+    for walked in files_under(ctx, rel, tally, fields.after):
+        if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
+            files_full = folder.outlined >= MAX_FILES
+            folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
+            folder.next_after = last
+            break
+        _add(walked, fields.depth, folder)
+        last = walked.rel
+    public = _render(fields, rel, tally, folder, with_secrets=False)
+    secret = [block.rel for block in folder.blocks if block.secret]
+    if not secret:
+        return public
+    return Reveal(
+        approved=_render(fields, rel, tally, folder, with_secrets=True),
+        paths=tuple(secret),
+        reason=f"the outline covers secret-looking files ({', '.join(secret)}); their outlines "
+        "quote their lines and send them to the chat",
+        rejected=public,
+    )
+
+
+def _render(
+    fields: OutlineFields, rel: str, tally: WalkTally, folder: _FolderOutline, with_secrets: bool
+) -> Outcome:
+    shown = [block for block in folder.blocks if with_secrets or not block.secret]
+    withheld = len(folder.blocks) - len(shown)
+    skipped = folder.binary + folder.too_large + folder.undecodable + tally.ignored
+    header = [
+        f"# path: {rel}" + (f" (after {fields.after})" if fields.after else ""),
+        f"# depth: {fields.depth}",
+        f"# files outlined: {len(shown)}; skipped: {skipped} ({folder.binary} binary, "
+        f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {folder.undecodable} unreadable or "
+        f"not UTF-8, {tally.ignored} ignored by .gitignore); files with no parser not listed",
+    ]
+    if withheld:
+        header.append(
+            f"# withheld: {withheld} secret-looking file(s): the user did not approve sending "
+            "their outlines"
+        )
+    if folder.next_after is not None:
+        header.append(f"# truncated at the {folder.cut_by}")
+        header.append(f"# more: after: {folder.next_after}")
+    else:
+        header.append("# complete")
+    body: list[str] = []
+    for block in shown:
+        body.append(f"{block.rel} ({block.note})")
+        body.extend(f"  {line}" for line in block.lines)
+    summary = f"Outlined {len(shown)} files under {rel}"
+    if folder.next_after is not None:
+        summary += f"; cut at the {folder.cut_by}: continue with after: {folder.next_after}"
+    return Outcome(True, summary, "\n".join(header + body) + "\n")
+
+
+def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:
+    real = ctx.workspace.resolve(fields.path)
+    if real.is_dir():
+        return _outline_folder(ctx, fields, ctx.workspace.relative(real))
+    if fields.after is not None:
+        raise InvalidCommand(
+            BAD_PARAMS, f"after continues a folder outline; {fields.path!r} is not a folder"
+        )
+    return _outline_file(ctx, fields)
+
+
+ACTIONS = (
+    ActionSpec(
+        "fs.outline",
+        Kind.READ,
+        OutlineFields,
+        run_outline,
+        f"Structures of a file, or of every supported file under a folder, one line each "
+        f"'<start>-<end>: <definition line>' (optional depth, default {DEPTH_DEFAULT}; a folder: "
+        f"max {MAX_FILES} files, continue with after).",
+    ),
+)
