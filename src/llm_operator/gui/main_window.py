@@ -30,8 +30,8 @@ from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
 from .tasks import TaskRunner
-from .undo_control import UndoControl
-from .window_actions import WindowActions
+from .undo_control import UndoControl, UndoHooks
+from .window_actions import WindowActions, WindowCommands
 
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
@@ -61,8 +61,38 @@ class MainWindow(QMainWindow):
         self.tasks = TaskRunner(self)
         self.flow = RunFlow(self.tasks, self._decide, self)
         self._build()
-        self.window_actions = WindowActions(self)
-        self.undo_control = UndoControl(self)
+        self.window_actions = WindowActions(
+            self,
+            settings,
+            self.clipboard,
+            WindowCommands(
+                choose_workspace=self.choose_workspace,
+                open_workspace=self.open_workspace,
+                run_reply=self.run_reply,
+                copy_results=self.results.copy_current,
+                copy_next_part=self.results.copy_next,
+                undo_last_batch=self.undo_last_batch,
+                session=lambda: self.session,
+                save_settings=self.save_settings,
+                apply_secret_patterns=self.apply_secret_patterns,
+            ),
+            self.history_dock.toggleViewAction(),
+        )
+        self.run_button.setDefaultAction(self.window_actions.run)
+        self.primer_button.setDefaultAction(self.window_actions.primer)
+        self.undo_control = UndoControl(
+            self,
+            self.results,
+            UndoHooks(
+                session=lambda: self.session,
+                busy=lambda: self.flow.busy,
+                start_undo=self.flow.undo,
+                history=lambda: self.history,
+                show_status=self.statusBar().showMessage,
+                run_state_changed=self.update_run_state,
+                finish=self.finish,
+            ),
+        )
         self._restore()
         self.setWindowTitle(f"{TITLE} - {workspace.name if workspace else 'no workspace'}")
         self.clipboard.reply_copied.connect(self.pick_up_reply)

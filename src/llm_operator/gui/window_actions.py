@@ -10,16 +10,18 @@ Ctrl+Q        quit
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QWidget
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
-from ..core.store.settings import MIN_PART_SIZE
+from ..core.store.settings import MIN_PART_SIZE, Settings
+from .clipboard import ClipboardBridge
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from ..core.plan.session import Session
 
 
 class PartSizeQuestion:
@@ -52,12 +54,39 @@ class SecretPatternsQuestion:
         return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+@dataclass(frozen=True)
+class WindowCommands:
+    """What the menus run: the window's own steps, handed over as plain callables."""
+
+    choose_workspace: Callable[[], None]
+    open_workspace: Callable[[Path], None]
+    run_reply: Callable[[], None]
+    copy_results: Callable[[], None]
+    copy_next_part: Callable[[], None]
+    undo_last_batch: Callable[[], None]
+    session: Callable[[], Session | None]
+    save_settings: Callable[[], None]
+    apply_secret_patterns: Callable[[], None]
+
+
 class WindowActions:
-    def __init__(self, window: MainWindow) -> None:
+    """The menus of ``window`` (any QMainWindow: only its menu and status bars are used)."""
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        settings: Settings,
+        clipboard: ClipboardBridge,
+        commands: WindowCommands,
+        history_toggle: QAction,
+    ) -> None:
         self._window = window
+        self._settings = settings
+        self._clipboard = clipboard
+        self._commands = commands
         bar = window.menuBar()
         workspace = bar.addMenu("&Workspace")
-        self.open = self._action(workspace, "&Open folder...", "Ctrl+O", window.choose_workspace)
+        self.open = self._action(workspace, "&Open folder...", "Ctrl+O", commands.choose_workspace)
         self.recent_menu = workspace.addMenu("&Recent workspaces")
         self.forget = self._action(
             workspace, "Start a &fresh session memory", None, self._forget_memory
@@ -66,18 +95,17 @@ class WindowActions:
         self.quit = self._action(workspace, "&Quit", "Ctrl+Q", window.close)
 
         run = bar.addMenu("&Run")
-        self.run = self._action(run, "&Run reply", None, window.run_reply)
+        self.run = self._action(run, "&Run reply", None, commands.run_reply)
         self.run.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
-        self.copy = self._action(run, "&Copy results", "Ctrl+Shift+C", window.results.copy_current)
+        self.copy = self._action(run, "&Copy results", "Ctrl+Shift+C", commands.copy_results)
         self.copy_next = self._action(
-            run, "Copy &next part", "Ctrl+Shift+N", window.results.copy_next
+            run, "Copy &next part", "Ctrl+Shift+N", commands.copy_next_part
         )
-        self.undo = self._action(run, "&Undo last batch...", "Ctrl+Z", window.undo_last_batch)
+        self.undo = self._action(run, "&Undo last batch...", "Ctrl+Z", commands.undo_last_batch)
         run.addSeparator()
         self.primer = self._action(run, "Copy LLM &primer", "Ctrl+Shift+P", self._copy_primer)
 
         options = bar.addMenu("&Settings")
-        settings = window.settings
         self.auto_copy = self._toggle(
             options, "Copy results &automatically", settings.auto_copy, self._set_auto_copy
         )
@@ -90,57 +118,55 @@ class WindowActions:
         )
 
         view = bar.addMenu("&View")
-        self.history = window.history_dock.toggleViewAction()
+        self.history = history_toggle
         self.history.setShortcut(QKeySequence("Ctrl+H"))
         view.addAction(self.history)
 
         # A tool button shows its action's icon text; keep the key in sight.
         self.run.setIconText("Run (Ctrl+Return)")
         self.primer.setIconText("Copy LLM primer")
-        window.run_button.setDefaultAction(self.run)
-        window.primer_button.setDefaultAction(self.primer)
         self.fill_recent()
 
     def _action(
-        self, menu: object, text: str, keys: str | None, slot: Callable[[], object]
+        self, menu: QMenu, text: str, keys: str | None, slot: Callable[[], object]
     ) -> QAction:
         action = QAction(text, self._window)
         if keys:
             action.setShortcut(QKeySequence(keys))
         action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)  # type: ignore[attr-defined]
+        menu.addAction(action)
         return action
 
-    def _toggle(self, menu: object, text: str, on: bool, slot: Callable[[bool], None]) -> QAction:
+    def _toggle(self, menu: QMenu, text: str, on: bool, slot: Callable[[bool], None]) -> QAction:
         action = QAction(text, self._window)
         action.setCheckable(True)
         action.setChecked(on)
         action.toggled.connect(slot)
-        menu.addAction(action)  # type: ignore[attr-defined]
+        menu.addAction(action)
         return action
 
     def fill_recent(self) -> None:
         self.recent_menu.clear()
-        recent = self._window.settings.recent_workspaces
+        recent = self._settings.recent_workspaces
         for number, folder in enumerate(recent, start=1):
             label = f"&{number} {folder}" if number < 10 else folder
             action = self.recent_menu.addAction(label)
             action.triggered.connect(
-                lambda _checked=False, f=folder: self._window.open_workspace(Path(f))
+                lambda _checked=False, f=folder: self._commands.open_workspace(Path(f))
             )
         self.recent_menu.setEnabled(bool(recent))
 
     def _set_auto_copy(self, on: bool) -> None:
-        self._window.settings.auto_copy = on
-        self._window.settings.save()
+        self._settings.auto_copy = on
+        self._settings.save()
 
     def _set_watch(self, on: bool) -> None:
-        self._window.settings.clipboard_watch = on
-        self._window.clipboard.set_watching(on)
-        self._window.settings.save()
+        self._settings.clipboard_watch = on
+        self._clipboard.set_watching(on)
+        self._settings.save()
 
     def _forget_memory(self) -> None:
-        session = self._window.session
+        session = self._commands.session()
         if session is None:
             return
         session.memory.forget_all()
@@ -154,13 +180,13 @@ class WindowActions:
 
         status = self._window.statusBar()
         try:
-            self._window.clipboard.copy(primer_text())
+            self._clipboard.copy(primer_text())
         except OSError as error:
             status.showMessage(f"Cannot read the interface spec: {error}")
             return
         # A primer starts a new chat, whose model will count its ids from the start again:
         # results remembered from the old chat must not come back as repeats.
-        session = self._window.session
+        session = self._commands.session()
         if session is not None and len(session.memory):
             session.memory.forget_all()
             status.showMessage(
@@ -171,20 +197,20 @@ class WindowActions:
         status.showMessage("LLM primer copied: paste it into a new chat.", 8000)
 
     def _ask_secret_patterns(self) -> None:
-        settings = self._window.settings
+        settings = self._settings
         patterns = SecretPatternsQuestion.ask(self._window, settings.secret_patterns)
         if patterns is None:
             return
         settings.secret_patterns = patterns
-        self._window.save_settings()
-        self._window.apply_secret_patterns()
+        self._commands.save_settings()
+        self._commands.apply_secret_patterns()
         self._window.statusBar().showMessage(
             f"{len(patterns)} secret-looking file pattern(s) in force.", 5000
         )
 
     def _ask_part_size(self) -> None:
-        settings = self._window.settings
+        settings = self._settings
         value = PartSizeQuestion.ask(self._window, settings.part_size)
         if value is not None:
             settings.part_size = value
-            self._window.save_settings()
+            self._commands.save_settings()

@@ -115,9 +115,11 @@ def test_invalid_command_payload_is_the_operator_error_shape() -> None:
 
 
 def test_failure_forms() -> None:
-    failed = failure_outcome("fs.patch", OperatorError("ERR_PATCH_FAILED", "hunk 2"), "p-1")
-    assert failed.summary == "fs.patch failed (ERR_PATCH_FAILED): hunk 2"
-    assert json.loads(failed.details or "")["code"] == "ERR_PATCH_FAILED"
+    failed = failure_outcome(
+        "fs.patch", OperatorError("ERR_PATCH_CONTEXT_MISMATCH", "hunk 2"), "p-1"
+    )
+    assert failed.summary == "fs.patch failed (ERR_PATCH_CONTEXT_MISMATCH): hunk 2"
+    assert json.loads(failed.details or "")["code"] == "ERR_PATCH_CONTEXT_MISMATCH"
     invalid = failure_outcome("fs.search", InvalidCommand("ERR_SEARCH_PATH_IS_DIR", "dir"), "s")
     assert invalid.summary == "Invalid OPERATOR_CMD (ERR_SEARCH_PATH_IS_DIR): dir"
     assert json.loads(invalid.details or "") == {"message": invalid.summary, "related_id": "s"}

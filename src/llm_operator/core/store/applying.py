@@ -31,14 +31,11 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Protocol, TypeAlias
 
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange, digest
 from .workspace import Workspace, check_path_text
-
-if TYPE_CHECKING:
-    from .journal import BatchRecorder
 
 # A folder tree larger than this is not copied into the journal before its delete: the
 # system trash is then the only way back, and undo says so.
@@ -82,6 +79,24 @@ class SavedUnsupported:
 
 
 SavedEntry: TypeAlias = SavedFile | SavedLink | SavedDir | SavedTooLarge | SavedUnsupported
+
+
+class Recorder(Protocol):
+    """What applying needs of an undo journal (the journal's BatchRecorder is one).
+
+    Declared here so that applying does not depend on the journal, which depends on it.
+    """
+
+    def record_before(
+        self, change: FileChange, *, saved: SavedEntry | None, created_dirs: tuple[str, ...] = ()
+    ) -> None:
+        """Save what ``change.path`` holds before it is touched; OSError if it cannot."""
+
+    def changeset_applied(self) -> None:
+        """Every change recorded since the last call reached the disk."""
+
+    def changeset_failed(self) -> None:
+        """The changes recorded since the last call were rolled back."""
 
 
 def _tree_size(real: Path) -> int:
@@ -415,7 +430,7 @@ def _trash(target: _Target, saved: SavedEntry, rollback: _Rollback) -> None:
 
 
 def _record(
-    recorder: BatchRecorder, workspace: Workspace, target: _Target, saved: SavedEntry | None
+    recorder: Recorder, workspace: Workspace, target: _Target, saved: SavedEntry | None
 ) -> None:
     created = tuple(workspace.relative(folder) for folder in target.missing_dirs)
     try:
@@ -429,9 +444,7 @@ def _record(
         ) from exc
 
 
-def apply_changeset(
-    workspace: Workspace, changeset: ChangeSet, recorder: BatchRecorder | None
-) -> None:
+def apply_changeset(workspace: Workspace, changeset: ChangeSet, recorder: Recorder | None) -> None:
     """Apply every change of ``changeset`` or none of them.
 
     Raises ERR_STALE_FILE (nothing written), ERR_WRITE_FAILED, ERR_TRASH_UNAVAILABLE or
@@ -489,7 +502,7 @@ def apply_changeset(
         recorder.changeset_applied()
 
 
-def _fail(rollback: _Rollback, recorder: BatchRecorder | None) -> list[str]:
+def _fail(rollback: _Rollback, recorder: Recorder | None) -> list[str]:
     problems = rollback.run()
     if recorder is not None:
         with contextlib.suppress(OSError):

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from ..errors import OperatorError
 from ..plan.changes import FileChange, digest
 from .applying import (
+    Recorder,
     SavedDir,
     SavedEntry,
     SavedFile,
@@ -198,7 +199,7 @@ class _Manifest:
 # -- recording ------------------------------------------------------------------------------
 
 
-class BatchRecorder:
+class BatchRecorder(Recorder):
     """Records one approved run as it happens; ``apply_changeset`` calls it per ChangeSet."""
 
     def __init__(self, manifest: _Manifest) -> None:

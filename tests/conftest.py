@@ -1,0 +1,33 @@
+"""Fixtures for every test: in tests, an OperatorError must carry a registered ERR_ code.
+
+At run time an unknown code is reported like any other (a typo must never become a
+traceback); in tests it fails the test that raised it, so the typo is found here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from llm_operator.core.error_codes import ERROR_CODES
+from llm_operator.core.errors import OperatorError
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _registered_error_codes_only() -> Iterator[None]:
+    original = OperatorError.__init__
+
+    def checked(
+        self: OperatorError,
+        code: str,
+        message: str,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        assert code in ERROR_CODES, f"{code} is not in core/error_codes.py"
+        original(self, code, message, details)
+
+    OperatorError.__init__ = checked  # type: ignore[method-assign]
+    yield
+    OperatorError.__init__ = original  # type: ignore[method-assign]
