@@ -21,7 +21,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import model_validator
 
@@ -30,6 +30,9 @@ from ..store.file_walk import WalkedFile, WalkTally, walk_files
 from ..store.files import find_file, not_found
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
 from .fields import Count, PathFields
+
+if TYPE_CHECKING:
+    from ..store.workspace import Workspace
 
 MAX_FILES = 300
 MAX_LINES = 3000
@@ -57,10 +60,10 @@ class OutlineFields(PathFields):
 
 
 def files_under(
-    ctx: ActionContext, start: str, tally: WalkTally, after: str | None
+    workspace: Workspace, start: str, tally: WalkTally, after: str | None
 ) -> Iterator[WalkedFile]:
     """The walk a folder outline reads (one seam, to be replaced by the shared tree walk)."""
-    return walk_files(ctx.workspace, start, tally, after)
+    return walk_files(workspace, start, tally, after)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,11 @@ class _FileBlock:
 
 
 @dataclass
-class _FolderOutline:
+class FolderOutline:
+    rel: str
+    depth: int
+    after: str | None
+    tally: WalkTally = field(default_factory=WalkTally)
     blocks: list[_FileBlock] = field(default_factory=list)
     lines: int = 0
     outlined: int = 0
@@ -137,7 +144,7 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     )
 
 
-def _add(walked: WalkedFile, depth: int, into: _FolderOutline) -> None:
+def _add(walked: WalkedFile, depth: int, into: FolderOutline) -> None:
     from ..engines.structure import language_for_path
 
     if language_for_path(walked.rel) is None:
@@ -163,24 +170,38 @@ def _add(walked: WalkedFile, depth: int, into: _FolderOutline) -> None:
     into.lines += len(lines) + 1
 
 
-def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
-    tally = WalkTally()
-    folder = _FolderOutline()
+def outline_folder(
+    workspace: Workspace,
+    rel: str,
+    depth: int,
+    after: str | None = None,
+    leave_out: frozenset[str] = frozenset(),
+) -> FolderOutline:
+    """The outlines of the supported files under folder ``rel``, within the caps; files
+    named in ``leave_out`` are passed over without a word (the context builder packs them
+    whole)."""
+    folder = FolderOutline(rel, depth, after)
     last: str | None = None
-    for walked in files_under(ctx, rel, tally, fields.after):
+    for walked in files_under(workspace, rel, folder.tally, after):
         if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
             files_full = folder.outlined >= MAX_FILES
             folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
             folder.next_after = last
             break
-        _add(walked, fields.depth, folder)
+        if walked.rel not in leave_out:
+            _add(walked, depth, folder)
         last = walked.rel
-    public = _render(fields, rel, tally, folder, with_secrets=False)
+    return folder
+
+
+def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
+    folder = outline_folder(ctx.workspace, rel, fields.depth, fields.after)
+    public = _outcome(folder, with_secrets=False)
     secret = [block.rel for block in folder.blocks if block.secret]
     if not secret:
         return public
     return Reveal(
-        approved=_render(fields, rel, tally, folder, with_secrets=True),
+        approved=_outcome(folder, with_secrets=True),
         paths=tuple(secret),
         reason=f"the outline covers secret-looking files ({', '.join(secret)}); their outlines "
         "quote their lines and send them to the chat",
@@ -188,18 +209,18 @@ def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Resu
     )
 
 
-def _render(
-    fields: OutlineFields, rel: str, tally: WalkTally, folder: _FolderOutline, with_secrets: bool
-) -> Outcome:
+def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
+    """The folder outline as fs.outline details: header lines, then each file's outline."""
     shown = [block for block in folder.blocks if with_secrets or not block.secret]
     withheld = len(folder.blocks) - len(shown)
-    skipped = folder.binary + folder.too_large + folder.undecodable + tally.ignored
+    skipped = folder.binary + folder.too_large + folder.undecodable + folder.tally.ignored
     header = [
-        f"# path: {rel}" + (f" (after {fields.after})" if fields.after else ""),
-        f"# depth: {fields.depth}",
+        f"# path: {folder.rel}" + (f" (after {folder.after})" if folder.after else ""),
+        f"# depth: {folder.depth}",
         f"# files outlined: {len(shown)}; skipped: {skipped} ({folder.binary} binary, "
         f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {folder.undecodable} unreadable or "
-        f"not UTF-8, {tally.ignored} ignored by .gitignore); files with no parser not listed",
+        f"not UTF-8, {folder.tally.ignored} ignored by .gitignore); files with no parser not "
+        "listed",
     ]
     if withheld:
         header.append(
@@ -215,10 +236,15 @@ def _render(
     for block in shown:
         body.append(f"{block.rel} ({block.note})")
         body.extend(f"  {line}" for line in block.lines)
-    summary = f"Outlined {len(shown)} files under {rel}"
+    return "\n".join(header + body) + "\n"
+
+
+def _outcome(folder: FolderOutline, with_secrets: bool) -> Outcome:
+    shown = sum(1 for block in folder.blocks if with_secrets or not block.secret)
+    summary = f"Outlined {shown} files under {folder.rel}"
     if folder.next_after is not None:
         summary += f"; cut at the {folder.cut_by}: continue with after: {folder.next_after}"
-    return Outcome(True, summary, "\n".join(header + body) + "\n")
+    return Outcome(True, summary, render_folder(folder, with_secrets))
 
 
 def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:

@@ -1,0 +1,199 @@
+"""The context builder: which files go into a context message, read and packed.
+
+One engine for the window's context builder and ``llm-operator pack``:
+- ``workspace_tree`` lists what the window shows (the walk every tree action uses:
+  .gitignore respected, ``.git`` never entered), each file marked secret-looking or not.
+- ``choose_files`` expands the paths asked for: a folder gives its files in walk order,
+  .gitignore respected; a file named on its own goes in even if .gitignore lists it (it
+  was asked for by name). Secret-looking files (by the name as found, and by a link's
+  target) stay out unless ``include_secrets``, wherever they were found: named, or
+  inside a named folder. The window passes the files the user ticked one by one, with
+  ``include_secrets`` set, because ticking a secret-looking file is the consent.
+- ``build_context`` reads the chosen files (UTF-8 text only; binary, undecodable and
+  oversized files are left out and said so), adds the primer, the task and optionally an
+  outline of the rest of the workspace (secret-looking files never outlined), and packs
+  the message into parts of at most ``limit`` characters.
+Nothing here writes anything.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import OperatorError
+from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
+from ..store.file_walk import WalkTally, walk_files
+
+if TYPE_CHECKING:
+    from ..store.workspace import Workspace
+
+MAX_FILE_BYTES = 500_000
+MAX_TREE_FILES = 20_000
+OUTLINE_DEPTH = 2
+SECRET_REASON = "secret-looking (tick it in the window, or pass --include-secrets)"
+
+PRIMER_PREFACE = """\
+You are working with LLM Operator, a desktop app on my computer that can read and change \
+files in one folder (the workspace) for you, with me approving every change. Write \
+OPERATOR_CMD blocks exactly as the specification below describes, then stop and wait for \
+my OPERATOR_RESULT blocks. Never invent results.
+"""
+
+
+def primer_text() -> str:
+    """The primer a context message starts with.
+
+    The one seam to the primer: it becomes the core primer (``llm-operator primer``) once
+    that is in core; until then, the served spec with a short preface, as the window's
+    "Copy LLM primer" gives.
+    """
+    from ..actions.operator import interface_spec
+
+    return PRIMER_PREFACE + "\n" + interface_spec()
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    rel: str
+    size: int
+    secret: bool
+
+
+@dataclass(frozen=True)
+class WorkspaceTree:
+    files: tuple[TreeEntry, ...]
+    ignored: int  # files and folders .gitignore left out
+    cut: bool  # more than MAX_TREE_FILES files: the rest are not listed
+
+
+def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> WorkspaceTree:
+    """The workspace's files in walk order, as the window's context builder lists them."""
+    tally = WalkTally()
+    found: list[TreeEntry] = []
+    cut = False
+    for walked in walk_files(workspace, ".", tally):
+        if len(found) >= limit:
+            cut = True
+            break
+        try:
+            size = walked.real.stat().st_size
+        except OSError:
+            continue
+        found.append(TreeEntry(walked.rel, size, walked.secret))
+    return WorkspaceTree(tuple(found), tally.ignored, cut)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    rel: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Chosen:
+    files: tuple[str, ...]
+    left_out: tuple[LeftOut, ...]
+
+
+def _secret(workspace: Workspace, rel: str, real: Path) -> bool:
+    if workspace.is_secret(rel):
+        return True
+    try:
+        return workspace.is_secret(workspace.relative(real))
+    except OperatorError:
+        return True  # a target that cannot be named inside the workspace is not read
+
+
+def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bool) -> Chosen:
+    """The files ``paths`` name, in order, without duplicates; and what was left out.
+
+    A path outside the workspace raises ERR_PATH_OUTSIDE_WORKSPACE (a usage error).
+    """
+    files: dict[str, None] = {}
+    left: dict[str, str] = {}
+    for path in paths:
+        real = workspace.resolve(path)
+        if real.is_dir():
+            rel = workspace.relative(real)
+            for walked in walk_files(workspace, rel, WalkTally()):
+                if walked.secret and not include_secrets:
+                    left[walked.rel] = SECRET_REASON
+                else:
+                    files.setdefault(walked.rel)
+            continue
+        rel = posixpath.normpath(path)
+        if not real.exists():
+            left[rel] = "not found"
+        elif not real.is_file():
+            left[rel] = "not a regular file"
+        elif _secret(workspace, rel, real) and not include_secrets:
+            left[rel] = SECRET_REASON
+        else:
+            files.setdefault(rel)
+    return Chosen(
+        tuple(files),
+        tuple(LeftOut(rel, reason) for rel, reason in left.items() if rel not in files),
+    )
+
+
+def read_for_context(workspace: Workspace, rel: str) -> PackedFile | LeftOut:
+    """A chosen file as packed text, or why it cannot go in."""
+    real = workspace.resolve(rel)
+    try:
+        size = real.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return LeftOut(rel, f"{size} bytes, over the {MAX_FILE_BYTES}-byte limit")
+        data = real.read_bytes()
+    except OSError as error:
+        return LeftOut(rel, f"unreadable ({error.strerror})")
+    if b"\0" in data[:8192]:
+        return LeftOut(rel, "binary")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return LeftOut(rel, "not UTF-8 text")
+    return PackedFile(rel, text.removeprefix("\ufeff").replace("\r\n", "\n"))
+
+
+@dataclass(frozen=True)
+class ContextPack:
+    files: tuple[str, ...]
+    left_out: tuple[LeftOut, ...]
+    message: ContextMessage
+
+
+def outline_of_rest(workspace: Workspace, packed: frozenset[str]) -> str:
+    """The outline of the workspace without the packed files and never of a secret one."""
+    from ..actions.outline import outline_folder, render_folder
+
+    folder = outline_folder(workspace, ".", OUTLINE_DEPTH, leave_out=packed)
+    return render_folder(folder, with_secrets=False)
+
+
+def build_context(
+    workspace: Workspace,
+    paths: Iterable[str],
+    *,
+    task: str = "",
+    outline: bool = False,
+    include_secrets: bool = False,
+    limit: int = 30_000,
+    primer: str | None = None,
+) -> ContextPack:
+    chosen = choose_files(workspace, paths, include_secrets)
+    packed: list[PackedFile] = []
+    left = list(chosen.left_out)
+    for rel in chosen.files:
+        read = read_for_context(workspace, rel)
+        if isinstance(read, LeftOut):
+            left.append(read)
+        else:
+            packed.append(read)
+    rest = outline_of_rest(workspace, frozenset(p.rel for p in packed)) if outline else None
+    text = primer if primer is not None else primer_text()
+    message = pack_message(text, task, packed, rest, limit)
+    return ContextPack(tuple(p.rel for p in packed), tuple(left), message)
