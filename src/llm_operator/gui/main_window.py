@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ..core.store.settings import Settings
 from .clipboard import ClipboardBridge
+from .dialogs.context_builder import add_context_action, open_context_builder
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
@@ -80,6 +81,10 @@ class MainWindow(QMainWindow):
         )
         self.run_button.setDefaultAction(self.window_actions.run)
         self.primer_button.setDefaultAction(self.window_actions.primer)
+        self.context_action = add_context_action(
+            self, self.window_actions.primer, self.show_context_builder
+        )
+        self.context_button.setDefaultAction(self.context_action)
         self.undo_control = UndoControl(
             self,
             self.results,
@@ -110,6 +115,7 @@ class MainWindow(QMainWindow):
         self.workspace_bar.open_requested.connect(self.choose_workspace)
         self.workspace_bar.chosen.connect(self.open_workspace)
         self.primer_button = QToolButton()
+        self.context_button = QToolButton()
         self.run_button = QToolButton()
         self.run_button.setObjectName("run")
         self.run_hint = QLabel()
@@ -117,6 +123,7 @@ class MainWindow(QMainWindow):
         top = QHBoxLayout()
         top.addWidget(self.workspace_bar, 1)
         top.addWidget(self.primer_button)
+        top.addWidget(self.context_button)
         top.addWidget(self.run_button)
         self.paste = PastePane()
         self.paste.detected_changed.connect(self.update_run_state)
@@ -189,6 +196,15 @@ class MainWindow(QMainWindow):
     @property
     def workspace_root(self) -> Path | None:
         return self.session.workspace.root if self.session else None
+
+    def show_context_builder(self) -> None:
+        workspace = self.session.workspace if self.session else None
+        if workspace is None:
+            self.statusBar().showMessage("Choose a workspace first (Ctrl+O).", 5000)
+            return
+        self.context_builder = open_context_builder(
+            self, workspace, self.clipboard, lambda: self.settings.part_size
+        )
 
     def choose_workspace(self) -> None:
         start = str(self.workspace_root or Path.home())

@@ -1,0 +1,402 @@
+"""The context builder: tick files, write the task, copy one message (in parts) for a chat.
+
+The tree lists the workspace as the context engine walks it (.gitignore respected, ``.git``
+never shown). Ticking a folder ticks its files except the secret-looking ones, which start
+unticked and marked; only ticking such a file itself lets it in. The size and token
+estimate follow every tick and keystroke (debounced), from the very message "Copy for
+chat" copies: the engine packs it, this dialog only shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QBrush, QColor, QFontDatabase, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..clipboard import ClipboardBridge
+
+if TYPE_CHECKING:
+    from ...core.plan.context import LeftOut, WorkspaceTree
+    from ...core.protocol.context_pack import ContextMessage, PackedFile
+    from ...core.store.workspace import Workspace
+
+DEBOUNCE_MS = 120
+SECRET_FG = "#cf222e"
+REL_ROLE = Qt.ItemDataRole.UserRole
+SECRET_ROLE = Qt.ItemDataRole.UserRole + 1
+CHECKED = Qt.CheckState.Checked
+UNCHECKED = Qt.CheckState.Unchecked
+PARTIAL = Qt.CheckState.PartiallyChecked
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+class ContextBuilder(QDialog):
+    def __init__(
+        self,
+        workspace: Workspace,
+        clipboard: ClipboardBridge,
+        part_size: Callable[[], int],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Context for a chat - {workspace.root.name}")
+        self.setObjectName("context-builder")
+        self._workspace = workspace
+        self._clipboard = clipboard
+        self._part_size = part_size
+        self._reading: dict[str, tuple[tuple[int, int], PackedFile | LeftOut]] = {}
+        self._outline: tuple[frozenset[str], str] | None = None
+        self._updating = False
+        self._primer: str | None = None
+        self.message: ContextMessage | None = None
+        self.left_out: list[LeftOut] = []
+        self.parts: tuple[str, ...] = ()
+        self.copied = 0
+        self._build()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh)
+        self.load_tree()
+
+    # -- layout ----------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("context-tree")
+        self.tree.setHeaderLabels(["File", "Size", ""])
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemChanged.connect(self._on_item_changed)
+        self.tree_note = QLabel()
+        self.tree_note.setWordWrap(True)
+        self.task = QPlainTextEdit()
+        self.task.setObjectName("context-task")
+        self.task.setPlaceholderText("The task: what should the LLM do with these files?")
+        self.task.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.task.textChanged.connect(self.schedule_refresh)
+        self.outline_box = QCheckBox("Add an outline of the rest of the workspace")
+        self.outline_box.setChecked(True)
+        self.outline_box.toggled.connect(self.schedule_refresh)
+        self.estimate = QLabel()
+        self.estimate.setObjectName("context-estimate")
+        self.estimate.setWordWrap(True)
+        self.copy_button = QPushButton("Copy for chat")
+        self.copy_button.setDefault(True)
+        self.copy_button.clicked.connect(self.copy_for_chat)
+        self.next_button = QPushButton("Copy next part")
+        self.next_button.clicked.connect(self.copy_next)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(QLabel("Files to send (secret-looking files start unticked):"))
+        left_layout.addWidget(self.tree, 1)
+        left_layout.addWidget(self.tree_note)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(QLabel("Task:"))
+        right_layout.addWidget(self.task, 1)
+        right_layout.addWidget(self.outline_box)
+        right_layout.addWidget(self.estimate)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.next_button)
+        buttons.addStretch(1)
+        right_layout.addLayout(buttons)
+        right_layout.addWidget(self.status)
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        self.resize(1000, 640)
+
+    # -- the tree --------------------------------------------------------------
+
+    def load_tree(self) -> None:
+        from ...core.plan.context import workspace_tree
+
+        listing = workspace_tree(self._workspace)
+        self._fill(listing)
+        self.schedule_refresh()
+
+    def _fill(self, listing: WorkspaceTree) -> None:
+        self._updating = True
+        self.tree.clear()
+        folders: dict[str, QTreeWidgetItem] = {}
+        secret_brush = QBrush(QColor(SECRET_FG))
+        for entry in listing.files:
+            parent_rel, _, name = entry.rel.rpartition("/")
+            parent = self._folder(parent_rel, folders)
+            item = QTreeWidgetItem([name, _size(entry.size), ""])
+            item.setData(0, REL_ROLE, entry.rel)
+            item.setData(0, SECRET_ROLE, entry.secret)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(0, UNCHECKED)
+            if entry.secret:
+                item.setText(2, "secret-looking: sent only if you tick it")
+                for column in range(3):
+                    item.setForeground(column, secret_brush)
+            item.setToolTip(0, entry.rel)
+            if parent is None:
+                self.tree.addTopLevelItem(item)
+            else:
+                parent.addChild(item)
+        self.tree.expandToDepth(0)
+        self.tree.resizeColumnToContents(0)
+        self._updating = False
+        notes = [f"{len(listing.files)} files"]
+        if listing.ignored:
+            notes.append(f"{listing.ignored} left out by .gitignore")
+        if listing.cut:
+            notes.append("the workspace has more files than the list shows")
+        self.tree_note.setText("; ".join(notes) + ".")
+
+    def _folder(self, rel: str, folders: dict[str, QTreeWidgetItem]) -> QTreeWidgetItem | None:
+        if not rel:
+            return None
+        found = folders.get(rel)
+        if found is not None:
+            return found
+        parent_rel, _, name = rel.rpartition("/")
+        parent = self._folder(parent_rel, folders)
+        item = QTreeWidgetItem([name + "/", "", ""])
+        item.setData(0, REL_ROLE, None)
+        item.setData(0, SECRET_ROLE, False)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(0, UNCHECKED)
+        if parent is None:
+            self.tree.addTopLevelItem(item)
+        else:
+            parent.addChild(item)
+        folders[rel] = item
+        return item
+
+    def _files_below(self, item: QTreeWidgetItem) -> Iterator[QTreeWidgetItem]:
+        for index in range(item.childCount()):
+            child = item.child(index)
+            if child.data(0, REL_ROLE) is None:
+                yield from self._files_below(child)
+            else:
+                yield child
+
+    def all_files(self) -> Iterator[QTreeWidgetItem]:
+        root = self.tree.invisibleRootItem()
+        yield from self._files_below(root)
+
+    def ticked(self) -> list[str]:
+        """The ticked files, in walk order."""
+        return [
+            str(item.data(0, REL_ROLE))
+            for item in self.all_files()
+            if item.checkState(0) == CHECKED
+        ]
+
+    def set_ticked(self, rel: str, on: bool) -> None:
+        for item in self.all_files():
+            if item.data(0, REL_ROLE) == rel:
+                item.setCheckState(0, CHECKED if on else UNCHECKED)
+                return
+        raise KeyError(rel)
+
+    def item_for(self, rel: str) -> QTreeWidgetItem:
+        """The tree item of a file (``a/b.py``) or folder (``a/``)."""
+        parts = rel.rstrip("/").split("/")
+        node = self.tree.invisibleRootItem()
+        for depth, name in enumerate(parts):
+            is_last = depth == len(parts) - 1
+            label = name if is_last and not rel.endswith("/") else name + "/"
+            node = next(
+                node.child(i) for i in range(node.childCount()) if node.child(i).text(0) == label
+            )
+        return node
+
+    def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
+        if self._updating or column != 0:
+            return
+        self._updating = True
+        try:
+            if item.data(0, REL_ROLE) is None:
+                files = list(self._files_below(item))
+                on = item.checkState(0) != UNCHECKED
+                public = [f for f in files if not f.data(0, SECRET_ROLE)]
+                if on and all(f.checkState(0) == CHECKED for f in public):
+                    # A folder shown half-ticked because its secret files are left out:
+                    # clicking it again means "none of these".
+                    on = False
+                for child in files:
+                    # A folder tick never ticks a secret-looking file; unticking clears all.
+                    if not on or not child.data(0, SECRET_ROLE):
+                        child.setCheckState(0, CHECKED if on else UNCHECKED)
+                self._sync_folders(item)
+            self._sync_parents(item.parent())
+        finally:
+            self._updating = False
+        self.schedule_refresh()
+
+    def _sync_folders(self, folder: QTreeWidgetItem) -> None:
+        for index in range(folder.childCount()):
+            child = folder.child(index)
+            if child.data(0, REL_ROLE) is None:
+                self._sync_folders(child)
+        self._set_folder_state(folder)
+
+    def _set_folder_state(self, folder: QTreeWidgetItem) -> None:
+        states = {item.checkState(0) for item in self._files_below(folder)}
+        if states == {CHECKED}:
+            folder.setCheckState(0, CHECKED)
+        elif states <= {UNCHECKED}:
+            folder.setCheckState(0, UNCHECKED)
+        else:
+            folder.setCheckState(0, PARTIAL)
+
+    def _sync_parents(self, folder: QTreeWidgetItem | None) -> None:
+        while folder is not None:
+            self._set_folder_state(folder)
+            folder = folder.parent()
+
+    # -- the message -------------------------------------------------------------
+
+    def schedule_refresh(self) -> None:
+        self._timer.start()
+
+    def _read(self, rel: str) -> PackedFile | LeftOut:
+        from ...core.plan.context import LeftOut, read_for_context
+
+        try:
+            info = self._workspace.resolve(rel).stat()
+            key = (info.st_size, info.st_mtime_ns)
+        except OSError:
+            return LeftOut(rel, "no longer there")
+        cached = self._reading.get(rel)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        read = read_for_context(self._workspace, rel)
+        self._reading[rel] = (key, read)
+        return read
+
+    def _outline_text(self, packed: frozenset[str]) -> str:
+        from ...core.plan.context import outline_of_rest
+
+        if self._outline is None or self._outline[0] != packed:
+            self._outline = (packed, outline_of_rest(self._workspace, packed))
+        return self._outline[1]
+
+    def build(self) -> ContextMessage:
+        """The message for the current ticks, task and options (what Copy for chat copies)."""
+        from ...core.plan.context import LeftOut, primer_text
+        from ...core.protocol.context_pack import pack_message
+
+        if self._primer is None:
+            self._primer = primer_text()
+        packed: list[PackedFile] = []
+        self.left_out = []
+        for rel in self.ticked():
+            read = self._read(rel)
+            if isinstance(read, LeftOut):
+                self.left_out.append(read)
+            else:
+                packed.append(read)
+        names = frozenset(p.rel for p in packed)
+        outline = self._outline_text(names) if self.outline_box.isChecked() else None
+        task = self.task.toPlainText()
+        return pack_message(self._primer, task, packed, outline, self._part_size())
+
+    def refresh(self) -> None:
+        self._timer.stop()
+        self.message = self.build()
+        files = len(self.ticked()) - len(self.left_out)
+        parts = len(self.message.parts)
+        text = (
+            f"{files} file{'s' if files != 1 else ''} ticked: {self.message.chars:,} characters, "
+            f"about {self.message.tokens:,} tokens (characters / 4); "
+            f"{parts} part{'s' if parts != 1 else ''} of at most {self._part_size():,} characters"
+        )
+        if self.left_out:
+            text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
+        self.estimate.setText(text)
+        self._refresh_buttons()
+
+    def copy_for_chat(self) -> None:
+        """Copy part 1 of the current message (the whole message when it fits in one)."""
+        self.refresh()
+        assert self.message is not None
+        self.parts = self.message.parts
+        self.copied = 0
+        self.copy_next()
+
+    def copy_next(self) -> None:
+        if self.copied >= len(self.parts):
+            return
+        self._clipboard.copy(self.parts[self.copied])
+        self.copied += 1
+        self._refresh_buttons()
+
+    def _refresh_buttons(self) -> None:
+        n = len(self.parts)
+        has_next = self.copied < n
+        self.next_button.setVisible(n > 1)
+        self.next_button.setEnabled(n > 1 and has_next)
+        if not n or not self.copied:
+            self.status.setText("Nothing copied yet.")
+        elif n == 1:
+            self.status.setText("Copied: paste it into a new chat.")
+        else:
+            more = " Paste it, then Copy next part." if has_next else " That was the last."
+            self.status.setText(f"Part {self.copied} of {n} copied.{more}")
+
+
+def open_context_builder(
+    window: QWidget,
+    workspace: Workspace,
+    clipboard: ClipboardBridge,
+    part_size: Callable[[], int],
+) -> ContextBuilder:
+    """Show the context builder for ``workspace`` (not modal: the chat stays reachable)."""
+    dialog = ContextBuilder(workspace, clipboard, part_size, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
+
+
+def add_context_action(window: QWidget, beside: QAction, run: Callable[[], None]) -> QAction:
+    """A "Build context for chat" action in the menu that holds ``beside`` (the primer)."""
+    action = QAction("Build &context for chat...", window)
+    action.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    action.setIconText("Build context")
+    action.setToolTip("Tick files, write the task and copy them with the primer (Ctrl+Shift+B)")
+    action.triggered.connect(run)
+    for menu in beside.associatedObjects():
+        if isinstance(menu, QMenu):
+            following = menu.actions()
+            at = following.index(beside) + 1
+            menu.insertAction(following[at] if at < len(following) else None, action)
+    window.addAction(action)
+    return action
