@@ -115,6 +115,7 @@ class ContextBuilder(QDialog):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(QLabel("Files to send (secret-looking files start unticked):"))
         left_layout.addWidget(self.tree, 1)
+        self.tree.header().setStretchLastSection(True)
         left_layout.addWidget(self.tree_note)
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -134,6 +135,7 @@ class ContextBuilder(QDialog):
         split.addWidget(right)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([620, 380])
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self.resize(1000, 640)
@@ -156,12 +158,14 @@ class ContextBuilder(QDialog):
             parent_rel, _, name = entry.rel.rpartition("/")
             parent = self._folder(parent_rel, folders)
             item = QTreeWidgetItem([name, _size(entry.size), ""])
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setData(0, REL_ROLE, entry.rel)
             item.setData(0, SECRET_ROLE, entry.secret)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, UNCHECKED)
             if entry.secret:
-                item.setText(2, "secret-looking: sent only if you tick it")
+                item.setText(2, "secret-looking: tick to send")
+                item.setToolTip(2, "Secret-looking files go into the message only when ticked here")
                 for column in range(3):
                     item.setForeground(column, secret_brush)
             item.setToolTip(0, entry.rel)
@@ -170,7 +174,9 @@ class ContextBuilder(QDialog):
             else:
                 parent.addChild(item)
         self.tree.expandToDepth(0)
-        self.tree.resizeColumnToContents(0)
+        # Sized for nested names, not measured: measuring 20,000 rows would be slow.
+        self.tree.setColumnWidth(0, 280)
+        self.tree.setColumnWidth(1, 80)
         self._updating = False
         notes = [f"{len(listing.files)} files"]
         if listing.ignored:
