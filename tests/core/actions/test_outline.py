@@ -89,7 +89,7 @@ def test_file_outline_in_several_languages(
     assert result.ok, result.summary
     assert body(result.details) == EXPECTED[name]
     assert header(result.details)[0] == f"# path: {rel}"
-    assert f"Outlined {rel} ({len(EXPECTED[name])} structures" in result.summary
+    assert f"Outlined {rel} ({len(EXPECTED[name])} structures;" in result.summary
 
 
 def test_each_range_is_the_structure_as_read_slice_shows_it(

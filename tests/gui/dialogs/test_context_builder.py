@@ -16,6 +16,8 @@ from llm_operator.gui.dialogs.context_builder import ContextBuilder
 from support.context_parts import unpack
 from support.paths import ROOT
 
+from ..conftest import WindowFactory, command, paste_and_run, reply
+
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
@@ -134,9 +136,9 @@ def test_a_binary_ticked_file_is_reported_as_left_out(qtbot: QtBot, project: Pat
 
 
 def test_the_window_opens_the_builder_from_its_menu(
-    qtbot: QtBot, make_window: object, workspace: Path
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:
-    window = make_window(workspace)  # type: ignore[operator]
+    window = make_window(workspace)
     qtbot.keyClick(
         window,
         Qt.Key.Key_B,
@@ -149,3 +151,15 @@ def test_the_window_opens_the_builder_from_its_menu(
     names = {item.data(0, Qt.ItemDataRole.UserRole) for item in dialog.all_files()}
     assert names == {"a.txt", "src/app.py"}
     dialog.close()
+
+
+def test_the_live_command_list_knows_outline_and_it_runs_at_once(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("o1", "fs.outline", path="src", depth="1")))
+    row = [window.paste.table.topLevelItem(0).text(c) for c in range(5)]
+    assert row[1:4] == ["fs.outline", "src", "o1"]
+    assert row[4] == "ok: Outlined 1 file under src"
+    copied = QApplication.clipboard().text()
+    assert copied.startswith("OPERATOR_RESULT\nid: o1\nok: true\n")

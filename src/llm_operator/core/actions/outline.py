@@ -132,7 +132,8 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
     if not lines:
         header.append("# no structures found")
-    summary = f"Outlined {found.rel} ({len(lines)} structures; {note})"
+    count = f"{len(lines)} structure{'s' if len(lines) != 1 else ''}"
+    summary = f"Outlined {found.rel} ({count}; {note})"
     outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
     if not ctx.workspace.is_secret(found.rel):
         return outcome
@@ -241,7 +242,7 @@ def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
 
 def _outcome(folder: FolderOutline, with_secrets: bool) -> Outcome:
     shown = sum(1 for block in folder.blocks if with_secrets or not block.secret)
-    summary = f"Outlined {shown} files under {folder.rel}"
+    summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {folder.rel}"
     if folder.next_after is not None:
         summary += f"; cut at the {folder.cut_by}: continue with after: {folder.next_after}"
     return Outcome(True, summary, render_folder(folder, with_secrets))

@@ -205,9 +205,13 @@ class ContextBuilder(QDialog):
         folders[rel] = item
         return item
 
+    @staticmethod
+    def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+        found = (item.child(index) for index in range(item.childCount()))
+        return [child for child in found if child is not None]
+
     def _files_below(self, item: QTreeWidgetItem) -> Iterator[QTreeWidgetItem]:
-        for index in range(item.childCount()):
-            child = item.child(index)
+        for child in self._children(item):
             if child.data(0, REL_ROLE) is None:
                 yield from self._files_below(child)
             else:
@@ -239,9 +243,7 @@ class ContextBuilder(QDialog):
         for depth, name in enumerate(parts):
             is_last = depth == len(parts) - 1
             label = name if is_last and not rel.endswith("/") else name + "/"
-            node = next(
-                node.child(i) for i in range(node.childCount()) if node.child(i).text(0) == label
-            )
+            node = next(child for child in self._children(node) if child.text(0) == label)
         return node
 
     def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
@@ -268,8 +270,7 @@ class ContextBuilder(QDialog):
         self.schedule_refresh()
 
     def _sync_folders(self, folder: QTreeWidgetItem) -> None:
-        for index in range(folder.childCount()):
-            child = folder.child(index)
+        for child in self._children(folder):
             if child.data(0, REL_ROLE) is None:
                 self._sync_folders(child)
         self._set_folder_state(folder)
@@ -403,6 +404,9 @@ def add_context_action(window: QWidget, beside: QAction, run: Callable[[], None]
         if isinstance(menu, QMenu):
             following = menu.actions()
             at = following.index(beside) + 1
-            menu.insertAction(following[at] if at < len(following) else None, action)
+            if at < len(following):
+                menu.insertAction(following[at], action)
+            else:
+                menu.addAction(action)
     window.addAction(action)
     return action
