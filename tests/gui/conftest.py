@@ -7,7 +7,6 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import base64
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +20,10 @@ from pytestqt.qtbot import QtBot
 from llm_operator.core.store.settings import Settings
 from llm_operator.gui.main_window import MainWindow
 from llm_operator.gui.tasks import running_task_count
+from support.actions import b64
+from support.fixtures import cmd, reply
+
+__all__ = ["WindowFactory", "command", "paste_and_run", "reply"]
 
 # The offscreen platform cannot pass size hints to a window system it does not have, and
 # says so whenever a window's minimum or maximum size changes. Nothing else is ignored.
@@ -109,18 +112,11 @@ def make_window(qtbot: QtBot, tmp_path: Path) -> WindowFactory:
 
 
 def command(command_id: str, action: str, **fields: str) -> str:
-    """One OPERATOR_CMD block; ``content_b64`` may be given as plain text via ``text``."""
-    lines = ["OPERATOR_CMD", "version: 1", f"id: {command_id}", f"action: {action}"]
+    """support's ``cmd``; ``text`` stands for ``content_b64`` of that text."""
     text = fields.pop("text", None)
     if text is not None:
-        fields["content_b64"] = base64.b64encode(text.encode()).decode()
-    lines += [f"{key}: {value}" for key, value in fields.items()]
-    lines.append("END_OPERATOR_CMD")
-    return "\n".join(lines) + "\n"
-
-
-def reply(*blocks: str) -> str:
-    return "Sure, here you go.\n\n" + "\n".join(blocks)
+        fields["content_b64"] = b64(text)
+    return cmd(command_id, action, **fields)
 
 
 def paste_and_run(qtbot: QtBot, window: MainWindow, text: str, timeout: int = 10000) -> None:

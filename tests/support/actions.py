@@ -49,6 +49,11 @@ def tree(root: Path) -> dict[str, Entry]:
     return found
 
 
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every regular file under ``root`` with its bytes (symlinks not followed)."""
+    return {rel: data for rel, (kind, data, _) in tree(root).items() if isinstance(data, bytes)}
+
+
 def temp_leftovers(root: Path) -> list[str]:
     """Temp files an atomic write leaves behind when it fails or is killed."""
     from llm_operator.core.store.applying import TEMP_NAME

@@ -22,6 +22,7 @@ import pytest
 from llm_operator.core.plan.session import APPROVE, REJECT, Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.store.workspace import Workspace
+from support.actions import snapshot
 
 RESULT_LINES = re.compile(
     r"OPERATOR_RESULT\n"
@@ -101,15 +102,6 @@ def raw_block(*lines: str) -> str:
 def reply(*blocks: str) -> str:
     """A reply the way an LLM writes it: a little prose, then the blocks."""
     return "I will do that now.\n\n" + "\n\n".join(blocks) + "\n\nDone.\n"
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every regular file under ``root`` with its bytes (symlinks not followed)."""
-    found: dict[str, bytes] = {}
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and not path.is_symlink():
-            found[path.relative_to(root).as_posix()] = path.read_bytes()
-    return found
 
 
 Decide = bool | None | Mapping[str, bool]

@@ -108,8 +108,3 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or after given for a file",
     }
 )
-
-
-def meaning(code: str) -> str | None:
-    """The one-line meaning of ``code``, or None for a code not in the table."""
-    return ERROR_CODES.get(code)

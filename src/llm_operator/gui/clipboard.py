@@ -34,10 +34,6 @@ class ClipboardBridge(QObject):
     def text(self) -> str:
         return self._clipboard.text()
 
-    @property
-    def watching(self) -> bool:
-        return self._watching
-
     def set_watching(self, on: bool) -> None:
         self._watching = on
         if on:

@@ -22,7 +22,7 @@ import pytest
 from llm_operator.core.plan.session import APPROVE, Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.store.workspace import Workspace
-from support.actions import b64, expect_failure, tree
+from support.actions import b64, expect_failure, snapshot, tree
 
 MAIN_PY = "import sys\n\n\ndef main():\n    print('hello')\n    return 0\n"
 
@@ -402,10 +402,6 @@ def checkout(repo: Path, sha: str, dest: Path) -> Path:
     return dest
 
 
-def files_of(root: Path) -> dict[str, bytes]:
-    return {rel: data for rel, (kind, data, _) in tree(root).items() if kind == "file"}  # type: ignore[misc]
-
-
 def patch_reply(cmd: Any, commit: Commit, diffs: dict[str, str]) -> str:
     blocks = [
         cmd(f"patch-{commit.sha[:7]}-{n}", "fs.patch", path=path, patch_b64=b64(diff))
@@ -436,9 +432,9 @@ def test_patches_of_real_commits_match_git_apply(
         assert len(run.pending) == len(commit.diffs), [i.result for i in run.items]
         results = session.execute(run, {p.index: APPROVE for p in run.pending})
         assert all(r.ok for r in results), [r.outcome.summary for r in results]
-        assert files_of(mine) == files_of(by_git), f"commit {number} differs from git apply"
+        assert snapshot(mine) == snapshot(by_git), f"commit {number} differs from git apply"
         # and both equal the commit itself
-        assert files_of(mine) == files_of(checkout(repo, commit.sha, tmp_path / f"c-{number}"))
+        assert snapshot(mine) == snapshot(checkout(repo, commit.sha, tmp_path / f"c-{number}"))
 
 
 def corrupt_one_context_line(diff: str) -> str | None:

@@ -17,12 +17,9 @@ import pytest
 from llm_operator.core import actions
 from llm_operator.core.protocol.scanner import CommandBlock, scan
 from llm_operator.core.protocol.validator import Command, Invalid, allowed_keys, validate
+from support.actions import b64
 
 WRITE_HEAD = "OPERATOR_CMD\nversion: 1\nid: {id}\naction: fs.write\npath: README.md\n"
-
-
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
 def block_of(text: str) -> CommandBlock:

@@ -21,15 +21,11 @@ from llm_operator.core.store.applying import (
     clean_stale_temp_files,
 )
 from llm_operator.core.store.workspace import Workspace
-from support.actions import tree
+from support.actions import temp_leftovers, tree
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="freedesktop trash and POSIX modes"
 )
-
-
-def temp_files(root: Path) -> list[str]:
-    return [rel for rel in tree(root) if applying.TEMP_NAME.fullmatch(rel.rsplit("/", 1)[-1])]
 
 
 @pytest.fixture
@@ -74,7 +70,7 @@ def test_write_new_file_creates_parents_with_default_mode(ws: Workspace, root: P
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE((root / "a/b/new.txt").stat().st_mode) == 0o666 & ~umask
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 def test_overwrite_keeps_permission_bits(ws: Workspace, root: Path) -> None:
@@ -86,7 +82,7 @@ def test_overwrite_keeps_permission_bits(ws: Workspace, root: Path) -> None:
 
     assert script.read_bytes() == b"echo new\n"
     assert stat.S_IMODE(script.stat().st_mode) == 0o755
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 def test_write_through_nothing_but_the_real_file(ws: Workspace, root: Path) -> None:
@@ -195,7 +191,7 @@ def test_second_replace_fails_restores_the_first(
     assert stat.S_IMODE((root / "a.py").stat().st_mode) == 0o750
     assert (root / "b.py" / "inside").read_bytes() == b"someone's file"
     assert not (root / "new").exists()
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 def test_created_folders_removed_when_a_later_write_fails(
@@ -314,7 +310,7 @@ def test_target_replaced_by_folder_during_write(
 
     assert info.value.code == "ERR_WRITE_FAILED"
     assert (root / "a.txt" / "child").read_bytes() == b"c"
-    assert temp_files(root) == []
+    assert temp_leftovers(root) == []
 
 
 CHILD = textwrap.dedent(
@@ -345,22 +341,20 @@ def test_killed_mid_write_leaves_original_and_at_most_a_temp_file(
 ) -> None:
     original = b"original line\n" * 5000
     (root / "big.txt").write_bytes(original)
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", CHILD, str(root)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline() == "writing\n"
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-        if child.stdout is not None:
-            child.stdout.close()
+    ) as child:
+        try:
+            assert child.stdout is not None
+            assert child.stdout.readline() == "writing\n"
+            os.kill(child.pid, signal.SIGKILL)
+            assert child.wait(timeout=10) == -signal.SIGKILL
+        finally:
+            if child.poll() is None:
+                child.kill()
 
     assert (root / "big.txt").read_bytes() == original
-    leftovers = temp_files(root)
+    leftovers = temp_leftovers(root)
     assert len(leftovers) <= 1
     assert set(tree(root)) == {"big.txt", *leftovers}
     assert leftovers, "the child was killed mid-write, so its temp file should remain"

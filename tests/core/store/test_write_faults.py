@@ -144,23 +144,22 @@ def test_killed_during_a_write_leaves_the_original_and_one_temp_file(
         encoding="utf-8",
     )
     argv = ["exec", "--workspace", str(workspace), "--state-dir", str(state_dir), "--yes"]
-    child = subprocess.Popen(
+    # The with block closes both pipes and reaps the child, whatever the asserts do.
+    with subprocess.Popen(
         [sys.executable, "-c", SLOW_EXEC, *argv, str(reply)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert child.stdout is not None
-        line = child.stdout.readline()
-        assert line == "writing\n", child.stderr.read() if child.stderr else ""
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-        if child.stdout is not None:
-            child.stdout.close()
+    ) as child:
+        try:
+            assert child.stdout is not None
+            line = child.stdout.readline()
+            assert line == "writing\n", child.stderr.read() if child.stderr else ""
+            os.kill(child.pid, signal.SIGKILL)
+            assert child.wait(timeout=10) == -signal.SIGKILL
+        finally:
+            if child.poll() is None:
+                child.kill()
 
     leftovers = temp_leftovers(workspace)
     assert len(leftovers) == 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..plan.changes import ChangeSet
@@ -82,7 +82,6 @@ class FileSource:
 class ActionContext:
     workspace: Workspace
     files: FileSource
-    options: dict[str, Any] = field(default_factory=dict)
 
 
 Executor = Callable[[ActionContext, Any], Result]

@@ -16,8 +16,6 @@ from pydantic.fields import FieldInfo
 from . import all_specs
 from .base import ActionSpec, Kind
 
-REQUIRED_KEYS = ("version", "id", "action")
-
 
 @dataclass(frozen=True)
 class FieldDoc:

@@ -147,14 +147,12 @@ class Session:
         self,
         workspace: Workspace,
         state_dir: Path | None,
-        options: dict[str, object] | None = None,
     ) -> None:
         self.workspace = workspace
         self.state_folder = (
             workspace_state_dir(state_dir, workspace.root) if state_dir is not None else None
         )
         self.memory = SessionMemory(self.state_folder)
-        self.options = dict(options or {})
         self._journal: Journal | None = None
 
     @property
@@ -180,7 +178,7 @@ class Session:
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.options)
+        context = ActionContext(self.workspace, overlay)
         seen: dict[str, int] = {}
         total = len(scanned.items)
         for index, item in enumerate(scanned.items):
@@ -354,7 +352,7 @@ class Session:
         return Result(pending.id, pending.plan.outcome)
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.options)
+        context = ActionContext(self.workspace, _Overlay(self.workspace))
         try:
             produced = command.spec.execute(context, command.fields)
         except OperatorError as error:

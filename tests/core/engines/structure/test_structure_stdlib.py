@@ -65,6 +65,7 @@ def definitions(tree: ast.Module) -> list[tuple[list[ast.stmt], ast.stmt]]:
     return found
 
 
+@pytest.mark.slow
 def test_stdlib_round_trip() -> None:
     files = checked = identical = ambiguous = 0
     failures: list[str] = []

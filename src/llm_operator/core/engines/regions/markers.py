@@ -146,9 +146,6 @@ class MarkerScan:
                 first[marker_id] = min(first.get(marker_id, numbers[0]), numbers[0])
         return sorted(first, key=first.__getitem__)
 
-    def lines_of(self, marker_id: str) -> list[int]:
-        return sorted(self.begins.get(marker_id, []) + self.ends.get(marker_id, []))
-
     def not_found(self, marker_id: str) -> OperatorError:
         ids = self.ids
         if ids:
