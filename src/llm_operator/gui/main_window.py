@@ -84,7 +84,6 @@ class MainWindow(QMainWindow):
         self.context_action = add_context_action(
             self, self.window_actions.primer, self.show_context_builder
         )
-        self.context_button.setDefaultAction(self.context_action)
         self.undo_control = UndoControl(
             self,
             self.results,
@@ -115,7 +114,6 @@ class MainWindow(QMainWindow):
         self.workspace_bar.open_requested.connect(self.choose_workspace)
         self.workspace_bar.chosen.connect(self.open_workspace)
         self.primer_button = QToolButton()
-        self.context_button = QToolButton()
         self.run_button = QToolButton()
         self.run_button.setObjectName("run")
         self.run_hint = QLabel()
@@ -123,7 +121,6 @@ class MainWindow(QMainWindow):
         top = QHBoxLayout()
         top.addWidget(self.workspace_bar, 1)
         top.addWidget(self.primer_button)
-        top.addWidget(self.context_button)
         top.addWidget(self.run_button)
         self.paste = PastePane()
         self.paste.detected_changed.connect(self.update_run_state)
