@@ -292,3 +292,17 @@ def test_folder_outline_withholds_secret_files_unless_approved(
     assert "# withheld: 1 secret-looking file(s)" in rejected.details
     approved = outline(run_reply, cmd, "conf", approve=True)
     assert "secret_name" in approved.details
+
+
+@pytest.mark.parametrize(("link", "target"), [("notes.py", ".env.py"), (".env.py", "notes.py")])
+def test_a_link_is_secret_by_its_own_name_or_its_target(
+    run_reply: Any, cmd: Any, workspace: Path, link: str, target: str
+) -> None:
+    (workspace / target).write_text("def hidden_name():\n    pass\n")
+    (workspace / link).symlink_to(workspace / target)
+    rejected = outline(run_reply, cmd, link, approve=False)
+    assert not rejected.ok
+    assert "hidden_name" not in (rejected.details or "") + rejected.summary
+    folder = outline(run_reply, cmd, ".", approve=False)
+    assert f"\n{link} (" not in folder.details  # the link is secret-looking either way
+    assert "# withheld:" in folder.details
