@@ -163,3 +163,20 @@ def test_the_live_command_list_knows_outline_and_it_runs_at_once(
     assert row[4] == "ok: Outlined 1 file under src"
     copied = QApplication.clipboard().text()
     assert copied.startswith("OPERATOR_RESULT\nid: o1\nok: true\n")
+
+
+def test_the_outline_is_made_in_the_background_then_counted(qtbot: QtBot, project: Path) -> None:
+    dialog = builder(qtbot, project)
+    dialog.refresh()
+    if dialog.outline_pending:
+        assert "the outline is being made" in dialog.estimate.text()
+    qtbot.waitUntil(
+        lambda: not dialog.outline_pending and "being made" not in dialog.estimate.text()
+    )
+    assert dialog.message is not None
+    assert "## Outline of the rest of the workspace" in dialog.message.whole
+    assert "src/llm_operator/cli.py (python" in dialog.message.whole
+    dialog.set_ticked("src/llm_operator/cli.py", True)
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    whole = "\n".join(dialog.parts)
+    assert "src/llm_operator/cli.py (python" not in whole.split("## Outline", 1)[1]

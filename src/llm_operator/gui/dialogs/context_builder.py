@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QBrush, QColor, QFontDatabase, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..clipboard import ClipboardBridge
+from ..tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
     from ...core.plan.context import LeftOut, WorkspaceTree
@@ -69,10 +70,16 @@ class ContextBuilder(QDialog):
         self._part_size = part_size
         self._reading: dict[str, tuple[tuple[int, int], PackedFile | LeftOut]] = {}
         self._outline: tuple[frozenset[str], str] | None = None
+        self._outline_wanted: frozenset[str] | None = None  # being made in the worker
+        self._tasks = TaskRunner(self)
         self._updating = False
+        self._order: list[str] = []  # every file, in walk order
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._ticked: set[str] = set()  # kept in step with the check boxes
         self._primer: str | None = None
         self.message: ContextMessage | None = None
         self.left_out: list[LeftOut] = []
+        self.outline_pending = False
         self.parts: tuple[str, ...] = ()
         self.copied = 0
         self._build()
@@ -152,6 +159,9 @@ class ContextBuilder(QDialog):
     def _fill(self, listing: WorkspaceTree) -> None:
         self._updating = True
         self.tree.clear()
+        self._order = [entry.rel for entry in listing.files]
+        self._items = {}
+        self._ticked = set()
         folders: dict[str, QTreeWidgetItem] = {}
         secret_brush = QBrush(QColor(SECRET_FG))
         for entry in listing.files:
@@ -169,6 +179,7 @@ class ContextBuilder(QDialog):
                 for column in range(3):
                     item.setForeground(column, secret_brush)
             item.setToolTip(0, entry.rel)
+            self._items[entry.rel] = item
             if parent is None:
                 self.tree.addTopLevelItem(item)
             else:
@@ -223,18 +234,17 @@ class ContextBuilder(QDialog):
 
     def ticked(self) -> list[str]:
         """The ticked files, in walk order."""
-        return [
-            str(item.data(0, REL_ROLE))
-            for item in self.all_files()
-            if item.checkState(0) == CHECKED
-        ]
+        return [rel for rel in self._order if rel in self._ticked]
 
     def set_ticked(self, rel: str, on: bool) -> None:
-        for item in self.all_files():
-            if item.data(0, REL_ROLE) == rel:
-                item.setCheckState(0, CHECKED if on else UNCHECKED)
-                return
-        raise KeyError(rel)
+        self._items[rel].setCheckState(0, CHECKED if on else UNCHECKED)
+
+    def _note_state(self, item: QTreeWidgetItem) -> None:
+        rel = str(item.data(0, REL_ROLE))
+        if item.checkState(0) == CHECKED:
+            self._ticked.add(rel)
+        else:
+            self._ticked.discard(rel)
 
     def item_for(self, rel: str) -> QTreeWidgetItem:
         """The tree item of a file (``a/b.py``) or folder (``a/``)."""
@@ -263,7 +273,10 @@ class ContextBuilder(QDialog):
                     # A folder tick never ticks a secret-looking file; unticking clears all.
                     if not on or not child.data(0, SECRET_ROLE):
                         child.setCheckState(0, CHECKED if on else UNCHECKED)
+                    self._note_state(child)
                 self._sync_folders(item)
+            else:
+                self._note_state(item)
             self._sync_parents(item.parent())
         finally:
             self._updating = False
@@ -309,15 +322,49 @@ class ContextBuilder(QDialog):
         self._reading[rel] = (key, read)
         return read
 
-    def _outline_text(self, packed: frozenset[str]) -> str:
+    def _outline_text(self, packed: frozenset[str], wait: bool) -> str | None:
+        """The outline of the files not packed; None while the worker is still making it.
+
+        Outlines parse files (about half a second for 300 files the first time), so they
+        are made in a worker and the estimate follows when they are ready; copying waits.
+        """
         from ...core.plan.context import outline_of_rest
 
-        if self._outline is None or self._outline[0] != packed:
+        if self._outline is not None and self._outline[0] == packed:
+            return self._outline[1]
+        if wait:
+            self._tasks.wait()
             self._outline = (packed, outline_of_rest(self._workspace, packed))
-        return self._outline[1]
+            return self._outline[1]
+        if self._outline_wanted != packed:
+            self._outline_wanted = packed
+            workspace = self._workspace
+            self._tasks.start(
+                lambda progress: (packed, outline_of_rest(workspace, packed)),
+                self._outline_ready,
+                self._outline_failed,
+            )
+        return None
 
-    def build(self) -> ContextMessage:
-        """The message for the current ticks, task and options (what Copy for chat copies)."""
+    def _outline_ready(self, made: tuple[frozenset[str], str]) -> None:
+        if made[0] == self._outline_wanted:
+            self._outline = made
+            self._outline_wanted = None
+            self.schedule_refresh()
+
+    def _outline_failed(self, failure: TaskFailure) -> None:
+        self._outline_wanted = None
+        self.status.setText(f"The outline could not be made: {failure}")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._tasks.wait()
+        super().closeEvent(event)
+
+    def build(self, wait: bool = True) -> ContextMessage:
+        """The message for the current ticks, task and options (what Copy for chat copies).
+
+        With ``wait`` False an outline not made yet is left out (and said so).
+        """
         from ...core.plan.context import LeftOut, primer_text
         from ...core.protocol.context_pack import pack_message
 
@@ -332,13 +379,17 @@ class ContextBuilder(QDialog):
             else:
                 packed.append(read)
         names = frozenset(p.rel for p in packed)
-        outline = self._outline_text(names) if self.outline_box.isChecked() else None
+        self.outline_pending = False
+        outline = None
+        if self.outline_box.isChecked():
+            outline = self._outline_text(names, wait)
+            self.outline_pending = outline is None
         task = self.task.toPlainText()
         return pack_message(self._primer, task, packed, outline, self._part_size())
 
     def refresh(self) -> None:
         self._timer.stop()
-        self.message = self.build()
+        self.message = self.build(wait=False)
         files = len(self.ticked()) - len(self.left_out)
         parts = len(self.message.parts)
         text = (
@@ -346,6 +397,8 @@ class ContextBuilder(QDialog):
             f"about {self.message.tokens:,} tokens (characters / 4); "
             f"{parts} part{'s' if parts != 1 else ''} of at most {self._part_size():,} characters"
         )
+        if self.outline_pending:
+            text += " (the outline is being made: not counted yet)"
         if self.left_out:
             text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
         self.estimate.setText(text)
@@ -353,8 +406,8 @@ class ContextBuilder(QDialog):
 
     def copy_for_chat(self) -> None:
         """Copy part 1 of the current message (the whole message when it fits in one)."""
+        self.message = self.build(wait=True)
         self.refresh()
-        assert self.message is not None
         self.parts = self.message.parts
         self.copied = 0
         self.copy_next()
