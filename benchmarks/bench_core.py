@@ -176,10 +176,75 @@ def bench_search_tree(tmp: Path) -> list[str]:
     ]
 
 
+def _plain_atomic_write(target: Path, data: bytes) -> None:
+    """The peer: an atomic write by path name (temp, fsync, rename, folder fsync)."""
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".peer-", suffix=".tmp")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temp, target)
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def bench_file_access(tmp: Path) -> list[str]:
+    """fs.read's file access and the approved write, against plain by-name file I/O."""
+    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.store.applying import apply_changeset
+    from llm_operator.core.store.files import find_file, read_bytes
+    from llm_operator.core.store.workspace import Workspace
+
+    root = tmp / "access"
+    deep = root / "a" / "b" / "c" / "d" / "e" / "f"
+    deep.mkdir(parents=True)
+    rels = [f"a/b/c/d/e/f/m{n}.py" for n in range(50)]
+    for rel in rels:
+        (root / rel).write_bytes(b"x = 1\n" * 2000)
+    workspace = Workspace(root)
+
+    def ours_read() -> None:
+        for rel in rels:
+            read_bytes(find_file(workspace, rel))
+
+    def plain_read() -> None:
+        for rel in rels:
+            (root / rel).read_bytes()
+
+    t_read = _median_seconds(ours_read, 15) / len(rels)
+    t_plain_read = _median_seconds(plain_read, 15) / len(rels)
+    target = root / "a" / "b" / "w.txt"
+    target.write_bytes(b"0")
+    versions = [str(n).encode() * 1000 for n in range(1, 40)]
+    state = {"now": b"0"}
+
+    def ours_write() -> None:
+        after = versions[len(state["now"]) % len(versions)]
+        change = FileChange("a/b/w.txt", state["now"], after)
+        apply_changeset(workspace, ChangeSet((change,)), None)
+        state["now"] = after
+
+    def plain_write() -> None:
+        _plain_atomic_write(root / "a" / "b" / "peer.txt", versions[0])
+
+    t_write = _median_seconds(ours_write, 31)
+    t_plain_write = _median_seconds(plain_write, 31)
+    return [
+        f"read a 12 KB file 7 folders deep (find_file + read_bytes): {t_read * 1e6:.0f} us vs "
+        f"Path.read_bytes {t_plain_read * 1e6:.0f} us -> {t_read / t_plain_read:.1f}x",
+        f"approved write of one file (stale check + atomic write): {t_write * 1000:.2f} ms vs "
+        f"plain temp+fsync+rename {t_plain_write * 1000:.2f} ms -> "
+        f"{t_write / t_plain_write:.2f}x",
+    ]
+
+
 def run() -> list[str]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-core-"))
     try:
-        return bench_exec(tmp) + bench_search_tree(tmp)
+        return bench_file_access(tmp) + bench_exec(tmp) + bench_search_tree(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -7,6 +7,7 @@
     llm-operator spec
     llm-operator pack --workspace DIR [--task TEXT] [--outline] [--include-secrets]
                       [--limit CHARS] [PATH ...]
+    llm-operator primer
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
@@ -74,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         help="characters per part (default: the window's chat part size setting)",
     )
     pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
+    commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
     return parser
 
 
@@ -90,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     if args.command == "pack":
         return _pack(args)
+    if args.command == "primer":
+        from .core.protocol.primer import primer_text
+
+        sys.stdout.write(primer_text())
+        return EXIT_OK
     session = _open_session(args.workspace, args.state_dir)
     if session is None:
         return EXIT_USAGE

@@ -84,6 +84,43 @@ def test_diagnostics_go_to_stderr(exec_args: list[str], cmd: Any, parse_results:
     assert "no OPERATOR_CMD" in empty.stderr
 
 
+def test_exec_says_when_results_are_pasted_instead_of_a_reply(
+    exec_args: list[str], workspace: Path
+) -> None:
+    from support.paths import DATA
+
+    pasted = (DATA / "scanner" / "real_pastes" / "results_pasted_back.txt").read_text("utf-8")
+    done = llm_operator(*exec_args, stdin=pasted)
+    assert done.returncode == 0
+    assert done.stdout == ""
+    assert "these are results, not commands: paste the LLM's reply" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "name", ["saved_file_bom_crlf", "gemini_selection_doubled", "claude_selection_nbsp"]
+)
+def test_exec_runs_damaged_real_pastes_from_a_file(
+    name: str, exec_args: list[str], workspace: Path, parse_results: Any
+) -> None:
+    from support.paths import DATA
+
+    pasted = DATA / "scanner" / "real_pastes" / f"{name}.txt"
+    done = llm_operator(*exec_args, "--yes", pasted)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    results = assert_only_results(done.stdout, parse_results)
+    assert results
+    assert all(result.ok for result in results)
+
+
+def test_primer_prints_the_primer() -> None:
+    from llm_operator.core.protocol.primer import primer_text
+
+    done = llm_operator("primer")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == primer_text()
+    assert "primer" in llm_operator("--help").stdout
+
+
 def test_exit_1_when_a_command_fails(exec_args: list[str], cmd: Any, parse_results: Any) -> None:
     done = llm_operator(
         *exec_args,

@@ -114,6 +114,26 @@ def test_invented_results_in_a_reply_are_flagged(
     qtbot.waitUntil(lambda: "OPERATOR_RESULT block(s)" in window.paste.summary.text())
 
 
+def test_pasted_results_and_escaped_markers_are_explained(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    from support.paths import DATA
+
+    window = make_window(workspace)
+    pastes = DATA / "scanner" / "real_pastes"
+    results = (pastes / "results_pasted_back.txt").read_text("utf-8")
+    window.paste.editor.setPlainText(results)
+    qtbot.waitUntil(
+        lambda: (
+            "These are results, not commands: paste the LLM's reply" in window.paste.summary.text()
+        )
+    )
+    window.paste.editor.setPlainText((pastes / "escaped_markers.txt").read_text("utf-8"))
+    qtbot.waitUntil(lambda: "markdown-escaped" in window.paste.summary.text())
+    row = window.paste.table.topLevelItem(0)
+    assert any("ERR_ESCAPED_MARKER" in row.text(c) for c in range(row.columnCount()))
+
+
 def test_a_read_runs_at_once_and_its_result_is_copied(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:
@@ -207,16 +227,24 @@ def test_progress_reaches_the_status_bar(
     assert not window.progress.isVisible()
 
 
-def test_copy_llm_primer_holds_the_served_spec(qtbot: QtBot, make_window: WindowFactory) -> None:
-    from llm_operator.core.actions.operator import interface_spec
+def test_copy_llm_primer_copies_what_the_primer_command_prints(
+    qtbot: QtBot, make_window: WindowFactory
+) -> None:
+    import subprocess
+    import sys
 
+    printed = subprocess.run(
+        [sys.executable, "-m", "llm_operator.cli", "primer"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
     window = make_window()
     keys = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(window.paste.editor, Qt.Key.Key_P, keys)
     primer = QApplication.clipboard().text()
-    assert primer.startswith("You are working with LLM Operator")
-    assert "OPERATOR_CMD" in primer.split("\n\n")[0] + primer.split("\n\n")[1]
-    assert primer.endswith(interface_spec())
+    assert primer == printed
+    assert primer.startswith("LLM OPERATOR PRIMER (commands use version: 1)")
+    assert "operator.getInterfaceSpec" in primer
     assert "primer copied" in window.statusBar().currentMessage()
 
 

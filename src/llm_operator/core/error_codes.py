@@ -40,6 +40,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_ACTION_REQUIRES_PATH": "the action needs a path and none was given",
         "ERR_ACTION_FORBIDS_PATH": "the action takes no path and one was given",
         "ERR_INTERNAL": "a fault in the app; nothing was written",
+        "ERR_ESCAPED_MARKER": "a marker written markdown-escaped (OPERATOR\\_CMD)",
         # paths and files
         "ERR_WORKSPACE_INVALID": "the workspace root is not a folder",
         "ERR_PATH_OUTSIDE_WORKSPACE": "a path that leaves the workspace (absolute, ~, .., symlink)",
@@ -57,6 +58,15 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_TRASH_UNAVAILABLE": "no trash could take a deleted path; nothing was erased",
         "ERR_MISSING_WRITE_CONTENT": "fs.write without content or content_b64",
         "ERR_REJECTED_BY_USER": "the user rejected the command",
+        "ERR_PERMISSION_DENIED": "the operating system denied access to the path",
+        "ERR_NAME_TOO_LONG": "a name in the path is too long for the file system",
+        "ERR_SYMLINK_LOOP": "the path goes through too many symlinks (a loop)",
+        "ERR_NO_SPACE": "the disk or quota is full; nothing was changed",
+        "ERR_READ_ONLY_FS": "the file system is mounted read-only; nothing was changed",
+        "ERR_ALREADY_EXISTS": "something already stands where the entry had to be made",
+        "ERR_FILE_BUSY": "the file is busy (in use or a mount point)",
+        "ERR_TOO_MANY_OPEN_FILES": "the system ran out of open-file slots",
+        "ERR_IO_ERROR": "the disk reported an input/output error",
         # state store and undo
         "ERR_JOURNAL_FAILED": "the undo copy could not be saved; nothing was written",
         "ERR_NO_STATE_DIR": "undo asked of a session that keeps no undo journal",

@@ -215,7 +215,7 @@ def test_engine_errors_carry_their_details(
 
 BAD_FILES = [
     ("notes.txt", b"plain text\n", "ERR_LANGUAGE_UNSUPPORTED"),
-    ("broken.py", b"def ok():\n    pass\n\n\ndef bad(:\n    pass\n", "ERR_PARSER_FAILED"),
+    ("broken.py", b"def bad():\n    pass\n\n\ndef ok(:\n    pass\n", "ERR_PARSER_FAILED"),
     ("latin.py", b"NAME = '\xe9t\xe9'\n", "ERR_ENCODING_ERROR"),
 ]
 
@@ -317,8 +317,8 @@ def test_warnings_reach_the_result_and_the_summary(
                 content_b64=b64("def helper(y:\n    return y\n"),
             ),
             cmd("w3", "fs.deleteStructure", path="A.java", target_b64=b64("class B\nvoid n()")),
-            # The file the previous edit broke is refused from now on.
-            cmd("w4", "fs.deleteStructure", path="shop.py", target="class Shop"),
+            # The structure the previous edit broke is refused from now on.
+            cmd("w4", "fs.deleteStructure", path="shop.py", target="def helper("),
         )
     )
     assert [w["type"] for w in broken.json()["warnings"]] == ["SYNTAX_BROKEN"]
@@ -465,7 +465,7 @@ def test_move_writes_neither_file_when_the_second_write_fails(
             )
         )
     )
-    assert result.code == "ERR_WRITE_FAILED", result.summary
+    assert result.code == "ERR_NO_SPACE", result.summary
     assert len(calls) >= 2
     assert snapshot(workspace) == before
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from llm_operator.core.plan.session import APPROVE, Session
 from llm_operator.core.protocol.encoder import encode_results
+from llm_operator.core.protocol.lines import SPACE_LIKE
 from llm_operator.core.protocol.scanner import (
     MAX_BLOCK_CHARS,
     MAX_BLOCK_LINES,
@@ -335,8 +336,14 @@ def test_block_over_50000_chars_is_too_large(expect_refused: Any) -> None:
 
 def test_stray_end_marker(expect_refused: Any) -> None:
     bad = "version: 1\nid: headless\naction: fs.write\npath: README.md\nEND_OPERATOR_CMD"
-    refused = expect_refused(bad, "ERR_MISSING_START_MARKER", "error-1")
+    # The id shows in the lines right above the END marker: the refusal carries it.
+    refused = expect_refused(bad, "ERR_MISSING_START_MARKER", "headless")
     assert "nothing ran" in refused.summary
+
+
+def test_stray_end_marker_without_an_id_line(expect_refused: Any) -> None:
+    bad = "Then:\naction: fs.write\npath: README.md\nEND_OPERATOR_CMD"
+    expect_refused(bad, "ERR_MISSING_START_MARKER", "error-1")
 
 
 def test_content_with_line_breaks(expect_refused: Any) -> None:
@@ -380,7 +387,30 @@ key = st.sampled_from(["version", "id", "action", "path", "content", "query", "s
 kv_line = st.builds(lambda k, v: f"{k}: {v}", key, st.text(max_size=20))
 junk = st.text(max_size=40)
 line_end = st.sampled_from(["\n", "\r\n", "\r"])
-grammar_line = st.one_of(marker_line, glued_marker, kv_line, junk, st.just(""))
+# Copy damage around markers: fences glued to them, markdown escapes, space-like characters.
+fenced_marker = st.builds(
+    lambda m, f, first: f + m if first else m + f,
+    st.sampled_from(MARKERS),
+    st.sampled_from(["```", "~~~", "```text", "`"]),
+    st.booleans(),
+)
+escaped_marker = st.sampled_from([m.replace("_", "\\_") for m in MARKERS])
+damaged_marker = st.builds(
+    lambda a, m, b: a + m + b,
+    st.sampled_from(["", *SPACE_LIKE]),
+    st.sampled_from(MARKERS),
+    st.sampled_from(["", *SPACE_LIKE]),
+)
+grammar_line = st.one_of(
+    marker_line,
+    glued_marker,
+    fenced_marker,
+    escaped_marker,
+    damaged_marker,
+    kv_line,
+    junk,
+    st.just(""),
+)
 
 
 @st.composite
@@ -396,14 +426,18 @@ def test_scan_never_raises_on_any_text(text: str) -> None:
     assert scanned.truncated == (len(text) > SCAN_LIMIT)
 
 
+@settings(max_examples=300)
 @given(marker_heavy_text())
 def test_scan_never_raises_on_marker_heavy_text(text: str) -> None:
     scanned = scan(text)
     line_count = len(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    lines = [item.line for item in scanned.items]
+    assert lines == sorted(lines)  # one item per block, in message order
     for item in scanned.items:
         assert 1 <= item.line <= line_count
         if isinstance(item, BlockProblem):
             assert item.code.startswith("ERR_")
+            assert item.message
 
 
 @st.composite
@@ -462,3 +496,129 @@ def test_every_block_gets_one_result_in_order(
     assert len(results) == starts
     assert [result.id for result in results] == ids
     assert (property_workspace / "README.md").read_text(encoding="utf-8") == "hello\n"
+
+
+# -- copy damage: what a chat page adds never changes what a block says ---------------
+
+damage_char = st.sampled_from(["", *SPACE_LIKE])
+
+
+@st.composite
+def damaged_copy(draw: st.DrawFn) -> tuple[str, str]:
+    """A well-formed reply and the same reply as a chat page might hand it over: space-like
+    characters at line edges and around the first colon of block lines, a BOM, every line
+    break doubled, CRLF."""
+    clean, _ids = draw(well_formed_reply())
+    lines = clean.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    damaged: list[str] = []
+    inside = False
+    for line in lines:
+        word = line.strip()
+        if word == "OPERATOR_CMD":
+            inside = True
+        if inside:
+            before, after = draw(damage_char), draw(damage_char)
+            if ":" in line and draw(st.booleans()):
+                line = line.replace(":", draw(damage_char) + ":" + draw(damage_char), 1)
+            line = before + line + after
+        if word == "END_OPERATOR_CMD":
+            inside = False
+        damaged.append(line)
+    separator = draw(st.sampled_from(["\n", "\n\n", "\r\n", "\r\n\r\n"]))
+    text = separator.join(damaged)
+    if draw(st.booleans()):
+        text = "\ufeff" + text
+    return clean, text
+
+
+def _meaning(scanned: Scan) -> list[tuple[str | None, str | None, object]]:
+    out: list[tuple[str | None, str | None, object]] = []
+    for item in scanned.items:
+        if isinstance(item, CommandBlock):
+            out.append((None, item.get("id"), item.fields))
+        else:
+            out.append((item.code, item.id, None))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(damaged_copy())
+def test_copy_damage_never_changes_what_a_block_says(pair: tuple[str, str]) -> None:
+    clean, damaged = pair
+    assert _meaning(scan(damaged)) == _meaning(scan(clean))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damaged_copy())
+def test_every_damaged_block_gets_one_result_in_order(
+    property_workspace: Path, pair: tuple[str, str]
+) -> None:
+    clean, damaged = pair
+    with tempfile.TemporaryDirectory() as state:
+        want = [
+            r.id
+            for r in Session(Workspace(property_workspace), Path(state)).execute(
+                Session(Workspace(property_workspace), Path(state)).prepare(clean), {}
+            )
+        ]
+    with tempfile.TemporaryDirectory() as state:
+        session = Session(Workspace(property_workspace), Path(state))
+        results = session.execute(session.prepare(damaged), {})
+    assert [r.id for r in results] == want
+    assert (property_workspace / "README.md").read_text(encoding="utf-8") == "hello\n"
+
+
+@pytest.mark.parametrize("spacing", ["\n\n", "\r\n\r\n"])
+def test_a_block_with_every_line_break_doubled_reads_single_spaced(
+    spacing: str, run_reply: Any, cmd: Any
+) -> None:
+    text = cmd("doubled", "fs.stat", path="README.md").replace("\n", spacing)
+    (result,) = run_reply(text)
+    assert (result.id, result.ok) == ("doubled", True)
+
+
+def test_doubling_inside_the_block_only_reads_single_spaced(run_reply: Any) -> None:
+    text = (
+        "OPERATOR_CMD\nversion: 1\n\nid: half\n\naction: fs.stat\n\npath: README.md\n\n"
+        "END_OPERATOR_CMD"
+    )
+    (result,) = run_reply(text)
+    assert (result.id, result.ok) == ("half", True)
+
+
+def test_one_stray_empty_line_is_still_refused(expect_refused: Any) -> None:
+    bad = (
+        "OPERATOR_CMD\nversion: 1\nid: stray\naction: fs.stat\n\npath: README.md\nEND_OPERATOR_CMD"
+    )
+    refused = expect_refused(bad, "ERR_EMPTY_LINE_IN_CMD", "stray")
+    assert "(line 4 of the block) is empty" in refused.summary
+
+
+@pytest.mark.parametrize("char", list(SPACE_LIKE))
+def test_space_like_characters_at_edges_and_around_the_colon(char: str, run_reply: Any) -> None:
+    lines = [
+        f"{char}OPERATOR_CMD{char}",
+        f"version:{char}1",
+        f"id{char}: edge-{ord(char):x}{char}",
+        f"{char}action: fs.stat",
+        f"path:{char} README.md{char}",
+        f"{char}END_OPERATOR_CMD{char}",
+    ]
+    (result,) = run_reply("\n".join(lines))
+    assert (result.id, result.ok) == (f"edge-{ord(char):x}", True), result.summary
+
+
+@pytest.mark.parametrize("char", list(SPACE_LIKE))
+def test_space_like_characters_inside_a_value_are_refused(char: str, expect_refused: Any) -> None:
+    bad = (
+        "OPERATOR_CMD\nversion: 1\nid: inner\naction: fs.stat\n"
+        f"path: READ{char}ME.md\nEND_OPERATOR_CMD"
+    )
+    refused = expect_refused(bad, "ERR_NON_ASCII_IN_CMD", "inner")
+    assert f"U+{ord(char):04X}" in refused.summary
+    assert "(line 4 of the block), column 11" in refused.summary
+
+
+def test_a_bom_before_the_first_marker(run_reply: Any, cmd: Any) -> None:
+    (result,) = run_reply("\ufeff" + cmd("bom", "fs.stat", path="README.md"))
+    assert (result.id, result.ok) == ("bom", True)

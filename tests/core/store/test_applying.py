@@ -184,7 +184,7 @@ def test_second_replace_fails_restores_the_first(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_IS_A_DIRECTORY"
     assert "b.py" in info.value.message
     assert "a folder now stands at that path" in info.value.message
     assert (root / "a.py").read_bytes() == b"a = 1\n"
@@ -212,7 +212,7 @@ def test_created_folders_removed_when_a_later_write_fails(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NO_SPACE"
     assert "disk is full" in info.value.message
     assert tree(root) == before
 
@@ -232,7 +232,7 @@ def test_disk_full_during_write_leaves_no_temp(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new content")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NO_SPACE"
     assert "a.txt" in info.value.message
     assert "the disk is full" in info.value.message
     assert tree(root) == before
@@ -252,7 +252,7 @@ def test_permission_denied_on_replace(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_PERMISSION_DENIED"
     assert "permission denied" in info.value.message
     assert tree(root) == before
 
@@ -267,7 +267,7 @@ def test_read_only_folder(ws: Workspace, root: Path, tmp_path: Path) -> None:
     try:
         with pytest.raises(OperatorError) as info:
             apply_changeset(ws, one(FileChange("locked/a.txt", b"old", b"new")), None)
-        assert info.value.code == "ERR_WRITE_FAILED"
+        assert info.value.code == "ERR_PERMISSION_DENIED"
         assert "permission denied" in info.value.message
         assert tree(root) == before
     finally:
@@ -286,7 +286,7 @@ def test_parent_path_is_a_file(ws: Workspace, root: Path) -> None:
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, changes, None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_NOT_A_DIRECTORY"
     assert "notes/x/a.txt" in info.value.message
     assert tree(root) == before
 
@@ -308,7 +308,7 @@ def test_target_replaced_by_folder_during_write(
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
 
-    assert info.value.code == "ERR_WRITE_FAILED"
+    assert info.value.code == "ERR_IS_A_DIRECTORY"
     assert (root / "a.txt" / "child").read_bytes() == b"c"
     assert temp_leftovers(root) == []
 

@@ -58,7 +58,7 @@ def test_disk_full_midway_keeps_the_original(
     (result,) = run_reply(
         cmd("e1", "fs.applyEdits", path="src/main.py", edits_b64=edits_b64(EDIT_MAIN))
     )
-    assert result.code == "ERR_WRITE_FAILED", result.summary
+    assert result.code == "ERR_NO_SPACE", result.summary
     assert "disk is full" in result.summary
     assert tree(workspace) == before
     assert temp_leftovers(workspace) == []
@@ -74,7 +74,7 @@ def test_permission_denied_on_the_rename_keeps_the_original(
 
     monkeypatch.setattr(applying, "_replace", denied)
     (result,) = run_reply(cmd("w1", "fs.write", path="README.md", content_b64=b64("new\n")))
-    assert result.code == "ERR_WRITE_FAILED", result.summary
+    assert result.code == "ERR_PERMISSION_DENIED", result.summary
     assert "permission denied" in result.summary
     assert tree(workspace) == before
 
@@ -109,7 +109,7 @@ def test_target_replaced_by_a_folder_during_the_write(
 
     monkeypatch.setattr(applying, "_write_all", swap)
     (result,) = run_reply(cmd("w1", "fs.write", path="README.md", content="new"))
-    assert result.code == "ERR_WRITE_FAILED", result.summary
+    assert result.code == "ERR_IS_A_DIRECTORY", result.summary
     assert (target / "inside.txt").read_bytes() == b"someone else's"
     assert temp_leftovers(workspace) == []
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 from pydantic import model_validator
 
 from ..errors import InvalidCommand
-from ..store.files import find_dir, find_file, line_count, read_text
+from ..store.files import find_file, line_count, open_dir, read_text
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
 from .fields import B64Text, Count, PathFields
 
@@ -68,10 +68,9 @@ def _count(number: int, one: str, many: str) -> str:
 
 
 def run_list(ctx: ActionContext, fields: PathFields) -> Result:
-    rel, real = find_dir(ctx.workspace, fields.path)
     entries: list[str] = []
     folders = 0
-    with os.scandir(real) as scan:
+    with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
         for entry in scan:
             is_dir = entry.is_dir(follow_symlinks=False)
             folders += is_dir
@@ -200,8 +199,9 @@ class SearchFields(PathFields):
 
 
 def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
-    real = ctx.workspace.resolve(fields.path)
-    if real.is_dir():
+    with ctx.workspace.locate(fields.path) as spot:
+        is_dir = spot.is_dir
+    if is_dir:
         raise InvalidCommand(
             "ERR_SEARCH_PATH_IS_DIR",
             f"{fields.path!r} is a folder; fs.search searches one file: use fs.searchTree "
@@ -236,14 +236,13 @@ def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
 
 
 def run_stat(ctx: ActionContext, fields: PathFields) -> Result:
-    real = ctx.workspace.resolve(fields.path)
-    try:
-        info = real.stat()
-    except FileNotFoundError:
+    with ctx.workspace.locate(fields.path) as spot:
+        info = spot.info
+        rel = spot.rel
+    if info is None:
         from ..store.files import not_found
 
-        raise not_found(ctx.workspace, fields.path) from None
-    rel = ctx.workspace.relative(real)
+        raise not_found(ctx.workspace, fields.path)
     payload = {
         "path": rel,
         "size": info.st_size,

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import ClassVar
 
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange
-from ..store.files import line_count, not_found
+from ..store.files import kind_name, line_count, not_found
+from ..store.fsaccess import Spot
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, PathFields
 
@@ -24,9 +24,19 @@ MAX_WRITE_BYTES = 10_000_000
 
 def target_for_write(ctx: ActionContext, path: str) -> str:
     """The canonical relative path a write of ``path`` lands on (symlinks followed)."""
-    real = ctx.workspace.resolve_for_write(path)
-    if real.is_dir():
-        raise OperatorError("ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path")
+    with ctx.workspace.locate(path) as spot:
+        ctx.workspace.check_spot_writable(path, spot)
+        if spot.is_dir:
+            raise OperatorError(
+                "ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path"
+            )
+        if spot.info is not None and not spot.is_file:
+            raise OperatorError(
+                "ERR_NOT_A_FILE",
+                f"{path!r} is {kind_name(spot.info.st_mode)}, not a regular file; writes "
+                "replace regular files only",
+            )
+        rel = spot.rel
     if path.rstrip().endswith("/"):
         # The resolver drops the slash; without this, "notes/" would become a file "notes".
         raise OperatorError(
@@ -34,7 +44,7 @@ def target_for_write(ctx: ActionContext, path: str) -> str:
             f"{path!r} ends with /, so it names a folder; writes need a file path "
             "(name the file, without a trailing /)",
         )
-    return ctx.workspace.relative(real)
+    return rel
 
 
 def existing_text(ctx: ActionContext, rel: str, path: str) -> tuple[bytes, TextFile]:
@@ -170,26 +180,38 @@ def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
 # -- fs.delete ----------------------------------------------------------------------
 
 
-def _count_files(folder: Path) -> int:
-    return sum(len(files) for _, _, files in os.walk(folder))
+def _count_files(spot: Spot) -> int:
+    # fwalk works on descriptors and never follows a symlink.
+    walk = os.fwalk(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
+    return sum(len(files) for _, _, files, _ in walk)
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
-    entry = ctx.workspace.resolve_link(fields.path)
-    ctx.workspace.check_writable(fields.path, entry)
-    if fields.path.endswith("/") and entry.exists() and not entry.is_dir():
+    with ctx.workspace.locate(fields.path, follow_last=False) as spot:
+        ctx.workspace.check_spot_writable(fields.path, spot)
+        return _plan_delete(ctx, fields.path, spot)
+
+
+def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
+    if path.endswith("/") and spot.exists and not spot.is_dir:
         raise OperatorError(
             "ERR_NOT_A_DIRECTORY",
-            f"{fields.path!r} ends with / but {fields.path.rstrip('/')!r} is a file; "
+            f"{path!r} ends with / but {path.rstrip('/')!r} is a file; "
             "drop the / to delete the file",
         )
-    rel = ctx.workspace.relative(entry)
-    if entry.is_symlink():
+    rel = spot.rel
+    if spot.info is not None and not (spot.is_link or spot.is_dir or spot.is_file):
+        raise OperatorError(
+            "ERR_NOT_A_FILE",
+            f"{path!r} is {kind_name(spot.info.st_mode)}; fs.delete moves files, folders and "
+            "symlinks to the trash (the user can remove it by hand)",
+        )
+    if spot.is_link:
         change = FileChange(rel, None, None, before_is_symlink=True)
         summary = f"Deleted symlink {rel} (its target is untouched)"
-    elif entry.is_dir():
+    elif spot.is_dir:
         change = FileChange(rel, None, None, before_is_dir=True)
-        summary = f"Deleted folder {rel} with {_count_files(entry)} files (moved to the trash)"
+        summary = f"Deleted folder {rel} with {_count_files(spot)} files (moved to the trash)"
     elif ctx.files.plans_folder(rel):
         # The folder exists only once earlier writes of this reply are applied.
         change = FileChange(rel, None, None, before_is_dir=True)
@@ -197,7 +219,7 @@ def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
     else:
         before = ctx.files.read(rel)
         if before is None:
-            raise not_found(ctx.workspace, fields.path)
+            raise not_found(ctx.workspace, path)
         change = FileChange(rel, before, None)
         summary = f"Deleted {rel} ({len(before)} bytes, moved to the trash)"
     return Plan(ChangeSet((change,)), Outcome(True, summary))

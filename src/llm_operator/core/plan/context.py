@@ -36,24 +36,12 @@ MAX_TREE_FILES = 20_000
 OUTLINE_DEPTH = 2
 SECRET_REASON = "secret-looking (tick it in the window, or pass --include-secrets)"
 
-PRIMER_PREFACE = """\
-You are working with LLM Operator, a desktop app on my computer that can read and change \
-files in one folder (the workspace) for you, with me approving every change. Write \
-OPERATOR_CMD blocks exactly as the specification below describes, then stop and wait for \
-my OPERATOR_RESULT blocks. Never invent results.
-"""
-
 
 def primer_text() -> str:
-    """The primer a context message starts with.
+    """The primer a context message starts with: what ``llm-operator primer`` prints."""
+    from ..protocol.primer import primer_text as core_primer_text
 
-    The one seam to the primer: it becomes the core primer (``llm-operator primer``) once
-    that is in core; until then, the served spec with a short preface, as the window's
-    "Copy LLM primer" gives.
-    """
-    from ..actions.operator import interface_spec
-
-    return PRIMER_PREFACE + "\n" + interface_spec()
+    return core_primer_text()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ..actions.base import ActionContext, FileSource, Kind, Outcome, Plan, Reveal
 from ..errors import OperatorError
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
+from ..protocol.paste_notes import paste_notes
 from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.memory import SessionMemory
@@ -113,11 +114,9 @@ class _Overlay(FileSource):
     def read(self, rel: str) -> bytes | None:
         if rel in self.planned:
             return self.planned[rel][0]
-        real = self._workspace.root / rel if rel != "." else self._workspace.root
-        try:
-            return real.read_bytes() if real.is_file() else None
-        except OSError as exc:
-            raise OperatorError("ERR_READ_FAILED", f"cannot read {rel!r}: {exc.strerror}") from None
+        from ..store.files import read_if_file
+
+        return read_if_file(self._workspace, rel)
 
     def plans_folder(self, rel: str) -> bool:
         prefix = rel.rstrip("/") + "/"
@@ -170,11 +169,7 @@ class Session:
     def prepare(self, text: str, progress: Progress | None = None) -> Run:
         scanned = scan(text)
         run = Run(scanned, [])
-        if scanned.result_blocks:
-            run.notices.append(
-                f"the reply contains {scanned.result_blocks} OPERATOR_RESULT block(s) written "
-                "by the LLM itself; they were not run and are not real results"
-            )
+        run.notices.extend(paste_notes(scanned))
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
         overlay = _Overlay(self.workspace)
@@ -343,13 +338,13 @@ class Session:
                     "this change was planned on top of an earlier command of the same reply "
                     "that was not applied; read the file again and resend",
                 )
-            apply_changeset(self.workspace, pending.plan.changes, recorder)
+            notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
         except OperatorError as error:
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
-        return Result(pending.id, pending.plan.outcome)
+        return Result(pending.id, _with_notes(pending.plan.outcome, notes))
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace))
@@ -397,6 +392,20 @@ def _decided(pending: Pending, decision: Decision) -> Outcome:
     return rejected_outcome(pending.action, decision.reason)
 
 
+def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
+    """Where the apply step learnt something the plan could not know (a trash folder
+    inside the workspace), the summary says it."""
+    if not notes:
+        return outcome
+    summary = outcome.summary
+    for note in notes:
+        if "moved to the trash)" in summary:
+            summary = summary.replace("moved to the trash)", f"moved to {note})", 1)
+        else:
+            summary = f"{summary.rstrip('.')} (moved to {note})"
+    return Outcome(outcome.ok, summary, outcome.details)
+
+
 def _as_repeat(outcome: Outcome) -> Outcome:
     note = (
         " [repeat: this id already ran with identical content; not run again."
@@ -406,6 +415,12 @@ def _as_repeat(outcome: Outcome) -> Outcome:
 
 
 def _internal(action: str, error: Exception, command_id: str) -> Outcome:
+    if isinstance(error, OSError):
+        # An operating-system fault is not a fault of the app: name it, without its
+        # absolute file name.
+        from ..store.oserrors import named_os_error
+
+        return failure_outcome(action, named_os_error(error, "", "use"), command_id)
     wrapped = OperatorError(
         "ERR_INTERNAL", f"unexpected {type(error).__name__}: {error}; nothing was written"
     )

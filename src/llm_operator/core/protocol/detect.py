@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions.base import Kind
+from .paste_notes import paste_notes
 from .scanner import BlockProblem, scan
 from .validator import Invalid, validate
 
@@ -21,8 +22,21 @@ class Detected:
     problem: str | None  # "ERR_X: message" when the block is invalid
 
 
+@dataclass(frozen=True)
+class DetectedPaste:
+    commands: list[Detected]
+    result_blocks: int
+    notes: tuple[str, ...]  # about the paste as a whole (results pasted back, escapes)
+
+
 def detect(text: str) -> tuple[list[Detected], int]:
-    """The command blocks of ``text`` and the number of OPERATOR_RESULT blocks in it.
+    """The command blocks of ``text`` and the number of OPERATOR_RESULT blocks in it."""
+    found = detect_paste(text)
+    return found.commands, found.result_blocks
+
+
+def detect_paste(text: str) -> DetectedPaste:
+    """The command blocks of ``text``, its OPERATOR_RESULT count and notes about it.
 
     Pure: no file is read. Write-class commands are marked, so the window can say that
     a confirmation will follow.
@@ -61,4 +75,4 @@ def detect(text: str) -> tuple[list[Detected], int]:
                 None,
             )
         )
-    return found, scanned.result_blocks
+    return DetectedPaste(found, scanned.result_blocks, tuple(paste_notes(scanned)))

@@ -59,8 +59,42 @@ def validate(block: CommandBlock) -> Command | Invalid:
     try:
         return _validate(block)
     except InvalidCommand as problem:
-        block_id = block.get("id") or None
+        block_id = block.get("id") or _loose_id(block)
         return Invalid(problem.code, problem.message, block_id, block.line)
+
+
+def _loose_id(block: CommandBlock) -> str | None:
+    """The id of a block that wrote its key in the wrong case (``ID: x``)."""
+    for key, value in block.fields:
+        if key.lower() == "id" and value:
+            return value
+    return None
+
+
+def _check_key_case(block: CommandBlock, values: dict[str, str]) -> None:
+    """Refuse keys written in the wrong case (``Path:``), naming the right spelling."""
+    known = {key.lower(): key for key in REQUIRED}
+    action = values.get("action") or next(
+        (value for key, value in values.items() if key.lower() == "action"), None
+    )
+    if action is not None and action in actions.ACTION_FAMILIES:
+        spec = actions.get_spec(action)
+        for key in (*spec.fields.model_fields, *_aliases(spec)):
+            known.setdefault(key.lower(), key)
+    wrong = [
+        (key, known[key.lower()])
+        for key in values
+        if key.lower() in known and key != known[key.lower()] and known[key.lower()] not in values
+    ]
+    if not wrong:
+        return
+    fixes = ", ".join(f"{right} (not {key}, line {block.line_of(key)})" for key, right in wrong)
+    required = [right for _, right in wrong if right in REQUIRED]
+    missing = f"missing {', '.join(required)}: " if required else ""
+    raise InvalidCommand(
+        "ERR_MISSING_REQUIRED_FIELDS" if required else "ERR_UNKNOWN_KEY",
+        f"{missing}keys are case-sensitive: write {fixes}",
+    )
 
 
 def _validate(block: CommandBlock) -> Command:
@@ -68,10 +102,13 @@ def _validate(block: CommandBlock) -> Command:
     for key, _ in block.fields:
         if key in seen:
             raise InvalidCommand(
-                "ERR_DUPLICATE_KEY", f"the key {key!r} appears more than once; give it once"
+                "ERR_DUPLICATE_KEY",
+                f"the key {key!r} appears more than once (first on line {block.line_of(key)}); "
+                "give it once",
             )
         seen.add(key)
     values = dict(block.fields)
+    _check_key_case(block, values)
     missing = [key for key in REQUIRED if not values.get(key)]
     if missing:
         raise InvalidCommand(
@@ -82,15 +119,16 @@ def _validate(block: CommandBlock) -> Command:
     if values["version"] != "1":
         raise InvalidCommand(
             "ERR_UNSUPPORTED_VERSION",
-            f"version is {values['version']!r}; the only supported version is 1 (version: 1)",
+            f"version is {values['version']!r} (line {block.line_of('version')}); the only "
+            "supported version is 1 (version: 1)",
         )
     spec = _spec_for(values["action"])
     for key in values:
         if _is_workspace_key(key):
             raise InvalidCommand(
                 "ERR_UNKNOWN_KEY",
-                f"{key} is not a command field (rule 11): the workspace is chosen in the app, "
-                "and paths are relative to it; remove the line",
+                f"line {block.line_of(key)}: {key} is not a command field (rule 11): the "
+                "workspace is chosen in the app, and paths are relative to it; remove the line",
             )
     if spec.needs_path and not values.get("path"):
         raise InvalidCommand(
@@ -100,9 +138,10 @@ def _validate(block: CommandBlock) -> Command:
     if not spec.needs_path and "path" in values:
         raise InvalidCommand(
             "ERR_ACTION_FORBIDS_PATH",
-            f"{spec.name} takes no path (only fs.* actions do); remove the path line",
+            f"{spec.name} takes no path (only fs.* actions do); remove the path line "
+            f"(line {block.line_of('path')})",
         )
-    params = _canonical(spec, {k: v for k, v in values.items() if k not in REQUIRED})
+    params = _canonical(spec, {k: v for k, v in values.items() if k not in REQUIRED}, block)
     fields = _build(spec, params)
     return Command(values["id"], spec, fields, block)
 
@@ -136,7 +175,7 @@ def _aliases(spec: ActionSpec) -> dict[str, str]:
     return rules
 
 
-def _canonical(spec: ActionSpec, params: dict[str, str]) -> dict[str, str]:
+def _canonical(spec: ActionSpec, params: dict[str, str], block: CommandBlock) -> dict[str, str]:
     aliases = _aliases(spec)
     known = set(spec.fields.model_fields)
     out: dict[str, str] = {}
@@ -153,7 +192,7 @@ def _canonical(spec: ActionSpec, params: dict[str, str]) -> dict[str, str]:
             hint = f"did you mean {close[0]}? " if close else ""
             raise InvalidCommand(
                 "ERR_UNKNOWN_KEY",
-                f"{spec.name} has no field {key!r}; {hint}allowed keys: "
+                f"line {block.line_of(key)}: {spec.name} has no field {key!r}; {hint}allowed keys: "
                 f"{', '.join(allowed_keys(spec))}",
             )
         out[target] = value

@@ -1,12 +1,18 @@
 """Approved changes reach the disk here: atomic writes, stale checks, deletes to the trash.
 
 Invariants:
+- Every path is reached through ``fsaccess``: walked from a descriptor of the root, one
+  component at a time, with ``O_NOFOLLOW``; every write, rename, unlink and mkdir is made
+  relative to the descriptor of the folder that was checked. A folder swapped for a
+  symlink at any moment fails the change with ERR_PATH_OUTSIDE_WORKSPACE; nothing is
+  created, read or removed outside the workspace.
 - Nothing is touched until every change of the ChangeSet passed its stale check: each path
   still holds exactly what it was previewed against (the same bytes; or nothing; or still a
   folder, or still a symlink, for deletes).
 - A file is never written in place. Its new bytes go to a temp file in the same folder
-  (``.<name>.llmop-<8 hex>.tmp``), are fsynced, take the old file's permission bits, and one
-  ``os.replace`` swaps it in: a reader sees the old bytes or the new, never a mix.
+  (``.<name>.llmop-<8 hex>.tmp``, see atomic), are fsynced, take the old file's permission
+  bits, and one rename inside the held folder swaps it in: a reader sees the old bytes or
+  the new, never a mix.
 - A ChangeSet is all or nothing. Writes run first and deletes last; when any step fails,
   files already replaced get their previous bytes back (atomically too), files and folders
   the ChangeSet created are removed, entries already trashed are rebuilt from the copy saved
@@ -14,7 +20,8 @@ Invariants:
 - Deletes go to the system trash, never ``os.remove``; if no trash takes an entry, nothing is
   erased (ERR_TRASH_UNAVAILABLE). The freedesktop trash moves a symlink itself (its target
   survives) but refuses a dangling one; such a link is unlinked, its target text having been
-  saved first, since that text is all a symlink holds.
+  saved first, since that text is all a symlink holds. send2trash needs a name: see
+  trashing for the check made just before and the window that remains.
 - Temp files are removed on every failure path; a process killed mid-write can leave only a
   temp file beside the untouched original, which ``clean_stale_temp_files`` removes.
 """
@@ -24,61 +31,52 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
-import secrets
-import shutil
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Protocol, TypeAlias
+from pathlib import Path, PosixPath
+from typing import Protocol
 
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange, digest
-from .workspace import Workspace, check_path_text
+from . import atomic
+from .atomic import TEMP_NAME
+from .fsaccess import DIR_FLAGS, Spot, locate
+from .oserrors import code_of, reason_of
+from .pathtext import outside_error
+from .saved import (
+    SNAPSHOT_CAP,
+    SavedDir,
+    SavedEntry,
+    SavedFile,
+    SavedLink,
+    SavedTooLarge,
+    SavedUnsupported,
+    build_tree_at,
+    capture_at,
+    read_file_at,
+    remove_tree_at,
+)
+from .trashing import move_to_trash
+from .workspace import Workspace
 
-# A folder tree larger than this is not copied into the journal before its delete: the
-# system trash is then the only way back, and undo says so.
-SNAPSHOT_CAP = 200 * 1024 * 1024
-
-TEMP_NAME = re.compile(r"\..+\.llmop-[0-9a-f]{8}\.tmp", re.DOTALL)
-
-
-# -- what a deleted or overwritten entry held ------------------------------------------
-
-
-@dataclass(frozen=True)
-class SavedFile:
-    data: bytes
-    mode: int
-
-
-@dataclass(frozen=True)
-class SavedLink:
-    target: str
-
-
-@dataclass(frozen=True)
-class SavedDir:
-    mode: int
-    children: tuple[tuple[str, SavedEntry], ...]
-
-
-@dataclass(frozen=True)
-class SavedTooLarge:
-    """An entry over SNAPSHOT_CAP: only the system trash holds its content."""
-
-    size: int
-
-
-@dataclass(frozen=True)
-class SavedUnsupported:
-    """A fifo, socket or device inside a deleted folder: it cannot be rebuilt."""
-
-    kind: str
-
-
-SavedEntry: TypeAlias = SavedFile | SavedLink | SavedDir | SavedTooLarge | SavedUnsupported
+__all__ = [
+    "SNAPSHOT_CAP",
+    "TEMP_NAME",
+    "Recorder",
+    "SavedDir",
+    "SavedEntry",
+    "SavedFile",
+    "SavedLink",
+    "SavedTooLarge",
+    "SavedUnsupported",
+    "apply_changeset",
+    "capture_entry",
+    "clean_stale_temp_files",
+    "restore_entry",
+    "unlink_entry",
+    "write_file_atomically",
+]
 
 
 class Recorder(Protocol):
@@ -99,49 +97,95 @@ class Recorder(Protocol):
         """The changes recorded since the last call were rolled back."""
 
 
-def _tree_size(real: Path) -> int:
-    total = 0
-    with os.scandir(real) as entries:
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                total += _tree_size(Path(entry.path))
-            elif entry.is_file(follow_symlinks=False):
-                total += entry.stat(follow_symlinks=False).st_size
-    return total
+# -- reaching a folder by descriptor ----------------------------------------------------------
 
 
-def _capture(real: Path) -> SavedEntry:
-    info = os.lstat(real)
-    if stat.S_ISLNK(info.st_mode):
-        return SavedLink(os.readlink(real))
-    if stat.S_ISREG(info.st_mode):
-        return SavedFile(real.read_bytes(), stat.S_IMODE(info.st_mode))
-    if stat.S_ISDIR(info.st_mode):
-        names = sorted(os.listdir(real))
-        children = tuple((name, _capture(real / name)) for name in names)
-        return SavedDir(stat.S_IMODE(info.st_mode), children)
-    return SavedUnsupported(_kind_name(info.st_mode))
+class HeldPath(PosixPath):
+    """A name inside a folder held open by ``dir_fd``: what the write seams receive.
+
+    Its text (the workspace root joined with the relative path) is for messages and tests;
+    the real operation uses ``dir_fd`` and the last component only.
+    """
+
+    dir_fd: int = -1
 
 
-def capture_entry(real: Path, cap: int | None = None) -> SavedEntry:
+def _held(dir_fd: int, shown: Path) -> HeldPath:
+    held = HeldPath(shown)
+    held.dir_fd = dir_fd
+    return held
+
+
+@contextlib.contextmanager
+def _parent_of(real: Path, workspace: Workspace | None, create: bool) -> Iterator[tuple[int, str]]:
+    """(folder descriptor, name) for ``real``; missing folders are made when ``create``.
+
+    With a workspace the folder is walked from its root (``real`` is the root joined with a
+    relative path); without one, ``real``'s folder is opened by name (files the app owns).
+    """
+    if workspace is None:
+        fd = os.open(real.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            yield fd, real.name
+        finally:
+            os.close(fd)
+        return
+    with workspace.locate(workspace.relative(real), follow_last=False) as spot:
+        fd, _ = make_missing_dirs(spot) if create else (os.dup(spot.dir_fd), [])
+        if spot.missing and not create:
+            os.close(fd)
+            raise FileNotFoundError(errno.ENOENT, "a folder of the path does not exist")
+        try:
+            yield fd, spot.name
+        finally:
+            os.close(fd)
+
+
+def make_missing_dirs(spot: Spot) -> tuple[int, list[str]]:
+    """Create ``spot.missing`` one folder at a time; returns (new descriptor of the last
+    folder, the relative paths created). Each new folder is opened with O_NOFOLLOW."""
+    fd = os.dup(spot.dir_fd)
+    created: list[str] = []
+    parts = list(spot.dir_parts)
+    try:
+        for name in spot.missing:
+            parts.append(name)
+            try:
+                os.mkdir(name, dir_fd=fd)
+                created.append("/".join(parts))
+            except FileExistsError:
+                pass  # an earlier write of this ChangeSet made it
+            try:
+                next_fd = os.open(name, DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise outside_error(
+                        "/".join(parts), "was replaced by a symlink or a file while it was made"
+                    ) from None
+                raise
+            os.close(fd)
+            fd = next_fd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, created
+
+
+# -- what a deleted or overwritten entry held ------------------------------------------
+
+
+def capture_entry(
+    real: Path, cap: int | None = None, workspace: Workspace | None = None
+) -> SavedEntry:
     """Everything needed to rebuild ``real`` (not following it if it is a symlink)."""
-    cap = SNAPSHOT_CAP if cap is None else cap
-    info = os.lstat(real)
-    if stat.S_ISREG(info.st_mode) and info.st_size > cap:
-        return SavedTooLarge(info.st_size)
-    if stat.S_ISDIR(info.st_mode):
-        size = _tree_size(real)
-        if size > cap:
-            return SavedTooLarge(size)
-    return _capture(real)
+    with _parent_of(real, workspace, create=False) as (fd, name):
+        return capture_at(fd, name, SNAPSHOT_CAP if cap is None else cap)
 
 
-def _kind_name(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "fifo"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "device"
+def unlink_entry(workspace: Workspace, rel: str) -> None:
+    """Remove the file or symlink at ``rel`` (reached by descriptors, never followed)."""
+    with workspace.locate(rel, follow_last=False) as spot:
+        os.unlink(spot.name, dir_fd=spot.dir_fd)
 
 
 # -- the primitive write ------------------------------------------------------------------
@@ -149,110 +193,78 @@ def _kind_name(mode: int) -> str:
 
 def _write_all(fd: int, data: bytes) -> None:
     """Seam: write every byte of ``data`` (tests slow it down or make it fail)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+    atomic.write_all(fd, data)
 
 
 def _replace(src: Path, dst: Path) -> None:
-    """Seam: the one step that makes a write visible."""
-    os.replace(src, dst)
+    """Seam: the one step that makes a write visible (a rename inside one held folder)."""
+    if isinstance(src, HeldPath) and isinstance(dst, HeldPath):
+        os.replace(src.name, dst.name, src_dir_fd=src.dir_fd, dst_dir_fd=dst.dir_fd)
+    else:
+        os.replace(src, dst)
 
 
-def temp_path_for(target: Path) -> Path:
-    # Cut long names so the temp name stays under the usual 255-byte limit.
-    return target.with_name(f".{target.name[:200]}.llmop-{secrets.token_hex(4)}.tmp")
+def _write_in(dir_fd: int, name: str, shown: Path, data: bytes, mode: int | None) -> None:
+    def rename(temp: str, target: str) -> None:
+        _replace(_held(dir_fd, shown.with_name(temp)), _held(dir_fd, shown.with_name(target)))
+
+    atomic.replace_in(dir_fd, name, data, mode, write=_write_all, rename=rename)
 
 
-def _fsync_dir(folder: Path) -> None:
-    # Makes the rename itself durable; not every file system allows it, hence best effort.
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def write_file_atomically(target: Path, data: bytes, mode: int | None) -> None:
+def write_file_atomically(
+    target: Path, data: bytes, mode: int | None, workspace: Workspace | None = None
+) -> None:
     """Replace ``target`` with ``data`` in one step; ``mode`` None keeps the umask default."""
-    tmp = temp_path_for(target)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(tmp, flags, 0o666)
-    try:
-        try:
-            _write_all(fd, data)
-            if mode is not None:
-                os.fchmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        _replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(target.parent)
+    with _parent_of(target, workspace, create=False) as (fd, name):
+        _write_in(fd, name, target, data, mode)
 
 
-def restore_entry(real: Path, saved: SavedEntry) -> list[str]:
+def restore_entry(real: Path, saved: SavedEntry, workspace: Workspace | None = None) -> list[str]:
     """Put ``saved`` back at ``real`` atomically; returns what could not be rebuilt.
 
     A file replaces whatever file stands at ``real``; a symlink or a folder needs the
-    place to be free (a folder is built under a temp name and renamed into place).
+    place to be free (a folder is built under a temp name and renamed into place). With a
+    workspace, ``real`` is reached from its root by descriptors and missing folders on the
+    way are made again.
     """
+    with _parent_of(real, workspace, create=True) as (fd, name):
+        return _restore_at(fd, name, real, saved)
+
+
+def _restore_at(fd: int, name: str, shown: Path, saved: SavedEntry) -> list[str]:
     problems: list[str] = []
     if isinstance(saved, SavedFile):
-        write_file_atomically(real, saved.data, saved.mode)
+        _write_in(fd, name, shown, saved.data, saved.mode)
     elif isinstance(saved, SavedLink):
-        tmp = temp_path_for(real)
-        os.symlink(saved.target, tmp)
+        temp = atomic.temp_name_for(name)
+        os.symlink(saved.target, temp, dir_fd=fd)
         try:
-            _replace(tmp, real)
+            _replace(_held(fd, shown.with_name(temp)), _held(fd, shown))
         except BaseException:
             with contextlib.suppress(OSError):
-                os.unlink(tmp)
+                os.unlink(temp, dir_fd=fd)
             raise
     elif isinstance(saved, SavedDir):
-        if os.path.lexists(real):
-            raise FileExistsError(errno.EEXIST, "something already stands there", str(real))
-        tmp = temp_path_for(real)
+        with contextlib.suppress(FileNotFoundError):
+            os.stat(name, dir_fd=fd, follow_symlinks=False)
+            raise FileExistsError(errno.EEXIST, "something already stands there")
+        temp = atomic.temp_name_for(name)
         try:
-            _build_tree(tmp, saved, real.name, problems)
-            os.rename(tmp, real)
+            build_tree_at(fd, temp, saved, name, problems, _write_all)
+            os.rename(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
         except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                remove_tree_at(fd, temp)
             raise
     elif isinstance(saved, SavedTooLarge):
         problems.append(
-            f"{real.name} ({saved.size} bytes) was over the journal's size limit; "
+            f"{name} ({saved.size} bytes) was over the journal's size limit; "
             "restore it from the system trash"
         )
     else:
-        problems.append(f"{real.name}: a {saved.kind} cannot be restored")
-    _fsync_dir(real.parent)
+        problems.append(f"{name}: a {saved.kind} cannot be restored")
+    atomic.fsync_dir(fd)
     return problems
-
-
-def _build_tree(dst: Path, saved: SavedDir, rel: str, problems: list[str]) -> None:
-    os.mkdir(dst, 0o700)
-    for name, child in saved.children:
-        if isinstance(child, SavedFile):
-            fd = os.open(dst / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW)
-            try:
-                _write_all(fd, child.data)
-                os.fchmod(fd, child.mode)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        elif isinstance(child, SavedLink):
-            os.symlink(child.target, dst / name)
-        elif isinstance(child, SavedDir):
-            _build_tree(dst / name, child, f"{rel}/{name}", problems)
-        elif isinstance(child, SavedUnsupported):
-            problems.append(f"{rel}/{name}: a {child.kind} cannot be restored")
-    # Last, so a read-only folder can still be filled first.
-    os.chmod(dst, saved.mode)
 
 
 # -- stale checks ---------------------------------------------------------------------------
@@ -261,15 +273,15 @@ def _build_tree(dst: Path, saved: SavedDir, rel: str, problems: list[str]) -> No
 @dataclass(frozen=True)
 class _Target:
     change: FileChange
-    real: Path
+    real: Path  # root joined with rel: for the journal and messages, never opened by name
+    rel: str
     mode: int | None  # permission bits of the file being overwritten
-    missing_dirs: tuple[Path, ...]  # folders the write must create, outermost first
+    missing_dirs: tuple[str, ...]  # folders the write must create, outermost first
 
 
-def _observe(real: Path) -> tuple[str, os.stat_result | None]:
-    try:
-        info = os.lstat(real)
-    except (FileNotFoundError, NotADirectoryError):
+def _observe(spot: Spot) -> tuple[str, os.stat_result | None]:
+    info = spot.info
+    if info is None:
         return "nothing", None
     if stat.S_ISLNK(info.st_mode):
         return "a symlink", info
@@ -290,167 +302,179 @@ def _stale(path: str, expected: str, found: str) -> OperatorError:
     )
 
 
-def _missing_dirs(workspace: Workspace, folder: Path) -> tuple[Path, ...]:
-    missing: list[Path] = []
-    while folder != workspace.root and not os.path.lexists(folder):
-        missing.append(folder)
-        folder = folder.parent
-    return tuple(reversed(missing))
+def _locate_target(workspace: Workspace, change: FileChange) -> Spot:
+    """The spot of a change's path; the last part is never followed (it is the real file,
+    or for a delete the entry itself)."""
+    path = change.path
+    spot = workspace.locate(path, follow_last=False)
+    try:
+        workspace.check_spot_writable(path, spot)
+        if spot.rel != path:
+            raise _stale(path, "the same file", f"a path leading to {spot.rel}")
+        if not change.is_delete and spot.is_link:
+            raise _stale(path, "a file or nothing", "a symlink")
+    except BaseException:
+        spot.close()
+        raise
+    return spot
 
 
 def _check_fresh(workspace: Workspace, change: FileChange) -> _Target:
     path = change.path
-    if change.is_delete:
-        real = workspace.resolve_link(path)
-        workspace.check_writable(path, real)
-    else:
-        if change.before_is_dir or change.before_is_symlink:
-            raise ValueError(f"a write must name the real file, not a folder or link: {path}")
-        real = workspace.resolve_for_write(path)
-        if workspace.relative(real) != check_path_text(path):
-            found = f"a path leading to {workspace.relative(real)}"
-            raise _stale(path, "the same file", found)
-    found, info = _observe(real)
-    if change.before_is_symlink:
-        expected = "a symlink"
-    elif change.before_is_dir:
-        expected = "a folder"
-    elif change.before is None:
-        if change.is_delete:
-            raise ValueError(f"a delete without previewed bytes: {path}")
-        expected = "nothing"
-    else:
-        expected = f"a file of {len(change.before)} bytes ({change.before_digest})"
-        if found == "a file":
-            assert info is not None
-            if info.st_size != len(change.before):
-                found = f"a file of {info.st_size} bytes"
-            elif digest(real.read_bytes()) == change.before_digest:
-                found = expected
-            else:
-                found = f"a file of {info.st_size} bytes with other content"
-    if found != expected:
-        raise _stale(path, expected, found)
-    mode = None
-    if change.before is not None and info is not None:
-        mode = stat.S_IMODE(info.st_mode)
-    missing = () if change.is_delete else _missing_dirs(workspace, real.parent)
-    return _Target(change, real, mode, missing)
+    if not change.is_delete and (change.before_is_dir or change.before_is_symlink):
+        raise ValueError(f"a write must name the real file, not a folder or link: {path}")
+    with _locate_target(workspace, change) as spot:
+        found, info = _observe(spot)
+        if change.before_is_symlink:
+            expected = "a symlink"
+        elif change.before_is_dir:
+            expected = "a folder"
+        elif change.before is None:
+            if change.is_delete:
+                raise ValueError(f"a delete without previewed bytes: {path}")
+            expected = "nothing"
+        else:
+            expected = f"a file of {len(change.before)} bytes ({change.before_digest})"
+            if found == "a file":
+                assert info is not None
+                if info.st_size != len(change.before):
+                    found = f"a file of {info.st_size} bytes"
+                elif digest(read_file_at(spot.dir_fd, spot.name)) == change.before_digest:
+                    found = expected
+                else:
+                    found = f"a file of {info.st_size} bytes with other content"
+        if found != expected:
+            raise _stale(path, expected, found)
+        mode = None
+        if change.before is not None and info is not None:
+            mode = stat.S_IMODE(info.st_mode)
+        missing = () if change.is_delete else _missing_rels(spot)
+        return _Target(change, workspace.root / spot.rel, spot.rel, mode, missing)
+
+
+def _missing_rels(spot: Spot) -> tuple[str, ...]:
+    parts = list(spot.dir_parts)
+    rels = []
+    for name in spot.missing:
+        parts.append(name)
+        rels.append("/".join(parts))
+    return tuple(rels)
 
 
 # -- apply ----------------------------------------------------------------------------------
 
 
 def _reason(exc: OSError) -> str:
-    if exc.errno == errno.EISDIR:
-        return "a folder now stands at that path"
-    if exc.errno == errno.ENOTDIR:
-        return "a part of the path is a file, not a folder"
-    if exc.errno == errno.ENOSPC:
-        return "the disk is full"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    if exc.errno == errno.EROFS:
-        return "the file system is read-only"
-    return exc.strerror or str(exc)
+    return reason_of(exc)
 
 
 @dataclass
 class _Rollback:
     """What this ChangeSet has done so far, newest last, so it can be taken back."""
 
-    replaced: list[tuple[Path, SavedFile]] = field(default_factory=list)
-    created_files: list[Path] = field(default_factory=list)
-    created_dirs: list[Path] = field(default_factory=list)
-    trashed: list[tuple[Path, SavedEntry]] = field(default_factory=list)
+    workspace: Workspace
+    replaced: list[tuple[str, SavedFile]] = field(default_factory=list)
+    created_files: list[str] = field(default_factory=list)
+    created_dirs: list[str] = field(default_factory=list)
+    trashed: list[tuple[str, SavedEntry]] = field(default_factory=list)
 
     def run(self) -> list[str]:
         problems: list[str] = []
-        steps: list[tuple[Path, SavedEntry | None]] = [
+        steps: list[tuple[str, SavedEntry | None]] = [
             *reversed(self.trashed),
             *reversed(self.replaced),
-            *((path, None) for path in self.created_files),
+            *((rel, None) for rel in self.created_files),
         ]
-        for real, saved in steps:
+        for rel, saved in steps:
             try:
                 if saved is None:
-                    os.unlink(real)
+                    with locate(self.workspace.root, rel, follow_last=False) as spot:
+                        os.unlink(spot.name, dir_fd=spot.dir_fd)
                 else:
-                    problems += restore_entry(real, saved)
+                    real = self.workspace.root / rel
+                    problems += restore_entry(real, saved, self.workspace)
             except OSError as exc:
-                problems.append(f"{real}: {_reason(exc)}")
+                problems.append(f"{rel}: {_reason(exc)}")
+            except OperatorError as exc:
+                problems.append(f"{rel}: {exc.message}")
         for folder in reversed(self.created_dirs):
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
+            with (
+                contextlib.suppress(OSError, OperatorError),
+                locate(self.workspace.root, folder, follow_last=False) as spot,
+            ):
+                os.rmdir(spot.name, dir_fd=spot.dir_fd)
         return problems
 
 
-def _write(target: _Target, rollback: _Rollback) -> None:
-    for folder in target.missing_dirs:
+def _write(workspace: Workspace, target: _Target, rollback: _Rollback) -> None:
+    with _locate_target(workspace, target.change) as spot:
+        fd, created = make_missing_dirs(spot)
+        rollback.created_dirs += created
         try:
-            os.mkdir(folder)
-        except FileExistsError:
-            if not folder.is_dir():
-                raise
-            continue  # an earlier write of this ChangeSet made it
-        rollback.created_dirs.append(folder)
-    assert target.change.after is not None
-    write_file_atomically(target.real, target.change.after, target.mode)
+            assert target.change.after is not None
+            _write_in(fd, spot.name, target.real, target.change.after, target.mode)
+        finally:
+            os.close(fd)
     if target.change.before is None:
-        rollback.created_files.append(target.real)
+        rollback.created_files.append(target.rel)
     else:
         assert target.mode is not None
-        rollback.replaced.append((target.real, SavedFile(target.change.before, target.mode)))
+        rollback.replaced.append((target.rel, SavedFile(target.change.before, target.mode)))
 
 
-def _trash(target: _Target, saved: SavedEntry, rollback: _Rollback) -> None:
-    real = target.real
-    if isinstance(saved, SavedLink) and not os.path.exists(real):
-        os.unlink(real)  # dangling: the trash refuses it, and the saved text is the whole link
-    else:
-        from send2trash import send2trash  # lazy: only deletes need it
-
-        try:
-            send2trash(os.fspath(real))
-        except OSError as exc:
-            raise OperatorError(
-                "ERR_TRASH_UNAVAILABLE",
-                f"could not move {target.change.path} to the system trash ({_reason(exc)}); "
-                "nothing was deleted. Deletes only ever go to the trash: the user can free or "
-                "fix the trash, or delete the path by hand.",
-                {"path": target.change.path, "reason": str(exc)},
-            ) from exc
-        if os.path.lexists(real):
-            raise OperatorError(
-                "ERR_TRASH_UNAVAILABLE",
-                f"the system trash did not take {target.change.path}; nothing was deleted",
-                {"path": target.change.path},
-            )
-    rollback.trashed.append((real, saved))
+def _trash(
+    workspace: Workspace, target: _Target, saved: SavedEntry, rollback: _Rollback
+) -> str | None:
+    """Move the entry to the trash; returns the in-workspace trash folder it went to."""
+    where = None
+    with _locate_target(workspace, target.change) as spot:
+        if spot.info is None:
+            raise _stale(target.change.path, "an entry to delete", "nothing")
+        dangling = False
+        if isinstance(saved, SavedLink):
+            try:
+                os.stat(spot.name, dir_fd=spot.dir_fd)
+            except FileNotFoundError:
+                dangling = True
+        if dangling:
+            # The trash refuses a dangling link, and the saved text is the whole link.
+            os.unlink(spot.name, dir_fd=spot.dir_fd)
+        else:
+            where = move_to_trash(workspace.root, spot, target.change.path)
+    rollback.trashed.append((target.rel, saved))
+    return where
 
 
-def _record(
-    recorder: Recorder, workspace: Workspace, target: _Target, saved: SavedEntry | None
-) -> None:
-    created = tuple(workspace.relative(folder) for folder in target.missing_dirs)
+def _record(recorder: Recorder, target: _Target, saved: SavedEntry | None) -> None:
     try:
-        recorder.record_before(target.change, saved=saved, created_dirs=created)
+        recorder.record_before(target.change, saved=saved, created_dirs=target.missing_dirs)
     except OSError as exc:
         raise OperatorError(
             "ERR_JOURNAL_FAILED",
             f"could not save the undo copy of {target.change.path} ({_reason(exc)}); "
             "nothing was written",
-            {"path": target.change.path, "reason": str(exc)},
+            {"path": target.change.path, "reason": _reason(exc)},
         ) from exc
 
 
-def apply_changeset(workspace: Workspace, changeset: ChangeSet, recorder: Recorder | None) -> None:
+def _capture_target(workspace: Workspace, target: _Target) -> SavedEntry:
+    with _locate_target(workspace, target.change) as spot:
+        return capture_at(spot.dir_fd, spot.name, SNAPSHOT_CAP)
+
+
+def apply_changeset(
+    workspace: Workspace, changeset: ChangeSet, recorder: Recorder | None
+) -> tuple[str, ...]:
     """Apply every change of ``changeset`` or none of them.
 
-    Raises ERR_STALE_FILE (nothing written), ERR_WRITE_FAILED, ERR_TRASH_UNAVAILABLE or
+    Returns notes for the result: where a delete landed in a trash folder inside the
+    workspace, "the trash folder <rel> inside the workspace". Raises ERR_STALE_FILE
+    (nothing written), ERR_PATH_OUTSIDE_WORKSPACE, a named OS error code (ERR_NO_SPACE,
+    ERR_PERMISSION_DENIED, ... or ERR_WRITE_FAILED), ERR_TRASH_UNAVAILABLE or
     ERR_JOURNAL_FAILED; after any of them the workspace holds what it held before.
     """
-    rollback = _Rollback()
+    rollback = _Rollback(workspace)
+    notes: list[str] = []
     path, doing = "", "read"
     try:
         targets: list[_Target] = []
@@ -462,32 +486,34 @@ def apply_changeset(workspace: Workspace, changeset: ChangeSet, recorder: Record
         for target in targets:
             if target.change.is_delete:
                 path = target.change.path
-                deletes.append((target, capture_entry(target.real)))
+                deletes.append((target, _capture_target(workspace, target)))
         if recorder is not None:
             for target in writes:
                 previous = None
                 if target.change.before is not None and target.mode is not None:
                     previous = SavedFile(target.change.before, target.mode)
-                _record(recorder, workspace, target, previous)
+                _record(recorder, target, previous)
             for target, saved in deletes:
-                _record(recorder, workspace, target, saved)
+                _record(recorder, target, saved)
         doing = "write"
         for target in writes:
             path = target.change.path
-            _write(target, rollback)
+            _write(workspace, target, rollback)
         doing = "delete"
         for target, saved in deletes:
             path = target.change.path
-            _trash(target, saved, rollback)
+            where = _trash(workspace, target, saved, rollback)
+            if where is not None:
+                notes.append(f"the trash folder {where} inside the workspace")
     except OSError as exc:
         problems = _fail(rollback, recorder)
         undone = "nothing was changed" if not problems else "taking back the partial change "
         if problems:
             undone += "also failed: " + "; ".join(problems)
         raise OperatorError(
-            "ERR_WRITE_FAILED",
+            code_of(exc, "ERR_WRITE_FAILED"),
             f"could not {doing} {path}: {_reason(exc)}; {undone}",
-            {"path": path, "reason": str(exc), "rollback_problems": problems},
+            {"path": path, "reason": _reason(exc), "rollback_problems": problems},
         ) from exc
     except BaseException as exc:
         problems = _fail(rollback, recorder)
@@ -500,6 +526,7 @@ def apply_changeset(workspace: Workspace, changeset: ChangeSet, recorder: Record
         raise
     if recorder is not None:
         recorder.changeset_applied()
+    return tuple(notes)
 
 
 def _fail(rollback: _Rollback, recorder: Recorder | None) -> list[str]:
@@ -513,29 +540,27 @@ def _fail(rollback: _Rollback, recorder: Recorder | None) -> list[str]:
 # -- leftovers of a killed process ----------------------------------------------------------
 
 
-def _walk_temp_files(root: Path) -> Iterator[Path]:
-    for folder, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        for name in [*dirnames, *filenames]:
-            if TEMP_NAME.fullmatch(name):
-                yield Path(folder) / name
-        dirnames[:] = [d for d in dirnames if not TEMP_NAME.fullmatch(d)]
-
-
 def clean_stale_temp_files(workspace: Workspace) -> tuple[str, ...]:
     """Remove temp files (and half-built restore folders) left by a killed write.
 
-    Only names this module makes are touched: ``.<name>.llmop-<8 hex>.tmp``. Returns
-    their workspace-relative paths.
+    Only names this module makes are touched: ``.<name>.llmop-<8 hex>.tmp``. The walk is
+    made by descriptors and never follows a symlink. Returns their workspace-relative paths.
     """
     removed: list[str] = []
-    for path in list(_walk_temp_files(workspace.root)):
-        try:
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            else:
-                os.unlink(path)
-        except OSError:
-            continue
-        removed.append(workspace.relative(path))
+    root_fd = os.open(workspace.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        walk = os.fwalk(".", dir_fd=root_fd, follow_symlinks=False)
+        for folder, dirnames, filenames, fd in walk:
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in [*dirnames, *filenames]:
+                if not TEMP_NAME.fullmatch(name):
+                    continue
+                try:
+                    remove_tree_at(fd, name)
+                except OSError:
+                    continue
+                removed.append(os.path.normpath(os.path.join(folder, name)))
+            dirnames[:] = [d for d in dirnames if not TEMP_NAME.fullmatch(d)]
+    finally:
+        os.close(root_fd)
     return tuple(removed)

@@ -1,13 +1,25 @@
-"""Reading workspace files for actions: existence, kind and size checks with clear errors."""
+"""Reading workspace files for actions: existence, kind and size checks with clear errors.
+
+Every read goes through ``fsaccess``: the file is opened with ``O_NOFOLLOW`` relative to a
+descriptor of its folder, reached from the root one component at a time, and its identity
+(device, inode) is checked against what ``find_file`` saw.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import errno
 import os
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import OperatorError
+from .fsaccess import DIR_FLAGS, MAX_RETRIES, READ_FLAGS, Spot, locate
+from .oserrors import named_os_error
+from .pathtext import outside_error
 from .workspace import Workspace
 
 
@@ -16,18 +28,49 @@ class FoundFile:
     rel: str  # canonical workspace-relative path of the real file
     real: Path
     size: int
+    root: Path | None = None
+    identity: tuple[int, int] = (0, 0)  # (st_dev, st_ino) when it was found
+
+
+def kind_name(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a file"
+
+
+def open_spot_dir(spot: Spot) -> int:
+    """A new descriptor of the folder at ``spot`` (which must exist and be a folder)."""
+    if not spot.name:
+        return os.dup(spot.dir_fd)
+    return os.open(spot.name, DIR_FLAGS, dir_fd=spot.dir_fd)
+
+
+def _names_in(workspace: Workspace, folder: str) -> list[str]:
+    try:
+        with workspace.locate(folder or ".") as spot:
+            if not spot.is_dir:
+                return []
+            fd = open_spot_dir(spot)
+            try:
+                return sorted(os.listdir(fd))
+            finally:
+                os.close(fd)
+    except (OperatorError, OSError):
+        return []
 
 
 def not_found(workspace: Workspace, path: str) -> OperatorError:
     """ERR_FILE_NOT_FOUND, naming the nearest existing names so the LLM can correct it."""
     parent_text, _, name = path.strip("/").rpartition("/")
-    try:
-        parent = workspace.resolve(parent_text or ".")
-        names = sorted(os.listdir(parent)) if parent.is_dir() else []
-    except OperatorError:
-        names = []
-    except OSError:
-        names = []
+    names = _names_in(workspace, parent_text)
     if not names and parent_text:
         return OperatorError(
             "ERR_FILE_NOT_FOUND",
@@ -46,41 +89,118 @@ def not_found(workspace: Workspace, path: str) -> OperatorError:
 
 def find_file(workspace: Workspace, path: str) -> FoundFile:
     """The regular file at ``path`` (symlinks inside the workspace followed)."""
-    real = workspace.resolve(path)
-    try:
-        info = real.stat()
-    except FileNotFoundError:
-        raise not_found(workspace, path) from None
-    except OSError as exc:
-        raise OperatorError("ERR_READ_FAILED", f"cannot open {path!r}: {exc.strerror}") from None
-    if real.is_dir():
-        raise OperatorError(
-            "ERR_IS_A_DIRECTORY",
-            f"{path!r} is a folder; use fs.list to see its entries or fs.searchTree to search it",
-        )
-    if not real.is_file():
-        raise OperatorError("ERR_NOT_A_FILE", f"{path!r} is not a regular file")
-    return FoundFile(workspace.relative(real), real, info.st_size)
+    with workspace.locate(path) as spot:
+        info = spot.info
+        if info is None:
+            raise not_found(workspace, path)
+        if stat.S_ISDIR(info.st_mode):
+            raise OperatorError(
+                "ERR_IS_A_DIRECTORY",
+                f"{path!r} is a folder; use fs.list to see its entries or fs.searchTree to "
+                "search it",
+            )
+        if not stat.S_ISREG(info.st_mode):
+            raise OperatorError(
+                "ERR_NOT_A_FILE",
+                f"{path!r} is {kind_name(info.st_mode)}, not a regular file; only regular "
+                "files can be read or written",
+            )
+        real = workspace.root / spot.rel
+        return FoundFile(spot.rel, real, info.st_size, workspace.root, (info.st_dev, info.st_ino))
 
 
 def find_dir(workspace: Workspace, path: str) -> tuple[str, Path]:
-    real = workspace.resolve(path)
-    if not real.exists():
-        raise not_found(workspace, path)
-    if not real.is_dir():
+    with workspace.locate(path) as spot:
+        if not spot.exists:
+            raise not_found(workspace, path)
+        if not spot.is_dir:
+            raise OperatorError(
+                "ERR_NOT_A_DIRECTORY", f"{path!r} is a file; use fs.read or fs.readSlice to read it"
+            )
+        return spot.rel, workspace.root / spot.rel if spot.rel != "." else workspace.root
+
+
+@contextlib.contextmanager
+def open_dir(workspace: Workspace, path: str) -> Iterator[tuple[str, int]]:
+    """(canonical relative path, open descriptor) of the folder at ``path``.
+
+    The folder is opened with O_NOFOLLOW from its parent's descriptor; if it turned into a
+    symlink since the walk looked at it, the path is walked again (so the link's text is
+    checked like any other).
+    """
+    for _ in range(MAX_RETRIES):
+        with workspace.locate(path) as spot:
+            if not spot.exists:
+                raise not_found(workspace, path)
+            if not spot.is_dir:
+                raise OperatorError(
+                    "ERR_NOT_A_DIRECTORY",
+                    f"{path!r} is a file; use fs.read or fs.readSlice to read it",
+                )
+            try:
+                fd = open_spot_dir(spot)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.ENOENT):
+                    continue  # changed between the look and the open: walk again
+                raise named_os_error(exc, spot.rel, "open the folder", "ERR_READ_FAILED") from None
+            rel = spot.rel
+        try:
+            yield rel, fd
+        finally:
+            os.close(fd)
+        return
+    raise outside_error(path, "keeps changing between a folder and a symlink while it is opened")
+
+
+def read_at(spot: Spot, identity: tuple[int, int] | None = None) -> bytes:
+    """The bytes of the regular file at ``spot``, opened without following a symlink."""
+    try:
+        fd = os.open(spot.name, READ_FLAGS, dir_fd=spot.dir_fd)
+    except FileNotFoundError:
         raise OperatorError(
-            "ERR_NOT_A_DIRECTORY", f"{path!r} is a file; use fs.read or fs.readSlice to read it"
-        )
-    return workspace.relative(real), real
+            "ERR_FILE_NOT_FOUND", f"{spot.rel!r} disappeared while it was being read"
+        ) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink put there since the check
+            raise OperatorError(
+                "ERR_STALE_FILE",
+                f"{spot.rel!r} was replaced by a symlink while it was being read; read it again",
+                {"path": spot.rel},
+            ) from None
+        raise named_os_error(exc, spot.rel, "open", "ERR_READ_FAILED") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or (
+            identity is not None and (info.st_dev, info.st_ino) != identity
+        ):
+            raise OperatorError(
+                "ERR_STALE_FILE",
+                f"{spot.rel!r} was replaced while it was being read; read it again",
+                {"path": spot.rel},
+            )
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise named_os_error(exc, spot.rel, "read", "ERR_READ_FAILED") from None
 
 
 def read_bytes(found: FoundFile) -> bytes:
-    try:
-        return found.real.read_bytes()
-    except OSError as exc:
-        raise OperatorError(
-            "ERR_READ_FAILED", f"cannot read {found.rel!r}: {exc.strerror}"
-        ) from None
+    root = found.root if found.root is not None else found.real.parent
+    rel = found.rel if found.root is not None else found.real.name
+    with locate(root, rel, follow_last=False) as spot:
+        if not spot.exists:
+            raise OperatorError(
+                "ERR_FILE_NOT_FOUND", f"{found.rel!r} disappeared while it was being read"
+            )
+        return read_at(spot, found.identity if found.root is not None else None)
+
+
+def read_if_file(workspace: Workspace, rel: str) -> bytes | None:
+    """The bytes of the regular file at ``rel`` (symlinks followed), None if there is none."""
+    with workspace.locate(rel) as spot:
+        if not spot.is_file:
+            return None
+        return read_at(spot)
 
 
 def read_text(found: FoundFile) -> tuple[str, str]:

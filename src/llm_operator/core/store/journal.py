@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -38,7 +37,10 @@ from .applying import (
     SavedTooLarge,
     SavedUnsupported,
     restore_entry,
+    unlink_entry,
 )
+from .atomic import write_path_atomically
+from .oserrors import reason_of
 from .workspace import Workspace
 
 MAX_BATCHES = 50
@@ -82,17 +84,7 @@ class UndoReport:
 
 
 def _write_durably(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_path_atomically(path, data)
 
 
 def _node_to_json(saved: SavedEntry, blobs: Path) -> dict[str, Any]:
@@ -447,17 +439,20 @@ def _undo_path(workspace: Workspace, path: _PathUndo, blobs: Path, progress: _Un
             progress.already.append(path.path)
             return
         if path.before is None:
-            os.unlink(real)
+            unlink_entry(workspace, path.path)
             progress.removed.append(path.path)
             return
         saved = _node_from_json(path.before, blobs)
         if current != "absent" and not isinstance(saved, SavedFile):
-            os.unlink(real)  # the batch's file stands where a folder or link was
-        real.parent.mkdir(parents=True, exist_ok=True)
-        problems = restore_entry(real, saved)
+            unlink_entry(workspace, path.path)  # the batch's file stands where a folder was
+        problems = restore_entry(real, saved, workspace)
     except OSError as exc:
         progress.failed = True
-        progress.problems.append(f"{path.path}: {exc.strerror or exc}")
+        progress.problems.append(f"{path.path}: {reason_of(exc)}")
+        return
+    except OperatorError as exc:
+        progress.failed = True
+        progress.problems.append(f"{path.path}: {exc.message}")
         return
     progress.problems += [f"{path.path}: {p}" for p in problems]
     if not isinstance(saved, SavedTooLarge):

@@ -8,13 +8,12 @@ so pasting the same reply twice, even into two separate ``exec`` runs, writes on
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..actions.base import Outcome
+from .atomic import write_path_atomically
 
 MAX_ENTRIES = 1000
 # Details larger than this, and anything read from a secret-looking file, are not kept on
@@ -88,13 +87,4 @@ class SessionMemory:
             },
         }
         self._path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self._path.parent, prefix=".memory-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(payload, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self._path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        write_path_atomically(self._path, json.dumps(payload).encode("utf-8"))

@@ -75,21 +75,15 @@ class Settings:
         return data
 
     def save(self) -> None:
-        """Write atomically, so a crash mid-save never leaves a half-written file."""
+        """Write atomically and durably (temp file, fsync, rename, folder fsync), so a crash
+        mid-save never leaves a half-written or empty file."""
         if self.path is None:
             return
-        import tempfile  # lazy: saving happens long after start-up
+        from .atomic import write_path_atomically  # lazy: saving happens long after start-up
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(self.to_json(), indent=2)
-        handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".settings-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temp, self.path)
-        except OSError:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_path_atomically(self.path, text.encode("utf-8"))
 
     def remember_workspace(self, folder: Path) -> None:
         """Put ``folder`` first in the recent list, without duplicates."""

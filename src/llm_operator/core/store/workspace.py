@@ -1,15 +1,17 @@
 """The workspace jail: every path a command names is checked here before any I/O.
 
 Invariants:
-- A command path is relative, ``/``-separated, and ``.`` is the root. Absolute paths,
-  drive letters, ``~``, backslashes and NUL are refused before the disk is touched.
-- Containment is decided on real paths (symlinks followed), component by component,
-  never by string prefix: ``/ws-evil`` is not inside ``/ws``.
+- A command path is relative, ``/``-separated, and ``.`` is the root (see pathtext).
+- Containment is decided by walking the path from a descriptor of the root, one component
+  at a time (see fsaccess), never by string prefix: ``/ws-evil`` is not inside ``/ws``.
 - A symlink whose target leaves the root, or dangles toward the outside, is refused.
 - Writes resolve to the real file, so a write through an inner symlink edits its target
   instead of replacing the link; ``resolve_link`` (for deletes) does not follow the last
   component, so a delete removes a link and never its target.
-- ``.git`` anywhere in the real relative path is protected from writes.
+- ``.git`` (any case) anywhere in the path as written, in a symlink on the way, or in the
+  resolved path is protected from writes.
+- ``resolve`` returns a name for display and for code outside the store; the store itself
+  does its I/O through ``fsaccess`` descriptors, never through that name.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import OperatorError
+from .fsaccess import Spot, locate
+from .pathtext import check_not_git, check_path_text, outside_error, split_parts
 
-_DRIVE = re.compile(r"^[A-Za-z]:")
+__all__ = ["DEFAULT_SECRET_PATTERNS", "Workspace", "check_path_text", "outside_error"]
 
 DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".env",
@@ -45,36 +49,6 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 )
 
 
-def _outside(path: str, why: str) -> OperatorError:
-    return OperatorError(
-        "ERR_PATH_OUTSIDE_WORKSPACE",
-        f"path {path!r} {why}; use a path relative to the workspace root, such as src/main.py "
-        "(. is the root)",
-    )
-
-
-def check_path_text(path: str) -> str:
-    """Refuse path spellings that can never be inside the workspace; return the cleaned text."""
-    if "\x00" in path:
-        raise _outside(path, "contains a NUL byte")
-    if path.startswith(("/", "\\")) or _DRIVE.match(path):
-        raise _outside(path, "is absolute")
-    if path.startswith("~"):
-        raise _outside(path, "starts with ~ (home folders are outside the workspace)")
-    if "\\" in path:
-        raise OperatorError(
-            "ERR_INVALID_PATH",
-            f"path {path!r} contains a backslash; separate folders with /",
-        )
-    parts = [p for p in path.split("/") if p not in ("", ".")]
-    depth = 0
-    for part in parts:
-        depth = depth - 1 if part == ".." else depth + 1
-        if depth < 0:
-            raise _outside(path, "climbs above the workspace root with ..")
-    return "/".join(parts) or "."
-
-
 @dataclass(frozen=True)
 class Workspace:
     """A workspace root and the rules for reaching files under it."""
@@ -94,44 +68,39 @@ class Workspace:
 
     # -- resolution --------------------------------------------------------------
 
-    def _contain(self, path: str, real: Path, what: str) -> Path:
-        if real != self.root and self.root not in real.parents:
-            raise _outside(path, what)
-        return real
+    def locate(self, path: str, *, follow_last: bool = True) -> Spot:
+        """The spot of ``path``, reached by descriptors (close it when done)."""
+        return locate(self.root, path, follow_last=follow_last)
 
     def resolve(self, path: str) -> Path:
-        """The real absolute path for a command path, following every symlink."""
-        cleaned = check_path_text(path)
-        real = Path(os.path.realpath(self.root / cleaned))
-        return self._contain(path, real, "resolves (through a symlink) outside the workspace")
+        """The absolute name of ``path`` with every symlink on the way resolved."""
+        with self.locate(path) as spot:
+            return self.root / spot.rel if spot.rel != "." else self.root
 
     def resolve_link(self, path: str) -> Path:
-        """The absolute path of the entry itself: the parent is resolved, the last part is not."""
-        cleaned = check_path_text(path)
-        if cleaned == ".":
-            return self.root
-        parent, _, name = cleaned.rpartition("/")
-        if name == "..":
-            return self.resolve(path)
-        real_parent = self.resolve(parent or ".")
-        return real_parent / name
+        """The absolute name of the entry itself: the parent is resolved, the last part is not."""
+        with self.locate(path, follow_last=False) as spot:
+            return self.root / spot.rel if spot.rel != "." else self.root
 
     def resolve_for_write(self, path: str) -> Path:
         """Like ``resolve`` but refuses ``.git`` and the root itself."""
-        real = self.resolve(path)
-        self.check_writable(path, real)
-        return real
+        with self.locate(path) as spot:
+            self.check_spot_writable(path, spot)
+            return self.root / spot.rel if spot.rel != "." else self.root
+
+    def check_spot_writable(self, path: str, spot: Spot) -> None:
+        if spot.rel == ".":
+            raise OperatorError(
+                "ERR_PATH_PROTECTED", "the workspace root itself cannot be written or deleted"
+            )
+        check_not_git(path, [*spot.trail, *split_parts(spot.rel)])
 
     def check_writable(self, path: str, real: Path) -> None:
         if real == self.root:
             raise OperatorError(
                 "ERR_PATH_PROTECTED", "the workspace root itself cannot be written or deleted"
             )
-        if any(part.casefold() == ".git" for part in self.relative(real).split("/")):
-            raise OperatorError(
-                "ERR_PATH_PROTECTED",
-                f"path {path!r} is inside .git/, which is protected from writes and deletes",
-            )
+        check_not_git(path, [*split_parts(check_path_text(path)), *self.relative(real).split("/")])
 
     def relative(self, real: Path) -> str:
         """The ``/``-separated path of ``real`` relative to the root ('.' for the root)."""

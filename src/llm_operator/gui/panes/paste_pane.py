@@ -55,6 +55,7 @@ class PastePane(QWidget):
         super().__init__(parent)
         self.detected: list[Detected] = []
         self.result_blocks = 0
+        self.notes: tuple[str, ...] = ()
         self.editor = PasteEditor()
         self.editor.setObjectName("paste")
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -105,12 +106,14 @@ class PastePane(QWidget):
     def refresh(self) -> None:
         self._timer.stop()
         text = self.text()
-        if "OPERATOR_" in text:
-            from ...core.protocol.detect import detect  # lazy: only once something was pasted
+        if "OPERATOR" in text:  # also OPERATOR\_CMD, as markdown escapes it
+            from ...core.protocol.detect import detect_paste  # lazy: only once pasted
 
-            self.detected, self.result_blocks = detect(text)
+            found = detect_paste(text)
+            self.detected, self.result_blocks = found.commands, found.result_blocks
+            self.notes = found.notes
         else:
-            self.detected, self.result_blocks = [], 0
+            self.detected, self.result_blocks, self.notes = [], 0, ()
         self._fill()
         self.detected_changed.emit()
 
@@ -153,9 +156,6 @@ class PastePane(QWidget):
             writes = sum(1 for f in self.detected if f.writes and not f.problem)
             invalid = sum(1 for f in self.detected if f.problem)
             base = f"{len(self.detected)} command(s): {writes} need approval, {invalid} invalid."
-        if self.result_blocks:
-            base += (
-                f" Warning: {self.result_blocks} OPERATOR_RESULT block(s) written by the LLM "
-                "itself; they are ignored and are not real results."
-            )
+        for note in self.notes:
+            base += f" Warning: {note[:1].upper()}{note[1:]}."
         return base

@@ -55,23 +55,44 @@ def test_encoding_error() -> None:
     assert details["byte_offset"] == 5
 
 
-def test_parser_failed_on_a_file_with_syntax_errors() -> None:
+def test_parser_failed_only_for_errors_inside_the_target() -> None:
     data = "s = 'é'\ndef f(:\n    pass\n".encode()
-    details = fails(lambda: replace_structure(data, "m.py", ["s = "], "s = 1"), "ERR_PARSER_FAILED")
+    details = fails(
+        lambda: replace_structure(data, "m.py", ["def f"], "def f(): pass"), "ERR_PARSER_FAILED"
+    )
     errors = details["parse_errors"]
-    assert errors
     assert errors[0]["line"] == 2
     assert errors[0]["snippet"] == "def f(:"
     assert isinstance(errors[0]["column"], int)
+    assert details["line_range_inclusive"] == [2, 3]
+    # The error lies outside "s = ": the edit goes ahead and says the error is still there.
+    edit = replace_structure(data, "m.py", ["s = "], "s = 1")
+    assert edit.new_source == b"s = 1\ndef f(:\n    pass\n"
+    [note] = edit.result["warnings"]
+    assert note["type"] == "PARSE_ERRORS_ELSEWHERE"
+    assert note["details"]["errors"][0]["line"] == 2
+
+
+def test_syntax_broken_only_when_the_edit_adds_errors() -> None:
+    data = b"def f(:\n    pass\n\n\ndef g():\n    return 1\n"
+    broken = replace_structure(data, "m.py", ["def g"], "def g(:\n    return 2")
+    assert [w["type"] for w in broken.result["warnings"]] == ["SYNTAX_BROKEN"]
+    fine = replace_structure(data, "m.py", ["def g"], "def g():\n    return 2")
+    assert [w["type"] for w in fine.result["warnings"]] == ["PARSE_ERRORS_ELSEWHERE"]
 
 
 def test_parser_failed_on_an_empty_python_body() -> None:
+    data = b"class A:\n\nx = 1\n"
     details = fails(
-        lambda: read_structure(b"class A:\n\nx = 1\n", "m.py", ["x = 1"]), "ERR_PARSER_FAILED"
+        lambda: replace_structure(data, "m.py", ["class A:"], "class A:\n    pass"),
+        "ERR_PARSER_FAILED",
     )
     assert details["parse_errors"] == [
         {"line": 1, "column": 1, "kind": "empty block", "snippet": "class A:"}
     ]
+    read = read_structure(data, "m.py", ["x = 1"])
+    assert read["matches"][0]["line_range_inclusive"] == [3, 3]
+    assert read["warnings"][0]["type"] == "PARSE_ERRORS_ELSEWHERE"
 
 
 def test_content_too_large() -> None:

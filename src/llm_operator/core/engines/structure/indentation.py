@@ -1,12 +1,17 @@
-"""Re-basing content written at zero indent onto the indentation of its destination.
+"""Re-basing content onto the indentation of its destination.
 
-- The content's common leading indentation is removed, then the destination's added.
-- Relative indentation is kept. When the content indents consistently with another unit
-  than the file (tabs against spaces, 2 against 4 spaces), each level is converted to the
-  file's unit, which is measured from the file itself.
-- A multi-line string with a continuation line at column 0 is whitespace-sensitive text
-  written flush left: all its continuation lines stay exactly as given. Other strings
-  (indented docstrings) move with the code. Whitespace-only lines stay as given.
+- The content is shifted by one offset: its base indentation (the common indentation of
+  its code lines) is replaced by the destination's. Relative indentation is kept.
+- Indent units are measured from structure, never guessed from the smallest indent: a
+  file's unit is the step between a definition line and the definitions nested in it
+  (so ``/** ... * Docs */`` continuation lines, string contents, C++ access labels and
+  continuation alignment never count); content's unit is the step after its block
+  openers, measured on code lines only. Only when both are measured, they differ in kind
+  (tabs against spaces) or width, and the file's unit is not among the content's steps,
+  is each level converted to the file's unit.
+- Lines inside multi-line string literals are never changed: a string's value is not
+  indentation. When the shift would have moved such lines, a warning says so.
+  Whitespace-only lines stay as given.
 """
 
 from __future__ import annotations
@@ -22,8 +27,12 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
     from .languages import LanguageSpec
+    from .source import Source
 
-_SAMPLE_LINES = 4000
+_SAMPLE_PAIRS = 400
+# Languages whose preprocessor lines (#if, #region) sit at any column, often column 0.
+_DIRECTIVE_LANGUAGES = frozenset({"c", "cpp", "csharp", "swift"})
+_DEFAULT_UNIT = "    "
 
 
 def describe(indent: str) -> str:
@@ -35,39 +44,112 @@ def describe(indent: str) -> str:
     return " + ".join(parts)
 
 
-def detect_unit(lines: list[str]) -> str:
-    """The file's indent unit: a tab, or the most common step between indented lines."""
-    tabs = spaces = 0
-    steps: Counter[int] = Counter()
-    previous = 0
-    for line in lines[:_SAMPLE_LINES]:
-        indent = indent_of(line)
-        if len(indent) == len(line):
-            continue
-        if indent.startswith("\t"):
-            tabs += 1
-            continue
-        if indent:
-            spaces += 1
-        if 0 < len(indent) - previous <= 8:
-            steps[len(indent) - previous] += 1
-        previous = len(indent)
+def _unit_of(steps: Counter[str]) -> str | None:
+    if not steps:
+        return None
+    tabs = sum(n for step, n in steps.items() if "\t" in step)
+    spaces = sum(n for step, n in steps.items() if "\t" not in step)
     if tabs > spaces:
         return "\t"
-    if steps:
-        return " " * max(steps, key=lambda step: (steps[step], -step))
-    return "    "
+    widths = Counter({s: n for s, n in steps.items() if "\t" not in s})
+    return max(widths, key=lambda s: (widths[s], -len(s)))
 
 
-def _content_unit(indents: list[str]) -> str | None:
-    """The content's own unit, or None when it is absent or inconsistent."""
-    if any("\t" in i for i in indents):
-        return "\t" if all(set(i) <= {"\t"} for i in indents) else None
-    widths = {len(i) for i in indents}
-    if not widths:
-        return None
-    step = min(widths)
-    return " " * step if all(w % step == 0 for w in widths) else None
+def structural_steps(source: Source) -> Counter[str]:
+    """Steps between definition lines and the definition lines nested directly in them."""
+    from .targeting import children
+
+    steps: Counter[str] = Counter()
+    frontier = [(source.root, "", -1)]
+    pairs = 0
+    while frontier and pairs < _SAMPLE_PAIRS:
+        node, indent, row = frontier.pop(0)
+        for kid in children(source, node):
+            kid_indent = indent_of(source.lines[kid.def_row])
+            if row >= 0 and kid.def_row != row and kid_indent.startswith(indent):
+                step = kid_indent[len(indent) :]
+                if step and set(step) <= {" ", "\t"}:
+                    steps[step] += 1
+                    pairs += 1
+            frontier.append((kid.node, kid_indent, kid.def_row))
+    return steps
+
+
+def detect_unit(lines: list[str], source: Source | None = None) -> str:
+    """The file's indent unit, measured from its structures (or its block openers)."""
+    if source is not None:
+        unit = _unit_of(structural_steps(source))
+        if unit is not None:
+            return unit
+        skipped = frozenset(r for rows in literal_rows(source.root) for r in rows)
+        unit = _unit_of(opener_steps(lines, skipped, source.spec.block_openers or ("{",)))
+        if unit is not None:
+            return unit
+    unit = _unit_of(opener_steps(lines, frozenset(), ("{", ":")))
+    return unit if unit is not None else _DEFAULT_UNIT
+
+
+def opener_steps(
+    lines: list[str], skipped: frozenset[int], openers: tuple[str, ...]
+) -> Counter[str]:
+    """Steps from a line ending with a block opener to the next code line, when deeper."""
+    steps: Counter[str] = Counter()
+    previous: str | None = None
+    for row, line in enumerate(lines):
+        if row in skipped or not line.strip():
+            continue
+        if previous is not None:
+            before, now = indent_of(previous), indent_of(line)
+            if len(now) > len(before) and now.startswith(before):
+                steps[now[len(before) :]] += 1
+        previous = line if openers and line.rstrip().endswith(openers) else None
+    return steps
+
+
+def literal_rows(root: Node) -> list[range]:
+    """Rows that continue a multi-line string or comment (not code, so not measured)."""
+    found: list[range] = []
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        first, last = node.start_point.row, node.end_point.row
+        if last == first:
+            continue
+        kind = node.type
+        if "string" in kind or "heredoc" in kind or "comment" in kind or kind == "template_literal":
+            found.append(range(first + 1, last + 1))
+            continue
+        stack.extend(node.children)
+    return found
+
+
+def string_rows(root: Node) -> list[range]:
+    """For each multi-line string literal under ``root``, the rows that continue it."""
+    found: list[range] = []
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        first, last = node.start_point.row, node.end_point.row
+        if last == first:
+            continue
+        kind = node.type
+        if "comment" in kind:
+            continue
+        if "string" in kind or "heredoc" in kind or kind == "template_literal":
+            # The row holding the closing quote alone is still the string's last row.
+            found.append(range(first + 1, last + 1))
+            continue
+        stack.extend(node.children)
+    return found
+
+
+@dataclass(frozen=True)
+class Rebased:
+    lines: list[str]
+    # Rows inside string literals or blank: not code, so not checked for indentation.
+    unchecked: frozenset[int]
+    # Warnings about lines the shift could not move (string contents).
+    notes: tuple[dict[str, Any], ...] = ()
 
 
 def _common_indent(indents: list[str]) -> str:
@@ -80,75 +162,116 @@ def _common_indent(indents: list[str]) -> str:
     return shortest
 
 
-def _convert(line: str, unit: str, file_unit: str) -> str:
-    indent = indent_of(line)
+def local_unit(lines: list[str], spec: LanguageSpec) -> str | None:
+    """The unit a block of lines uses after its own block openers, if it is consistent."""
+    return _content_unit(opener_steps(lines, frozenset(), spec.block_openers))
+
+
+def _content_unit(steps: Counter[str]) -> str | None:
+    """The content's unit when its block steps agree (four in five at least)."""
+    unit = _unit_of(steps)
+    if unit is None or steps[unit] * 5 < sum(steps.values()) * 4:
+        return None
+    return unit
+
+
+def _convert(relative: str, unit: str, file_unit: str) -> str:
     if unit == "\t":
-        levels, rest = len(indent), ""
-    elif "\t" in indent:
-        return line
-    else:
-        levels, remainder = divmod(len(indent), len(unit))
-        rest = " " * remainder
-    return file_unit * levels + rest + line[len(indent) :]
+        tabs = len(relative) - len(relative.lstrip("\t"))
+        return file_unit * tabs + relative[tabs:]
+    if "\t" in relative:
+        return relative
+    levels, remainder = divmod(len(relative), len(unit))
+    return file_unit * levels + " " * remainder
 
 
-def string_rows(spec: LanguageSpec, text: str) -> list[range]:
-    """For each multi-line string literal in ``text``, the rows that continue it."""
-    if spec.name == "markdown" or "\n" not in text:
-        return []
-    found: list[range] = []
-    stack: list[Node] = [parser_for(spec.name).parse(text.encode("utf-8")).root_node]
-    while stack:
-        node = stack.pop()
-        first, last = node.start_point.row, node.end_point.row
-        if last == first:
-            continue
-        if "string" in node.type or "heredoc" in node.type:
-            found.append(range(first + 1, last + 1))
-            continue
-        stack.extend(node.children)
-    return found
+def rebase(
+    content: str, indent: str, file_unit: str, spec: LanguageSpec, *, moved: bool = False
+) -> Rebased:
+    """``content`` shifted onto ``indent``.
 
-
-@dataclass(frozen=True)
-class Rebased:
-    lines: list[str]
-    # Rows inside string literals or blank: not code, so not checked for indentation.
-    unchecked: frozenset[int]
-
-
-def rebase(content: str, indent: str, file_unit: str, spec: LanguageSpec) -> Rebased:
+    ``moved`` content is text taken from a file: its string literals keep every byte.
+    Content given by the sender is written relative to its own base, so an indented
+    string literal (a docstring) follows the code; one with a line at column 0 is
+    whitespace-sensitive text written flush left and stays as given.
+    """
     lines = content.split("\n")
-    continued: set[int] = set()
-    flush_left: set[int] = set()
-    for rows in string_rows(spec, content):
-        continued.update(rows)
-        if any(lines[r].strip() and not indent_of(lines[r]) for r in rows):
-            flush_left.update(rows)
-    verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in flush_left)
-    code = [line for i, line in enumerate(lines) if i not in verbatim]
-    prefix = _common_indent([indent_of(line) for line in code])
-    relative = [
-        line[len(prefix) :]
+    strings: set[int] = set()
+    literal: set[int] = set()
+    if spec.name != "markdown" and "\n" in content:
+        root = parser_for(spec.name).parse(content.encode("utf-8")).root_node
+        for rows in string_rows(root):
+            flush_left = any(lines[r].strip() and not indent_of(lines[r]) for r in rows)
+            if moved or flush_left:
+                strings.update(rows)
+        for rows in literal_rows(root):
+            literal.update(rows)
+    verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in strings)
+    directives = frozenset(
+        i
         for i, line in enumerate(lines)
-        if i not in verbatim and i not in continued
+        if spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#")
+    )
+    code = [
+        line
+        for i, line in enumerate(lines)
+        if i not in verbatim and i not in literal and i not in directives
     ]
-    unit = _content_unit([i for i in map(indent_of, relative) if i])
-    convert = unit is not None and unit != file_unit
+    prefix = _common_indent([indent_of(line) for line in code])
+    steps = opener_steps(
+        [line if i not in verbatim else "" for i, line in enumerate(lines)],
+        frozenset(literal),
+        spec.block_openers,
+    )
+    unit = _content_unit(steps)
+    convert = unit is not None and unit != file_unit and file_unit not in steps
+    if moved and unit is not None:
+        # Moved text keeps its widths (the file's own choice); only tabs against spaces
+        # (another file's style) are converted.
+        convert = convert and ("\t" in unit) != ("\t" in file_unit)
     out: list[str] = []
+    moved_strings = 0
     for i, line in enumerate(lines):
         if i in verbatim:
             out.append(line)
+            moved_strings += i in strings and bool(line.strip())
             continue
-        body = line[len(prefix) :] if line.startswith(prefix) else line.lstrip(" \t")
-        out.append(indent + (_convert(body, unit, file_unit) if convert and unit else body))
-    return Rebased(out, verbatim | continued)
+        if line.startswith(prefix):
+            relative = indent_of(line)[len(prefix) :]
+            body = line[len(prefix) + len(relative) :]
+        elif i in directives:
+            # ``#if`` and friends written left of the code (at column 0) stay there.
+            out.append(line)
+            continue
+        else:
+            relative, body = "", line.lstrip(" \t")
+        if convert and unit:
+            relative = _convert(relative, unit, file_unit)
+        out.append(indent + relative + body)
+    notes: tuple[dict[str, Any], ...] = ()
+    if moved_strings and prefix != indent:
+        notes = (
+            {
+                "type": "STRING_NOT_REINDENTED",
+                "message": (
+                    f"{moved_strings} line(s) inside multi-line string literals were left as "
+                    f"they were ({describe(prefix)} base indentation) while the code around "
+                    f"them moved to {describe(indent)}: re-indenting them would change the "
+                    "strings' values. Check them and adjust the text if the strings should "
+                    "follow the code."
+                ),
+                "details": {"lines": moved_strings},
+            },
+        )
+    return Rebased(out, verbatim | frozenset(strings) | frozenset(literal), notes)
 
 
 def check_indentation(
     block: Rebased, first_row: int, file_unit: str, spec: LanguageSpec
 ) -> list[dict[str, Any]]:
-    """INDENTATION_INCONSISTENT warnings for the lines just written."""
+    """INDENTATION_INCONSISTENT warnings for the lines just written (after the rebase's
+    own notes)."""
+    notes = list(block.notes)
     warnings: list[dict[str, Any]] = []
     previous: str | None = None
     for i, line in enumerate(block.lines):
@@ -182,4 +305,4 @@ def check_indentation(
                 }
             )
         previous = line
-    return warnings
+    return notes + warnings

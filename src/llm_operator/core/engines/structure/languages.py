@@ -17,7 +17,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-_COMMENTS = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
+_COMMENTS = frozenset(
+    {"comment", "line_comment", "block_comment", "html_comment", "multiline_comment"}
+)
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,22 @@ SPECS: dict[str, LanguageSpec] = {
         headed_containers=frozenset({"if_statement", "elif_clause", "case_item"}),
         block_openers=("{", "then", "do"),
     ),
+    "kotlin": LanguageSpec(
+        "kotlin",
+        containers=frozenset(
+            {"source_file", "class_body", "enum_class_body", "statements", "import_list"}
+        ),
+        non_structures=frozenset({"statements", "import_list"}),
+        prefix_types=frozenset({"annotation", "file_annotation"}),
+    ),
+    "swift": LanguageSpec(
+        "swift",
+        containers=frozenset(
+            {"source_file", "class_body", "protocol_body", "enum_class_body", "statements"}
+        ),
+        non_structures=frozenset({"statements"}),
+        prefix_types=frozenset({"attribute"}),
+    ),
     "html": LanguageSpec(
         "html",
         containers=frozenset({"document", "element"}),
@@ -251,6 +269,9 @@ _EXTENSIONS: dict[str, str] = {
     ".hxx": "cpp",
     ".h++": "cpp",
     ".cs": "csharp",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
     ".rb": "ruby",
     ".rake": "ruby",
     ".gemspec": "ruby",

@@ -16,7 +16,7 @@ from .boundaries import indent_of, structure_range
 from .indentation import check_indentation, detect_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
 from .reports import Located, StructureMove, empty_warning, finish, locate
-from .source import UNCHANGED, Source, load_source
+from .source import UNCHANGED, Source, load_source, refuse_errors_in
 from .targeting import Candidate, Match, children, structure_at_row
 
 POSITIONS = ("before", "after", "start", "end")
@@ -59,7 +59,7 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
     container: Candidate | None = None
     span: tuple[int, int] | None = None
     if levels:
-        found = locate(dst, levels, "move_structure (destination)")
+        found = locate(dst, levels, "move_structure (destination)", check_errors=False)
         container, span = found.match.candidate, (found.start, found.end)
         kids = children(dst, container.node)
     else:
@@ -73,6 +73,7 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         if first and dst.spec.pep8 and _is_docstring(kid) and len(kids) > 1:
             after = True
         start, end = structure_range(dst, kid.node)
+        refuse_errors_in(dst, start, end, f"the destination's neighbour {kid.first_line!r}")
         match = Match(kid, container, tuple(kids))
         return Anchor(
             end if after else start, after, indent_of(dst.lines[start]), match, span, container
@@ -86,9 +87,10 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         # its end is its last line.
         row = container.def_row if position == "start" else span[1]
         return Anchor(row, True, "", None, span, container)
+    refuse_errors_in(dst, span[1], span[1], f"the closing line of {container.first_line!r}")
     closing = dst.lines[span[1]].strip()
     if span[1] > container.def_row and closing.startswith(_CLOSERS):
-        indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines)
+        indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines, dst)
         return Anchor(span[1], False, indent, None, span, container)
     raise _invalid(
         f"{container.first_line!r} has no body to move into (no structures inside and no "
@@ -144,16 +146,18 @@ def move_structure(
 
 def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool) -> StructureMove:
     body, final_newline = split_body(src)
-    indent = indent_of(body[moving.start])
-    text = "\n".join(
-        line[len(indent) :] if line.startswith(indent) else line
-        for line in body[moving.start : moving.end + 1]
-    )
+    # The text keeps its own indentation: rebase measures its base from its code lines
+    # and leaves its string literals' lines exactly as they are.
+    text = "\n".join(body[moving.start : moving.end + 1])
     # A destination with no indented line (a new file, top-level statements only) says
     # nothing about its unit: the moved code keeps its own rather than a default.
     measured = any(line.strip() and line[0] in " \t" for line in dst.lines)
-    unit = detect_unit(dst.lines if measured else body[moving.start : moving.end + 1])
-    block = rebase(text, anchor.indent, unit, dst.spec)
+    unit = (
+        detect_unit(dst.lines, dst)
+        if measured
+        else detect_unit(body[moving.start : moving.end + 1])
+    )
+    block = rebase(text, anchor.indent, unit, dst.spec, moved=True)
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
         gap = separation(dst, anchor.match, block.lines)

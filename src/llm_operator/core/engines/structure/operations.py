@@ -10,7 +10,7 @@ from typing import Any
 
 from ...errors import OperatorError
 from .boundaries import structure_range
-from .indentation import check_indentation, detect_unit, rebase
+from .indentation import check_indentation, detect_unit, local_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
 from .reports import (
     Located,
@@ -20,7 +20,14 @@ from .reports import (
     finish,
     locate,
 )
-from .source import UNCHANGED, Source, check_content, load_source
+from .source import (
+    UNCHANGED,
+    Source,
+    check_content,
+    errors_note,
+    load_source,
+    refuse_errors_in,
+)
 from .targeting import Match, children, resolve, structure_at_row
 
 
@@ -48,7 +55,7 @@ def read_structure(source: bytes, path: str, target: list[str]) -> dict[str, Any
     if not target:
         return {
             "matches": [{"text": "\n".join(body), "line_range_inclusive": [1, len(body)]}],
-            "warnings": [],
+            "warnings": errors_note(src),
         }
     matches = []
     for match in resolve(src, target):
@@ -56,16 +63,18 @@ def read_structure(source: bytes, path: str, target: list[str]) -> dict[str, Any
         matches.append(
             {"text": "\n".join(body[start : end + 1]), "line_range_inclusive": [start + 1, end + 1]}
         )
-    return {"matches": matches, "warnings": []}
+    return {"matches": matches, "warnings": errors_note(src)}
 
 
 def replace_structure(source: bytes, path: str, target: list[str], content: str) -> StructureEdit:
     src = load_source(source, path)
     text = prepare_content(content)
     located = locate(src, target, "replace_structure")
-    unit = detect_unit(src.lines)
-    block = rebase(text, base_indent(src, located), unit, src.spec)
     body, final_newline = split_body(src)
+    # The structure being replaced is the destination: its own unit wins over the file's.
+    replaced = body[located.start : located.end + 1]
+    unit = local_unit(replaced, src.spec) or detect_unit(src.lines, src)
+    block = rebase(text, base_indent(src, located), unit, src.spec)
     new_body = body[: located.start] + block.lines + body[located.end + 1 :]
     result: dict[str, Any] = {"lines": [located.start + 1, located.start + len(block.lines)]}
     warnings = check_indentation(block, located.start, unit, src.spec)
@@ -102,7 +111,9 @@ def _text_scope(
     src: Source, target: list[str], operation: str
 ) -> tuple[int, int, str, Located | None]:
     if not target:
-        return 0, max(src.line_count - 1, 0), "<whole file>", None
+        last = max(src.line_count - 1, 0)
+        refuse_errors_in(src, 0, last, "the whole file (the empty target)")
+        return 0, last, "<whole file>", None
     located = locate(src, target, operation)
     return located.start, located.end, located.match.candidate.first_line, located
 
@@ -229,7 +240,7 @@ def _insert(
     src = load_source(source, path)
     text = prepare_content(content)
     body, final_newline = split_body(src)
-    unit = detect_unit(src.lines)
+    unit = detect_unit(src.lines, src)
     if target:
         operation = "insert_after_structure" if after else "insert_before_structure"
         located: Located | None = locate(src, target, operation)

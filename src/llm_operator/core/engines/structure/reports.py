@@ -8,7 +8,13 @@ from typing import Any
 from ...errors import OperatorError
 from .boundaries import indent_of, owns_lines, structure_range
 from .layout import join_body
-from .source import UNCHANGED, Source, empty_python_blocks, parse_errors, parse_text
+from .source import (
+    UNCHANGED,
+    Source,
+    errors_note,
+    refuse_errors_in,
+    reparse,
+)
 from .targeting import Match, resolve_one
 
 
@@ -45,8 +51,14 @@ def warning(kind: str, message: str, details: dict[str, Any]) -> dict[str, Any]:
     return {"type": kind, "message": message, "details": details}
 
 
-def locate(source: Source, target: list[str], operation: str) -> Located:
-    """The one structure a write operation acts on, whose lines it may rewrite whole."""
+def locate(
+    source: Source, target: list[str], operation: str, *, check_errors: bool = True
+) -> Located:
+    """The one structure a write operation acts on, whose lines it may rewrite whole.
+
+    ``check_errors`` False: the caller checks the rows it really uses (a container that
+    receives a structure at its end only needs a sound last child or closing line).
+    """
     if not target:
         raise OperatorError(
             "ERR_TARGET_REQUIRED",
@@ -57,6 +69,8 @@ def locate(source: Source, target: list[str], operation: str) -> Located:
     match = resolve_one(source, target)
     node = match.candidate.node
     start, end = structure_range(source, node)
+    if check_errors:
+        refuse_errors_in(source, start, end, f"the target {match.candidate.first_line!r}")
     if not owns_lines(source, node):
         raise OperatorError(
             "ERR_TARGET_SHARES_LINE",
@@ -79,16 +93,15 @@ def finish(
     result: dict[str, Any],
     warnings: list[dict[str, Any]],
 ) -> tuple[bytes, Source]:
-    """Encode the new text in the file's style; add SYNTAX_BROKEN if the edit broke it.
+    """Encode the new text in the file's style; add SYNTAX_BROKEN if the edit added errors.
 
-    Files that already had errors are refused before any edit, so every error in the new
-    tree was introduced by the edit.
+    Errors the file already had (outside the edited range, or the edit was refused) are
+    not the edit's doing: only more errors than before count, and they are only noted.
     """
     text = join_body(body, final_newline)
-    edited = parse_text(source.spec, source.path, source.file, text)
-    errors = parse_errors(edited) if edited.root.has_error else []
-    errors += empty_python_blocks(edited)
-    if errors:
+    edited = reparse(source, text)
+    errors = list(edited.errors)
+    if len(errors) > len(source.errors):
         lines = ", ".join(str(e["line"]) for e in errors[:5])
         warnings.insert(
             0,
@@ -99,6 +112,8 @@ def finish(
                 {"errors": errors},
             ),
         )
+    elif source.errors:
+        warnings.extend(errors_note(source))
     result["warnings"] = warnings
     return source.encode(text), edited
 

@@ -8,12 +8,18 @@ Invariants:
   empty element that is not a line of the file (``line_count`` excludes it).
 - tree-sitter is imported when the first file is parsed, never when the package is
   imported, so the protocol core pays for grammars only when a structure action runs.
-- A source is only built from a file that parses without errors.
+- A file with parse errors still loads: its errors are kept in ``Source.errors``. An
+  operation refuses only when an error lies in the range it reads or rewrites (its
+  target's, or its destination's); errors elsewhere are a note. An error is pinned to
+  the rows of the tokens the parser could not place (and of missing tokens), not to the
+  whole ERROR node, which often spans the correct code the parser recovered after it.
+- A ``.h`` file is C unless the text needs C++ (a C++ parse has fewer errors).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import OperatorError
@@ -58,6 +64,7 @@ class Source:
     data: bytes
     lines: list[str]
     tree: Tree
+    errors: tuple[dict[str, Any], ...] = ()
     _offsets: list[int] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -125,8 +132,41 @@ def parse_text(spec: LanguageSpec, path: str, file: TextFile, text: str) -> Sour
     return Source(path, spec, file, text, data, text.split("\n"), tree)
 
 
+_CPP_HINTS = re.compile(
+    rb"^\s*(?:namespace\b|template\s*<|class\s+\w+[^;]*\{|(?:public|private|protected):)"
+    rb"|::|\bFMT_BEGIN_NAMESPACE\b",
+    re.M,
+)
+
+
+# C and C++ macros the grammar cannot know: a line holding only a macro name
+# (FMT_BEGIN_NAMESPACE), a macro name before a declaration (FMT_EXPORT template ...,
+# FMT_CONSTEXPR int f()), and `if FMT_CONSTEXPR20 (`. Masked with spaces of the same
+# length, so every offset stays valid; used only when it leaves fewer parse errors.
+_MACRO_WORD = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]+"
+_MACROS = re.compile(
+    rb"^[ \t]*(" + _MACRO_WORD + rb")[ \t]*$"
+    rb"|\b(" + _MACRO_WORD + rb")(?=[ \t]+[A-Za-z_~])"
+    rb"|(?<=\bif )(" + _MACRO_WORD + rb")(?=[ \t]*\()",
+    re.M,
+)
+
+
+def _mask_macros(data: bytes) -> bytes:
+    return _MACROS.sub(lambda m: b" " * len(m.group(0)), data)
+
+
+def _masked(source: Source) -> Source:
+    masked = _mask_macros(source.data)
+    if masked == source.data:
+        return source
+    tree = parser_for(source.spec.name).parse(masked)
+    candidate = with_errors(replace(source, tree=tree, errors=()))
+    return candidate if len(candidate.errors) < len(source.errors) else source
+
+
 def load_source(data: bytes, path: str) -> Source:
-    """Check, decode and parse a file; refuse one that already has syntax errors."""
+    """Check, decode and parse a file; its parse errors are kept, not refused here."""
     check_size(data, path)
     spec = language_spec(path)
     try:
@@ -134,19 +174,62 @@ def load_source(data: bytes, path: str) -> Source:
     except OperatorError as exc:
         exc.details.update(UNCHANGED)
         raise
-    source = parse_text(spec, path, file, file.text)
-    errors = parse_errors(source) if source.root.has_error else []
-    errors += empty_python_blocks(source)
-    if errors:
-        first = errors[0]
-        raise OperatorError(
-            "ERR_PARSER_FAILED",
-            f"{path} has syntax errors ({len(errors)} found, first at line {first['line']}, "
-            f"column {first['column']}), so its structures cannot be located reliably. "
-            "Fix the syntax first (e.g. with a text or line edit), then retry.",
-            {"parse_errors": errors, **UNCHANGED},
-        )
+    source = with_errors(parse_text(spec, path, file, file.text))
+    if spec.name == "c" and path.lower().endswith(".h") and _CPP_HINTS.search(source.data):
+        cpp = with_errors(parse_text(SPECS["cpp"], path, file, file.text))
+        if len(cpp.errors) < len(source.errors) or not source.errors:
+            source = cpp
+    if source.errors and spec.name in ("c", "cpp"):
+        source = _masked(source)
     return source
+
+
+def reparse(source: Source, text: str) -> Source:
+    """``text`` parsed as ``source`` was (same grammar, same macro masking rule)."""
+    edited = with_errors(parse_text(source.spec, source.path, source.file, text))
+    if edited.errors and source.spec.name in ("c", "cpp"):
+        edited = _masked(edited)
+    return edited
+
+
+def with_errors(source: Source) -> Source:
+    errors = parse_errors(source, limit=200) if source.root.has_error else []
+    errors += empty_python_blocks(source)
+    errors.sort(key=lambda e: (e["line"], e["column"]))
+    return replace(source, errors=tuple(errors)) if errors else source
+
+
+def refuse_errors_in(source: Source, first: int, last: int, what: str) -> None:
+    """ERR_PARSER_FAILED when a parse error lies in rows ``first``..``last`` (0-based)."""
+    inside = [e for e in source.errors if first + 1 <= e["line"] <= last + 1]
+    if not inside:
+        return
+    where = inside[0]
+    raise OperatorError(
+        "ERR_PARSER_FAILED",
+        f"{source.path} has syntax errors inside {what} (lines {first + 1}-{last + 1}; "
+        f"{len(inside)} found, first at line {where['line']}, column {where['column']}: "
+        f"{where['kind']}), so its boundaries cannot be trusted. Fix the syntax there first "
+        "(e.g. with a text or line edit), then retry.",
+        {"parse_errors": inside, "line_range_inclusive": [first + 1, last + 1], **UNCHANGED},
+    )
+
+
+def errors_note(source: Source) -> list[dict[str, Any]]:
+    """The note attached to results from a file that has parse errors elsewhere."""
+    if not source.errors:
+        return []
+    lines = ", ".join(str(e["line"]) for e in source.errors[:5])
+    return [
+        {
+            "type": "PARSE_ERRORS_ELSEWHERE",
+            "message": (
+                f"{source.path} has {len(source.errors)} syntax error(s) outside the lines this "
+                f"operation used (at line {lines}); they were left as they were."
+            ),
+            "details": {"errors": list(source.errors[:20])},
+        }
+    ]
 
 
 _QUERIES: dict[str, Any] = {}
@@ -177,21 +260,36 @@ def empty_python_blocks(source: Source) -> list[dict[str, Any]]:
     return found
 
 
+def _error_entry(source: Source, node: Node, kind: str) -> dict[str, Any]:
+    row = node.start_point.row
+    line = source.lines[row] if row < len(source.lines) else ""
+    prefix = line.encode("utf-8")[: node.start_point.column]
+    column = len(prefix.decode("utf-8", errors="ignore")) + 1
+    return {"line": row + 1, "column": column, "kind": kind, "snippet": line.strip()[:80]}
+
+
 def parse_errors(source: Source, limit: int = 20) -> list[dict[str, Any]]:
-    """Where the parser found errors: 1-based line and character column, and the line."""
+    """Where the parser found errors: 1-based line and character column, and the line.
+
+    An ERROR node is reported at each of its own tokens' rows (the text the parser could
+    not place), not over the recovered code inside it.
+    """
     found: list[dict[str, Any]] = []
+    seen: set[tuple[int, int]] = set()
     stack = [source.root]
     while stack and len(found) < limit:
         node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            row = node.start_point.row
-            line = source.lines[row] if row < len(source.lines) else ""
-            prefix = line.encode("utf-8")[: node.start_point.column]
-            column = len(prefix.decode("utf-8", errors="ignore")) + 1
-            kind = f"missing {node.type!r}" if node.is_missing else "unexpected text"
-            found.append(
-                {"line": row + 1, "column": column, "kind": kind, "snippet": line.strip()[:80]}
-            )
+        if node.is_missing:
+            found.append(_error_entry(source, node, f"missing {node.type!r}"))
+            continue
+        if node.type == "ERROR":
+            tokens = [c for c in node.children if c.child_count == 0 or not c.is_named]
+            for token in tokens or [node]:
+                key = (token.start_point.row, node.start_byte)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(_error_entry(source, token, "unexpected text"))
+            stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
             continue
         stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
-    return sorted(found, key=lambda e: (e["line"], e["column"]))
+    return sorted(found, key=lambda e: (e["line"], e["column"]))[:limit]

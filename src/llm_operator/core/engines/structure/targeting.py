@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ...errors import OperatorError
 from .boundaries import structure_range
 from .markdown import markdown_keys
-from .source import UNCHANGED, Source, end_row
+from .source import UNCHANGED, Source, end_row, refuse_errors_in
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -89,7 +89,13 @@ def children(source: Source, node: Node) -> list[Candidate]:
         parent, child, index = item
         if child.type in spec.comment_types or child.type in spec.prefix_types:
             continue
-        container = parent.type in spec.containers
+        if child.type == "ERROR" or (parent.type == "ERROR" and child.child_count == 0):
+            # Text the parser could not place: look through it, so the structures it
+            # recovered after the bad tokens stay targetable (their ranges are checked
+            # for errors before any edit).
+            stack.append(_named_children(child))
+            continue
+        container = parent.type in spec.containers or parent.type == "ERROR"
         if (
             container
             and parent.type in spec.headed_containers
@@ -104,7 +110,28 @@ def children(source: Source, node: Node) -> list[Candidate]:
             found.append(make_candidate(source, child))
         else:
             stack.append(_named_children(child))
-    return found
+    return _outermost(found)
+
+
+def _outermost(found: list[Candidate]) -> list[Candidate]:
+    """Text around parse errors can yield a node and a fragment inside it that start on
+    the same line; the outer one is the structure."""
+    rows = [c.def_row for c in found]
+    if len(set(rows)) == len(rows):
+        return found
+
+    def inside(inner: Node, outer: Node) -> bool:
+        return (
+            inner != outer
+            and outer.start_byte <= inner.start_byte
+            and inner.end_byte <= outer.end_byte
+        )
+
+    return [
+        c
+        for c in found
+        if not any(o.def_row == c.def_row and inside(c.node, o.node) for o in found)
+    ]
 
 
 def _named_children(node: Node) -> Iterator[tuple[Node, Node, int]]:
@@ -133,6 +160,11 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
             if key and _matches(c, key)
         ]
         if not found:
+            broken = [e for e in source.errors if key and e["snippet"].startswith(key)]
+            if broken:
+                refuse_errors_in(
+                    source, broken[0]["line"] - 1, broken[-1]["line"] - 1, f"the line {key!r}"
+                )
             raise _not_found(source, levels, depth, scopes)
         if depth == len(levels) - 1:
             return found

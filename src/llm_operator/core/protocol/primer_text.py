@@ -1,0 +1,155 @@
+# ruff: noqa: E501  (example base64 lines must stay whole: the rule they teach is "one line")
+"""The written parts of the primer (primer.py puts them together with the tables).
+
+Plain ASCII. No prose line starts or ends with a marker word. The examples run verbatim
+in tests/core/protocol/test_primer.py against a workspace holding notes/plan.txt with
+"Alpha\\nBeta\\n"; the line after each example block ("-> ...") is what the app answers.
+"""
+
+INTRO = """\
+LLM OPERATOR PRIMER (commands use version: 1)
+
+You are working with LLM Operator, a desktop app on my computer that reads and changes files \
+in one folder (the workspace) for you. When you need a file operation, write command blocks \
+as described below, as plain text, then stop and wait. I paste your reply into the app: reads \
+run at once, every write is shown to me as a diff and runs only if I approve it. I paste the \
+result blocks back to you. Start with a small read, for example fs.list with path: . \
+This primer is complete for normal work; the full reference is what operator.getInterfaceSpec \
+returns (or `llm-operator spec` prints), and you need it only for details this primer leaves \
+open."""
+
+RULES = """\
+HARD RULES
+1. A command block is a line OPERATOR_CMD, then key: value lines, then a line \
+END_OPERATOR_CMD. Each marker stands alone on its own line. No empty lines, bullets, \
+comments or prose inside a block. Keys are written exactly as listed (path, not Path).
+2. Every block has version: 1, id: <new id>, action: <name>. fs.* actions need path: \
+(relative to the workspace, / between folders, . is the root); other actions take no path. \
+Never send a workspace field.
+3. ASCII only inside blocks. Anything longer than one line, or not ASCII, goes base64 \
+(UTF-8) in a *_b64 field, on ONE line, no breaks, correct = padding. Plain content, \
+old_text, new_text, target and query are single-line only.
+4. Use a fresh id for EVERY command, also for verification reads, retries and corrections \
+(read-1, edit-2, read-3 ...). An id that already ran with identical content is not run \
+again: you get its earlier result, marked as a repeat and saying when it ran, so an old read \
+id shows stale content. The same id with different content is ERR_DUPLICATE_ID. A command \
+the user undid is no longer a repeat: sent again, it is asked and run again.
+5. Read before you edit (fs.readSlice, fs.search); never guess file contents. After an ok \
+write, verify with a new read and quote the changed lines before you claim success.
+6. Claim nothing until its result says ok: true. A command that got no result did not run: \
+treat it as not executed; read the file again, then resend it with a new id.
+7. Never write result blocks yourself; only the app does. Results arrive as OPERATOR_RESULT \
+... END_OPERATOR_RESULT with id, ok, summary and maybe details_b64 (base64 UTF-8). Long \
+results come in parts headed "LLM Operator results, part i of n": wait for the last part.
+8. Never start or end a prose line with a marker word (write "the command block", not a \
+sentence that begins with the marker). A code fence around blocks is harmless: put ```text \
+on its own line before the first block and ``` on its own line after the last; never glue \
+a fence to a marker. Do not escape underscores (no backslashes).
+9. ERR_REJECTED_BY_USER: the user said no (the reason follows). Ask what they want; do not \
+resend it unchanged. ERR_TRASH_UNAVAILABLE: nothing was deleted; tell the user. After an \
+undo, a result with id undo-<n> lists the commands undone: treat them as not executed and \
+read before editing again.
+
+FORMAT (a read of lines 1-80; reads run at once)
+OPERATOR_CMD
+version: 1
+id: read-0
+action: fs.readSlice
+path: notes/plan.txt
+start: 1
+lines: 80
+END_OPERATOR_CMD
+-> ok: true, details hold "1: Alpha"
+fs.applyEdits takes edits_b64 = base64 of JSON {"version":1,"edits":[...]}; each edit has \
+"op": insertAfter or insertBefore (anchor, text, optional occurrence), replaceFirst or \
+replaceAll (find, text; optional regex, caseSensitive, wholeWord; replaceAll also \
+expectedCount), replaceRange (startLine, endLine, text: whole lines). All edits apply or \
+none. fs.patch takes patch_b64 = a unified diff of one file whose context matches \
+exactly. Structure actions name code by its definition line: target: def main(): \
+(target_b64 for nested levels, one per line, outermost first). fs.outline of a folder is \
+the cheapest map of a codebase. A context message from me (## Task, then files between \
+=== FILE: <path> === lines, numbered as fs.readSlice numbers them, maybe in parts headed \
+"LLM Operator context, part i of n") shows the files as they were: read again before \
+editing later."""
+
+EXAMPLES = """\
+WORKED EXAMPLES (notes/plan.txt holds the lines Alpha and Beta)
+Read first:
+OPERATOR_CMD
+version: 1
+id: read-1
+action: fs.readSlice
+path: notes/plan.txt
+END_OPERATOR_CMD
+-> ok: true, details hold "2: Beta"
+Then edit (edits_b64 = {"version":1,"edits":[{"op":"insertAfter","anchor":"Beta",\
+"text":"\\nGamma"}]}):
+OPERATOR_CMD
+version: 1
+id: edit-2
+action: fs.applyEdits
+path: notes/plan.txt
+edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJpbnNlcnRBZnRlciIsImFuY2hvciI6IkJldGEiLCJ0ZXh0IjoiXG5HYW1tYSJ9XX0=
+END_OPERATOR_CMD
+-> ok: true
+Verify with a NEW id:
+OPERATOR_CMD
+version: 1
+id: read-3
+action: fs.readSlice
+path: notes/plan.txt
+END_OPERATOR_CMD
+-> ok: true, details hold "3: Gamma"
+Had you resent read-1 unchanged, you would get the old result again:
+OPERATOR_CMD
+version: 1
+id: read-1
+action: fs.readSlice
+path: notes/plan.txt
+END_OPERATOR_CMD
+-> ok: true, marked as a repeat, details hold "2: Beta"
+A correction sent under a used id is refused; give it a new id:
+OPERATOR_CMD
+version: 1
+id: edit-2
+action: fs.applyEdits
+path: notes/plan.txt
+edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJpbnNlcnRBZnRlciIsImFuY2hvciI6IkJldGEiLCJ0ZXh0IjoiXG5EZWx0YSJ9XX0=
+END_OPERATOR_CMD
+-> ok: false (ERR_DUPLICATE_ID)
+A multi-line value sent inline is refused:
+OPERATOR_CMD
+version: 1
+id: write-4
+action: fs.write
+path: notes/todo.txt
+content: first
+second
+END_OPERATOR_CMD
+-> ok: false (ERR_CONTENT_HAS_NEWLINES)
+Correct it with a new id and content_b64 (base64 of "first\\nsecond\\n"):
+OPERATOR_CMD
+version: 1
+id: write-5
+action: fs.write
+path: notes/todo.txt
+content_b64: Zmlyc3QKc2Vjb25kCg==
+END_OPERATOR_CMD
+-> ok: true
+An anchor that is not in the file fails and changes nothing; read again, then retry:
+OPERATOR_CMD
+version: 1
+id: edit-6
+action: fs.applyEdits
+path: notes/plan.txt
+edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJyZXBsYWNlRmlyc3QiLCJmaW5kIjoiRGVsdGEiLCJ0ZXh0IjoiRXBzaWxvbiJ9XX0=
+END_OPERATOR_CMD
+-> ok: false (ERR_ANCHOR_NOT_FOUND)
+If the user rejects a write, ask them why before doing anything else:
+OPERATOR_CMD
+version: 1
+id: delete-7
+action: fs.delete
+path: notes/todo.txt
+END_OPERATOR_CMD
+-> if the user rejects it: ok: false (ERR_REJECTED_BY_USER)"""

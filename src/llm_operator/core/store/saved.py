@@ -1,0 +1,162 @@
+"""What a deleted or overwritten entry held, captured and rebuilt by descriptors.
+
+Every function here works on a folder descriptor and a single name: a symlink is read as
+a link (its text), never followed, and a folder is entered with ``O_NOFOLLOW``, so a
+capture or a rebuild never leaves the folder it was given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from .fsaccess import DIR_FLAGS, READ_FLAGS
+
+# A folder tree larger than this is not copied into the journal before its delete: the
+# system trash is then the only way back, and undo says so.
+SNAPSHOT_CAP = 200 * 1024 * 1024
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@dataclass(frozen=True)
+class SavedFile:
+    data: bytes
+    mode: int
+
+
+@dataclass(frozen=True)
+class SavedLink:
+    target: str
+
+
+@dataclass(frozen=True)
+class SavedDir:
+    mode: int
+    children: tuple[tuple[str, SavedEntry], ...]
+
+
+@dataclass(frozen=True)
+class SavedTooLarge:
+    """An entry over SNAPSHOT_CAP: only the system trash holds its content."""
+
+    size: int
+
+
+@dataclass(frozen=True)
+class SavedUnsupported:
+    """A fifo, socket or device inside a deleted folder: it cannot be rebuilt."""
+
+    kind: str
+
+
+SavedEntry: TypeAlias = SavedFile | SavedLink | SavedDir | SavedTooLarge | SavedUnsupported
+
+
+def kind_of(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "device"
+
+
+def read_file_at(dir_fd: int, name: str) -> bytes:
+    fd = os.open(name, READ_FLAGS, dir_fd=dir_fd)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def _tree_size(dir_fd: int, name: str) -> int:
+    total = 0
+    for _, _, files, fd in os.fwalk(name, dir_fd=dir_fd, follow_symlinks=False):
+        for child in files:
+            with contextlib.suppress(FileNotFoundError):
+                info = os.stat(child, dir_fd=fd, follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode):
+                    total += info.st_size
+    return total
+
+
+def _capture(dir_fd: int, name: str) -> SavedEntry:
+    info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    if stat.S_ISLNK(info.st_mode):
+        return SavedLink(os.readlink(name, dir_fd=dir_fd))
+    if stat.S_ISREG(info.st_mode):
+        return SavedFile(read_file_at(dir_fd, name), stat.S_IMODE(info.st_mode))
+    if stat.S_ISDIR(info.st_mode):
+        fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+        try:
+            names = sorted(os.listdir(fd))
+            children = tuple((child, _capture(fd, child)) for child in names)
+        finally:
+            os.close(fd)
+        return SavedDir(stat.S_IMODE(info.st_mode), children)
+    return SavedUnsupported(kind_of(info.st_mode))
+
+
+def capture_at(dir_fd: int, name: str, cap: int = SNAPSHOT_CAP) -> SavedEntry:
+    """Everything needed to rebuild ``name`` in ``dir_fd`` (a symlink is kept as a link)."""
+    info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    if stat.S_ISREG(info.st_mode) and info.st_size > cap:
+        return SavedTooLarge(info.st_size)
+    if stat.S_ISDIR(info.st_mode):
+        size = _tree_size(dir_fd, name)
+        if size > cap:
+            return SavedTooLarge(size)
+    return _capture(dir_fd, name)
+
+
+Writer = Callable[[int, bytes], None]
+
+
+def build_tree_at(
+    dir_fd: int, name: str, saved: SavedDir, rel: str, problems: list[str], write: Writer
+) -> None:
+    """Create the folder ``name`` in ``dir_fd`` holding ``saved``; unrebuildable parts go to
+    ``problems``."""
+    os.mkdir(name, 0o700, dir_fd=dir_fd)
+    fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+    try:
+        for child_name, child in saved.children:
+            if isinstance(child, SavedFile):
+                out = os.open(child_name, _CREATE, 0o600, dir_fd=fd)
+                try:
+                    write(out, child.data)
+                    os.fchmod(out, child.mode)
+                    os.fsync(out)
+                finally:
+                    os.close(out)
+            elif isinstance(child, SavedLink):
+                os.symlink(child.target, child_name, dir_fd=fd)
+            elif isinstance(child, SavedDir):
+                build_tree_at(fd, child_name, child, f"{rel}/{child_name}", problems, write)
+            elif isinstance(child, SavedUnsupported):
+                problems.append(f"{rel}/{child_name}: a {child.kind} cannot be restored")
+        # Last, so a read-only folder can still be filled first.
+        os.fchmod(fd, saved.mode)
+    finally:
+        os.close(fd)
+
+
+def remove_tree_at(dir_fd: int, name: str) -> None:
+    """Remove the folder ``name`` in ``dir_fd`` and everything in it, never following links."""
+    try:
+        fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+    except OSError:
+        os.unlink(name, dir_fd=dir_fd)  # not a folder (any more): just the entry
+        return
+    try:
+        for child in os.listdir(fd):
+            info = os.stat(child, dir_fd=fd, follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                remove_tree_at(fd, child)
+            else:
+                os.unlink(child, dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(name, dir_fd=dir_fd)
