@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llm_operator.core.protocol.context_pack import (
     MIN_LIMIT,
@@ -77,3 +79,26 @@ def test_a_line_longer_than_a_part_is_cut_into_marked_pieces() -> None:
 def test_file_lines_match_read_slice_numbering() -> None:
     assert file_lines("a\r\nb\fc\nd") == ["a", "b\fc", "d"]
     assert file_lines("") == []
+
+
+_LINE = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+    max_size=300,
+)
+_FILE_TEXT = st.lists(_LINE, max_size=40).map(lambda lines: "".join(f"{x}\n" for x in lines))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    texts=st.lists(_FILE_TEXT, min_size=1, max_size=4),
+    long_line=st.integers(min_value=0, max_value=4000),
+    limit=st.integers(min_value=MIN_LIMIT, max_value=6000),
+)
+def test_any_files_pack_into_parts_that_fit_and_unpack_whole(
+    texts: list[str], long_line: int, limit: int
+) -> None:
+    files = [PackedFile(f"dir/f{n}.txt", text) for n, text in enumerate(texts)]
+    files.append(PackedFile("wide.txt", "w" * long_line + "\n"))
+    message = pack_message("primer line\n" * 20, "the task", files, "outline", limit)
+    assert all(len(part) <= limit for part in message.parts)
+    assert unpack(message.parts) == {f.rel: f.text for f in files}
