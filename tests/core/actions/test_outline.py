@@ -259,13 +259,24 @@ def test_continuation_covers_a_large_tree_exactly_once(
 
 
 def test_line_cap_cuts_a_folder_outline(run_reply: Any, cmd: Any, workspace: Path) -> None:
-    funcs = "".join(f"def f{n}():\n    pass\n" for n in range(1000))
-    for n in range(4):
-        (workspace / f"w{n}.py").write_text(funcs)
+    funcs = "".join(f"def f{n}():\n    pass\n" for n in range(150))
+    for n in range(25):
+        (workspace / f"w{n:02d}.py").write_text(funcs)
     result = outline(run_reply, cmd, ".")
     heads = header(result.details)
     assert f"# truncated at the line limit {MAX_LINES}" in heads
-    assert "# more: after: w2.py" in heads
+    assert "# more: after: w19.py" in heads  # 20 files of 151 lines reach 3000
+
+
+def test_one_big_file_shows_200_structures_in_a_folder_outline(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "big.py").write_text("".join(f"def f{n}():\n    pass\n" for n in range(500)))
+    lines = body(outline(run_reply, cmd, ".").details)
+    start = lines.index("big.py (python, 1000 lines)")
+    assert lines[start + 200] == "  399-400: def f199():"
+    assert lines[start + 201] == "  ... 300 more structures: fs.outline of big.py shows them all"
+    assert len(body(outline(run_reply, cmd, "big.py").details)) == 500
 
 
 def test_secret_file_outline_needs_approval(run_reply: Any, cmd: Any, workspace: Path) -> None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 MAX_FILES = 300
 MAX_LINES = 3000
+MAX_FILE_LINES = 200  # per file in a folder outline: one big data file must not fill it
 MAX_FILE_BYTES = 500_000
 DEPTH_DEFAULT = 2
 DEPTH_MAX = 8
@@ -168,6 +169,12 @@ def _add(walked: WalkedFile, depth: int, into: FolderOutline) -> None:
     except OperatorError:
         into.undecodable += 1
         return
+    if len(lines) > MAX_FILE_LINES:
+        rest = len(lines) - MAX_FILE_LINES
+        lines = [
+            *lines[:MAX_FILE_LINES],
+            f"... {rest} more structures: fs.outline of {walked.rel} shows them all",
+        ]
     into.blocks.append(_FileBlock(walked.rel, note, lines, walked.secret))
     into.outlined += 1
     into.lines += len(lines) + 1
