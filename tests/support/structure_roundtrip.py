@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from llm_operator.core.engines import structure
 from llm_operator.core.engines.structure.boundaries import owns_lines, structure_range
 from llm_operator.core.engines.structure.source import load_source, reparse
-from llm_operator.core.engines.structure.targeting import Candidate, children, resolve
+from llm_operator.core.engines.structure.targeting import Candidate, Target, children, resolve
 from llm_operator.core.errors import OperatorError
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ class Rates:
         for step in STEPS:
             parts.append(f"{step} {self.rate(step):.1%} of {self.tried(step)}")
         parts.append(f"untargetable {self.outcomes['untargetable']}")
+        parts.append(f"needed occurrence {self.outcomes['needed_occurrence']}")
         parts.append(f"shares line {self.outcomes['shares_line']}")
         parts.append(f"crashes {self.outcomes['crash']}")
         parts.append(f"defs refused for parse errors {self.outcomes['refused_definitions']}")
@@ -212,12 +213,19 @@ def _trip_one(
         record("read", False, exc.code)
         return "refused" if exc.code == "ERR_PARSER_FAILED" else "failed"
     refused_before = rates.outcomes["refused_steps"]
-    mine = [m for m in matches if m["line_range_inclusive"] == [start + 1, end + 1]]
-    if len(matches) != 1 or not mine:
-        rates.outcomes["untargetable"] += 1
+    spans = [m["line_range_inclusive"] for m in matches]
+    if [start + 1, end + 1] not in spans:
         rates.failures.append(f"{where} untargetable ({len(matches)} matches)")
+        rates.outcomes["untargetable"] += 1
         return "untargetable"
-    record("read", True)
+    if len(matches) > 1:
+        # Identical definition lines: the occurrence in file order names this one.
+        rates.outcomes["needed_occurrence"] += 1
+        levels = Target(levels, occurrence=spans.index([start + 1, end + 1]) + 1)
+        mine = structure.read_structure(data, path, levels)["matches"]
+    else:
+        mine = matches
+    record("read", len(mine) == 1 and mine[0]["line_range_inclusive"] == [start + 1, end + 1])
     text = mine[0]["text"]
     try:
         replaced = structure.replace_structure(data, path, levels, text).new_source
@@ -227,7 +235,7 @@ def _trip_one(
     _trip_text(path, data, src, candidate, levels, text, record)
     _trip_delete_insert(path, data, src, levels, candidate, text, base_errors, rates, record)
     try:
-        dest = parent or []
+        dest = _parent_target(data, path, parent, candidate) if parent else []
         moved = structure.move_structure(data, path, levels, "end", dest_target=dest).new_source
         ok = _error_count(path, moved, src) <= base_errors and _contains_block(moved, text)
         record("move", ok, "broken or text changed")
@@ -237,6 +245,21 @@ def _trip_one(
         rates.outcomes["refused_definitions"] += 1
         return "refused"
     return "ok"
+
+
+def _parent_target(data: bytes, path: str, parent: list[str], candidate: Candidate) -> list[str]:
+    """The parent's levels, with the occurrence that names the parent of ``candidate``."""
+    spans = [
+        m["line_range_inclusive"] for m in structure.read_structure(data, path, parent)["matches"]
+    ]
+    if len(spans) <= 1:
+        return parent
+    row = candidate.def_row + 1
+    inner = [i for i, (first, last) in enumerate(spans) if first <= row <= last]
+    if not inner:
+        return parent
+    best = min(inner, key=lambda i: spans[i][1] - spans[i][0])
+    return Target(parent, occurrence=best + 1)
 
 
 def _trip_text(
@@ -289,7 +312,14 @@ def _trip_delete_insert(
         if not kids:
             record("delete_insert", True)  # type: ignore[operator]
             return
-        neighbour = [*parent_levels, kids[0].keys[0][:50].rstrip()]
+        neighbour: list[str] = [*parent_levels, kids[0].keys[0][:50].rstrip()]
+        spans = [
+            m["line_range_inclusive"][0]
+            for m in structure.read_structure(removed, path, neighbour)["matches"]
+        ]
+        if len(spans) > 1:
+            first_row = structure_range(after_src, kids[0].node)[0] + 1
+            neighbour = Target(neighbour, occurrence=spans.index(first_row) + 1)
         back = structure.insert_before_structure(
             removed, path, neighbour, textwrap.dedent(text)
         ).new_source

@@ -25,6 +25,7 @@ from .operations import (
 from .outline import FileOutline, OutlineEntry, outline_structures
 from .reports import StructureEdit, StructureMove
 from .source import MAX_CONTENT_BYTES, MAX_FILE_BYTES
+from .targeting import Target, symbol_target
 
 __all__ = [
     "MAX_CONTENT_BYTES",
@@ -35,6 +36,7 @@ __all__ = [
     "OutlineEntry",
     "StructureEdit",
     "StructureMove",
+    "Target",
     "delete_structure",
     "insert_after_structure",
     "insert_before_structure",
@@ -45,4 +47,5 @@ __all__ = [
     "replace_all_text_in_structure",
     "replace_structure",
     "replace_text_in_structure",
+    "symbol_target",
 ]

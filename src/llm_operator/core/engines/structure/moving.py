@@ -17,7 +17,7 @@ from .indentation import check_indentation, detect_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
 from .reports import Located, StructureMove, empty_warning, finish, locate
 from .source import UNCHANGED, Source, load_source, refuse_errors_in
-from .targeting import Candidate, Match, children, structure_at_row
+from .targeting import Candidate, Match, Target, children, structure_at_row
 
 POSITIONS = ("before", "after", "start", "end")
 _CLOSERS = ("}", "end", "</", ")", "]")
@@ -113,7 +113,7 @@ def move_structure(
             f"position must be one of {', '.join(POSITIONS)}, not {position!r}.",
             position=position,
         )
-    levels = list(dest_target or [])
+    levels = dest_target if isinstance(dest_target, Target) else list(dest_target or [])
     if position in ("before", "after") and not levels:
         raise _invalid(
             f"position {position!r} needs dest_target naming the structure to move next to; "

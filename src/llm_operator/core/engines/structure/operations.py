@@ -28,7 +28,7 @@ from .source import (
     load_source,
     refuse_errors_in,
 )
-from .targeting import Match, children, resolve, structure_at_row
+from .targeting import Match, children, resolve, resolve_one, structure_at_row
 
 
 def prepare_content(content: str, name: str = "content") -> str:
@@ -58,7 +58,8 @@ def read_structure(source: bytes, path: str, target: list[str]) -> dict[str, Any
             "warnings": errors_note(src),
         }
     matches = []
-    for match in resolve(src, target):
+    chosen = [resolve_one(src, target)] if getattr(target, "occurrence", None) else None
+    for match in chosen or resolve(src, target):
         start, end = structure_range(src, match.candidate.node)
         matches.append(
             {"text": "\n".join(body[start : end + 1]), "line_range_inclusive": [start + 1, end + 1]}

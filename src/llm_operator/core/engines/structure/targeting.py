@@ -15,7 +15,8 @@ file costs a walk over its ancestors' children, not over the whole tree.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,76 @@ if TYPE_CHECKING:
 
 KEY_CHARS = 50
 _HEADER_FIELDS = frozenset({"condition", "name", "value", "pattern"})
+_INDEXED = re.compile(r"^(.*?)\[(\d+)\]$")
+# Fields that lead from a structure node to the node holding its name.
+_NAME_PATHS = ("definition", "declaration", "declarator", "type", "value", "key", "left")
+
+
+class Target(list[str]):
+    """Target levels (outermost first) and how to choose among identical matches.
+
+    ``occurrence`` (1-based, file order) picks one of several matches. ``by_symbol`` levels
+    are grammar names (``UserAuth``, ``validate[2]`` for the second overload, a Markdown
+    heading's text) instead of definition-line prefixes.
+    """
+
+    def __init__(
+        self, levels: Sequence[str] = (), *, occurrence: int | None = None, by_symbol: bool = False
+    ) -> None:
+        super().__init__(levels)
+        self.occurrence = occurrence
+        self.by_symbol = by_symbol
+
+
+def symbol_target(symbol: str, occurrence: int | None = None) -> Target:
+    """``UserAuth/validate[2]`` as a Target; levels are separated by ``/``."""
+    levels = [part.strip() for part in symbol.strip().strip("/").split("/")]
+    if not symbol.strip() or any(not part for part in levels):
+        raise OperatorError(
+            "ERR_INVALID_SYMBOL",
+            f"symbol {symbol!r} has an empty level; write names separated by '/', e.g. "
+            "'UserAuth/validate' or 'Parser/parse[2]' for the second of two overloads.",
+            {"symbol": symbol, **UNCHANGED},
+        )
+    return Target(levels, occurrence=occurrence, by_symbol=True)
+
+
+def _leaf_text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace").strip()
+
+
+def name_of(source: Source, node: Node, depth: int = 0) -> str | None:
+    """The grammar name of a structure: its ``name`` field, looked for through wrappers
+    (a decorated definition, an export, a C declarator), a Rust impl's type, or a
+    Markdown heading's text."""
+    if source.spec.name == "markdown":
+        if node.type == "section" and node.named_children:
+            heading = node.named_children[0]
+            line = source.lines[heading.start_point.row].strip()
+            return line.lstrip("#").strip() or None
+        return None
+    name = node.child_by_field_name("name")
+    if name is not None:
+        if name.child_count and name.named_child_count:
+            inner = name_of(source, name, depth + 1)
+            if inner:
+                return inner
+        return _leaf_text(name) or None
+    if depth >= 4:
+        return None
+    for field_name in _NAME_PATHS:
+        child = node.child_by_field_name(field_name)
+        if child is None:
+            continue
+        if child.child_count == 0 or child.type.endswith("identifier"):
+            return _leaf_text(child) or None
+        found = name_of(source, child, depth + 1)
+        if found:
+            return found
+    for child in node.named_children:
+        if child.type in ("function_definition", "class_definition", "declaration"):
+            return name_of(source, child, depth + 1)
+    return None
 
 
 @dataclass(frozen=True)
@@ -148,17 +219,44 @@ def _matches(candidate: Candidate, key: str) -> bool:
     return any(k.startswith(key) for k in candidate.keys)
 
 
+def _symbol_matches(
+    source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]], level: str
+) -> list[Match]:
+    indexed = _INDEXED.match(level)
+    name, index = (indexed.group(1).strip(), int(indexed.group(2))) if indexed else (level, 0)
+    found: list[Match] = []
+    for parent, kids in scopes:
+        named = [c for c in kids if name_of(source, c.node) == name]
+        if index:
+            named = named[index - 1 : index]
+        found += [Match(c, parent, tuple(kids)) for c in named]
+    return found
+
+
 def resolve(source: Source, levels: list[str]) -> list[Match]:
-    """Every structure the target names (at least one, or ERR_TARGET_NOT_FOUND)."""
+    """Every structure the target names (at least one, or ERR_TARGET_NOT_FOUND).
+
+    Where several structures match a level and some of them have exactly the level as
+    their whole definition line, only those count: ``## Version 2.8`` names that heading,
+    not ``## Version 2.8.1``.
+    """
+    by_symbol = getattr(levels, "by_symbol", False)
     scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
     for depth, level in enumerate(levels):
         key = _level_key(level)
-        found = [
-            Match(c, parent, tuple(kids))
-            for parent, kids in scopes
-            for c in kids
-            if key and _matches(c, key)
-        ]
+        if by_symbol:
+            found = _symbol_matches(source, scopes, level.strip())
+        else:
+            found = [
+                Match(c, parent, tuple(kids))
+                for parent, kids in scopes
+                for c in kids
+                if key and _matches(c, key)
+            ]
+            if len(found) > 1:
+                whole = level.strip()
+                exact = [m for m in found if m.candidate.first_line == whole]
+                found = exact or found
         if not found:
             broken = [e for e in source.errors if key and e["snippet"].startswith(key)]
             if broken:
@@ -174,6 +272,19 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
 
 def resolve_one(source: Source, levels: list[str]) -> Match:
     found = resolve(source, levels)
+    occurrence = getattr(levels, "occurrence", None)
+    if occurrence is not None:
+        if not 1 <= occurrence <= len(found):
+            where = ", ".join(
+                f"line {structure_range(source, m.candidate.node)[0] + 1}" for m in found[:10]
+            )
+            raise OperatorError(
+                "ERR_TARGET_NOT_FOUND",
+                f"occurrence {occurrence} was asked for, but {len(found)} structure(s) in "
+                f"{source.path} match the target ({where}); give occurrence 1 to {len(found)}.",
+                {"searched_path": list(levels), "matches": len(found), **UNCHANGED},
+            )
+        return found[occurrence - 1]
     if len(found) > 1:
         listed = [
             {
@@ -188,7 +299,8 @@ def resolve_one(source: Source, levels: list[str]) -> Match:
             "ERR_TARGET_AMBIGUOUS",
             f"{len(found)} structures in {source.path} match the target ({where}); this "
             "operation needs exactly one. Make the last level longer (more of the definition "
-            "line) or add the enclosing levels above it.",
+            "line), add the enclosing levels above it, or add 'occurrence: N' to pick the "
+            f"N-th of them in file order (1 to {len(found)}).",
             {"searched_path": levels, "matches": listed, **UNCHANGED},
         )
     return found[0]
@@ -228,6 +340,21 @@ def _not_found(
     under = f"under {parent!r}" if parent else "at the top level"
     if not key:
         problem = f"level {depth + 1} of the target is empty"
+    elif getattr(levels, "by_symbol", False):
+        names = [n for _, kids in scopes for c in kids for n in [name_of(source, c.node)] if n]
+        known = list(dict.fromkeys(names))[:20]
+        return OperatorError(
+            "ERR_TARGET_NOT_FOUND",
+            f"no structure {under} of {source.path} is named {levels[depth]!r} (symbol "
+            f"levels are grammar names separated by '/', '[n]' for the n-th of a name). "
+            f"Names at this level: {known!r}.",
+            {
+                "searched_path": list(levels),
+                "parent_found": parent,
+                "suggestions": {"next_levels": known},
+                **UNCHANGED,
+            },
+        )
     else:
         problem = f"no structure {under} of {source.path} starts with {key!r}"
     shown = "; ".join(repr(t.split("\n")) for t in nearest[:3])
