@@ -33,11 +33,14 @@ _DEFINITION = re.compile(
     r"(?:^|_)(?:class|function|method|constructor|interface|struct|enum|trait|impl|module|"
     r"namespace|protocol|extension|union|record|singleton|mod)(?:_|$)|"
     r"^(?:type_alias|type_alias_declaration|type_item|type_declaration|type_definition|"
+    r"annotation_type_declaration|"
     r"macro_definition|decorated_definition|template_declaration)$"
 )
 # Expressions that merely mention a definition word (``struct_expression``, a Ruby
 # ``simple_symbol``) define nothing.
-_NOT_DEFINITION = re.compile(r"_(?:expression|identifier|literal|pattern|call|arguments?)$")
+_NOT_DEFINITION = re.compile(
+    r"^(?!function|class|generator).*_expression$|_(?:identifier|literal|pattern|call|arguments?)$"
+)
 # Languages whose structures are data (keys, rules, elements): every structure shows.
 _DATA_LANGUAGES = frozenset({"json", "yaml", "toml", "css", "html"})
 _WRAPPER_DEPTH = 3
@@ -114,9 +117,12 @@ def _defines(node: Node, containers: frozenset[str], reach: int) -> bool:
 
 
 def _holds_block(node: Node, containers: frozenset[str]) -> bool:
-    """Whether a statement has a body of its own (``if``, ``try``, ``#ifdef``) that could
-    hold definitions; other statements are not walked, which keeps big literals cheap."""
-    return any(child.type in containers for child in node.named_children)
+    """Whether a statement has a body of its own (``if``, ``try``) or a definition right
+    inside (a C# ``#if`` around a namespace); other statements are not walked, which keeps
+    big literals cheap."""
+    return any(
+        child.type in containers or _type_defines(child.type) for child in node.named_children
+    )
 
 
 def _shows(source: Source, node: Node) -> bool:
