@@ -35,7 +35,8 @@ def test_every_entry_is_a_range_holding_its_definition_line(path: Path) -> None:
         assert len(parents) == entry.depth, f"{entry} skips a level"
         if parents:
             start, end = parents[-1]
-            assert start <= entry.start and entry.end <= end, f"{entry} outside its parent"
+            assert start <= entry.start, f"{entry} starts before its parent"
+            assert entry.end <= end, f"{entry} ends after its parent"
         parents.append((entry.start, entry.end))
 
 
