@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
 from llm_operator.core.store.workspace import Workspace
@@ -39,6 +39,7 @@ def builder(qtbot: QtBot, root: Path, part_size: int = 30_000) -> ContextBuilder
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitExposed(dialog)
+    qtbot.waitUntil(lambda: dialog.loaded)  # the tree is listed in a worker
     return dialog
 
 
@@ -147,6 +148,7 @@ def test_the_window_opens_the_builder_from_its_menu(
     qtbot.waitUntil(lambda: getattr(window, "context_builder", None) is not None)
     dialog = window.context_builder
     assert dialog.isVisible()
+    qtbot.waitUntil(lambda: dialog.loaded)
     assert {dialog_item for dialog_item in dialog.ticked()} == set()
     names = {item.data(0, Qt.ItemDataRole.UserRole) for item in dialog.all_files()}
     assert names == {"a.txt", "src/app.py"}

@@ -72,6 +72,7 @@ class ContextBuilder(QDialog):
         self._outline: tuple[frozenset[str], str] | None = None
         self._outline_wanted: frozenset[str] | None = None  # being made in the worker
         self._tasks = TaskRunner(self)
+        self.loaded = False
         self._updating = False
         self._order: list[str] = []  # every file, in walk order
         self._items: dict[str, QTreeWidgetItem] = {}
@@ -150,11 +151,23 @@ class ContextBuilder(QDialog):
     # -- the tree --------------------------------------------------------------
 
     def load_tree(self) -> None:
+        """List the workspace in a worker (a large tree takes a moment), then fill the tree."""
         from ...core.plan.context import workspace_tree
 
-        listing = workspace_tree(self._workspace)
+        self.loaded = False
+        self.tree_note.setText("Listing the workspace...")
+        self.copy_button.setEnabled(False)
+        workspace = self._workspace
+        self._tasks.start(lambda progress: workspace_tree(workspace), self._listed, self._failed)
+
+    def _listed(self, listing: WorkspaceTree) -> None:
         self._fill(listing)
+        self.loaded = True
+        self.copy_button.setEnabled(True)
         self.schedule_refresh()
+
+    def _failed(self, failure: TaskFailure) -> None:
+        self.tree_note.setText(f"The workspace could not be listed: {failure}")
 
     def _fill(self, listing: WorkspaceTree) -> None:
         self._updating = True
