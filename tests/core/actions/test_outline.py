@@ -236,7 +236,7 @@ def _many(workspace: Path, count: int) -> list[str]:
 def test_continuation_covers_a_large_tree_exactly_once(
     run_reply: Any, cmd: Any, workspace: Path
 ) -> None:
-    names = _many(workspace, MAX_FILES * 2 + 17)
+    names = _many(workspace, 2000)
     seen: list[str] = []
     after = None
     calls = 0
@@ -254,7 +254,7 @@ def test_continuation_covers_a_large_tree_exactly_once(
         after = more[0].removeprefix("# more: after: ")
         assert after == titles[-1]
         assert f"after: {after}" in result.summary
-    assert calls == 3
+    assert calls == 7  # 6 full calls of 300 files, then the last 200
     assert seen == names
 
 
@@ -317,3 +317,23 @@ def test_a_link_is_secret_by_its_own_name_or_its_target(
     folder = outline(run_reply, cmd, ".", approve=False)
     assert f"\n{link} (" not in folder.details  # the link is secret-looking either way
     assert "# withheld:" in folder.details
+
+
+def test_a_capped_folder_outline_stops_walking_at_the_cap(
+    run_reply: Any, cmd: Any, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.core.actions import outline as outline_module
+
+    _many(workspace, 1000)
+    walked: list[str] = []
+    real_walk = outline_module.walk_files
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        for found in real_walk(*args, **kwargs):
+            walked.append(found.rel)
+            yield found
+
+    monkeypatch.setattr(outline_module, "walk_files", counting)
+    result = outline(run_reply, cmd, "many")
+    assert "# more: after: many/d05/m0299.py" in result.details
+    assert len(walked) == MAX_FILES + 1  # the one file that showed the cap was reached
