@@ -36,6 +36,7 @@ from .window_actions import WindowActions, WindowCommands
 
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
+    from .dialogs.context_builder import ContextBuilder
     from .panes.history import HistoryPanel
     from .run_flow import RunDone
     from .watcher import WorkspaceWatcher
@@ -57,6 +58,7 @@ class MainWindow(QMainWindow):
         self._shown_once = False
         self._painted_once = False
         self.session: Session | None = None
+        self.context_builder: ContextBuilder | None = None
         self.watcher: WorkspaceWatcher | None = None
         self.clipboard = ClipboardBridge(self)
         self.tasks = TaskRunner(self)
@@ -200,7 +202,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Choose a workspace first (Ctrl+O).", 5000)
             return
         self.context_builder = open_context_builder(
-            self, workspace, self.clipboard, lambda: self.settings.part_size
+            self, workspace, self.clipboard, lambda: self.settings.part_size, self.context_builder
         )
 
     def choose_workspace(self) -> None:

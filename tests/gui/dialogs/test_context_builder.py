@@ -182,3 +182,27 @@ def test_the_outline_is_made_in_the_background_then_counted(qtbot: QtBot, projec
     qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
     whole = "\n".join(dialog.parts)
     assert "src/llm_operator/cli.py (python" not in whole.split("## Outline", 1)[1]
+
+
+def test_reopening_keeps_ticks_and_task_and_lists_new_files(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    window = make_window(workspace)
+    window.show_context_builder()
+    first = window.context_builder
+    assert first is not None
+    qtbot.waitUntil(lambda: first.loaded)
+    first.set_ticked("src/app.py", True)
+    first.task.setPlainText("keep me")
+    first.close()
+    (workspace / "new.py").write_text("def fresh():\n    pass\n")
+    (workspace / "a.txt").unlink()
+    window.show_context_builder()
+    again = window.context_builder
+    assert again is first
+    qtbot.waitUntil(lambda: again.loaded)
+    names = {item.data(0, Qt.ItemDataRole.UserRole) for item in again.all_files()}
+    assert names == {"new.py", "src/app.py"}
+    assert again.ticked() == ["src/app.py"]
+    assert again.task.toPlainText() == "keep me"
+    again.close()

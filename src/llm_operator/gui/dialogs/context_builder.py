@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from ..clipboard import ClipboardBridge
 from ..tasks import TaskFailure, TaskRunner
@@ -65,6 +66,7 @@ class ContextBuilder(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Context for a chat - {workspace.root.name}")
         self.setObjectName("context-builder")
+        self.workspace = workspace
         self._workspace = workspace
         self._clipboard = clipboard
         self._part_size = part_size
@@ -161,7 +163,16 @@ class ContextBuilder(QDialog):
         self._tasks.start(lambda progress: workspace_tree(workspace), self._listed, self._failed)
 
     def _listed(self, listing: WorkspaceTree) -> None:
+        if not isValid(self.tree):
+            return
+        kept = self._ticked
         self._fill(listing)
+        # Reopened: the files still there stay ticked (a secret-looking one only if it was
+        # ticked by hand before, which is the only way it got into the set).
+        for rel in kept:
+            item = self._items.get(rel)
+            if item is not None:
+                item.setCheckState(0, CHECKED)
         self.loaded = True
         self.copy_button.setEnabled(True)
         self.schedule_refresh()
@@ -318,7 +329,8 @@ class ContextBuilder(QDialog):
     # -- the message -------------------------------------------------------------
 
     def schedule_refresh(self) -> None:
-        self._timer.start()
+        if isValid(self._timer):  # a worker may report after the dialog was destroyed
+            self._timer.start()
 
     def _read(self, rel: str) -> PackedFile | LeftOut:
         from ...core.plan.context import LeftOut, read_for_context
@@ -451,10 +463,25 @@ def open_context_builder(
     workspace: Workspace,
     clipboard: ClipboardBridge,
     part_size: Callable[[], int],
+    previous: ContextBuilder | None = None,
 ) -> ContextBuilder:
-    """Show the context builder for ``workspace`` (not modal: the chat stays reachable)."""
+    """Show the context builder for ``workspace`` (not modal: the chat stays reachable).
+
+    The builder of the same workspace is shown again with its ticks and task, its tree
+    listed anew (files may have come or gone); another workspace gets a new one.
+    """
+    if previous is not None and previous.workspace is workspace:
+        if previous.isVisible():
+            previous.raise_()
+            previous.activateWindow()
+        else:
+            previous.load_tree()
+            previous.show()
+        return previous
+    if previous is not None:
+        previous.close()
+        previous.deleteLater()
     dialog = ContextBuilder(workspace, clipboard, part_size, window)
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
 
