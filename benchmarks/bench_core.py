@@ -1,4 +1,4 @@
-"""Core benchmarks: exec of a big reply, exec start-up, fs.searchTree against grep.
+"""Core benchmarks: file access, exec of a big reply, exec start-up (searchTree: bench_search).
 
 Each figure is a median over repeated runs on this machine, printed next to the peer it is
 compared with and the target ratio. Run: python benchmarks/bench_core.py
@@ -135,47 +135,6 @@ def _make_tree(root: Path, files: int, size: int) -> None:
         (folder / f"file{n}.txt").write_text("\n".join(lines) + "\n")
 
 
-def bench_search_tree(tmp: Path) -> list[str]:
-    from llm_operator.core.plan.session import Session
-    from llm_operator.core.store.workspace import Workspace
-
-    tree = tmp / "tree"
-    _make_tree(tree, 300, 80_000)
-    empty = tmp / "empty-tree"
-    empty.mkdir()
-    session = Session(Workspace(tree), None)
-    reply = _command(0, "fs.searchTree", ".", "query: needle_marker\n")
-
-    def ours() -> None:
-        session.memory.forget_all()
-        run = session.prepare(reply)
-        results = session.execute(run, {})
-        assert results[0].ok, results[0].outcome.summary
-
-    ours()
-    t_ours = _median_seconds(ours, 9)
-    grep = shutil.which("grep")
-    if grep is None:
-        return ["fs.searchTree: grep not found, no comparison"]
-
-    def grep_tree() -> None:
-        subprocess.run(
-            [grep, "-rnF", "needle_marker", str(tree)], stdout=subprocess.DEVNULL, check=False
-        )
-
-    def grep_empty() -> None:
-        subprocess.run(
-            [grep, "-rnF", "needle_marker", str(empty)], stdout=subprocess.DEVNULL, check=False
-        )
-
-    grep_tree()
-    t_grep = _median_seconds(grep_tree, 9) - _median_seconds(grep_empty, 9)
-    return [
-        f"fs.searchTree 300 files x 80 KB: {t_ours * 1000:.1f} ms vs grep -rnF "
-        f"{t_grep * 1000:.1f} ms (marginal) -> {t_ours / t_grep:.2f}x (target <= 2x)"
-    ]
-
-
 def _plain_atomic_write(target: Path, data: bytes) -> None:
     """The peer: an atomic write by path name (temp, fsync, rename, folder fsync)."""
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".peer-", suffix=".tmp")
@@ -244,7 +203,7 @@ def bench_file_access(tmp: Path) -> list[str]:
 def run() -> list[str]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-core-"))
     try:
-        return bench_file_access(tmp) + bench_exec(tmp) + bench_search_tree(tmp)
+        return bench_file_access(tmp) + bench_exec(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

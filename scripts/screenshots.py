@@ -1,4 +1,5 @@
-"""Regenerate docs/images/main-window.png and docs/images/confirm-dialog.png.
+"""Regenerate docs/images/main-window.png and the review dialog's pictures
+(docs/images/confirm-dialog.png, unified; confirm-dialog-side-by-side.png).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -142,13 +143,22 @@ def confirm_dialog_shot(workspace: Path, state: Path, out: Path) -> None:
     session = Session(Workspace(workspace), state / "dialog")
     pending = session.prepare(reply).pending
     dialog = ConfirmDialog(None, pending, changed_outside={"src/app.py"})
-    dialog.cards[0].approve.setChecked(True)
-    dialog.cards[2].reason.setText("keep the notes for now")
-    dialog.resize(1000, 860)
+    # As a person would leave it: the delete rejected with a reason, the edit approved.
+    dialog.listing.setCurrentItem(dialog.file_rows[2])
+    dialog.reject_selected()
+    dialog.reason.setText("keep the notes for now")
+    dialog.reason.textEdited.emit("keep the notes for now")
+    dialog.listing.setCurrentItem(dialog.file_rows[0])
+    dialog.approve_selected()
+    dialog.listing.setFocus()
+    dialog.resize(1180, 700)
     dialog.show()
     wait_for(lambda: dialog.isVisible())
     settle()
     dialog.grab().save(str(out / "confirm-dialog.png"))
+    dialog.side_by_side.setChecked(True)
+    settle()
+    dialog.grab().save(str(out / "confirm-dialog-side-by-side.png"))
     dialog.close()
 
 
@@ -165,7 +175,7 @@ def main() -> int:
         main_window_shot(workspace, out)
         confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
         app.processEvents()
-    for name in ("main-window.png", "confirm-dialog.png"):
+    for name in ("main-window.png", "confirm-dialog.png", "confirm-dialog-side-by-side.png"):
         print(out / name)
     return 0
 

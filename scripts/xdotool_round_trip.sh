@@ -1,37 +1,62 @@
 #!/usr/bin/env bash
-# Drive the real window with keystrokes only, as a person would: copy a reply, Ctrl+V,
-# Ctrl+Return, read the results off the X clipboard; then the same with a write, approved
-# with Ctrl+Return in the confirmation dialog. Exits non-zero when any step fails.
+# Drive the real window with keystrokes only, as a person would, on an X display:
+#   1. copy a reply with a read, Ctrl+V, Ctrl+Return: the results are on the X clipboard;
+#   2. a reply with two writes: in the review dialog approve one (Alt+Y), go to the next
+#      file (Alt+Down), reject it with a typed reason (Alt+R), Ctrl+Return: one written,
+#      one rejected with that reason, both results on the clipboard;
+#   3. Ctrl+Alt+Z names the newest batch and, after Alt+Y, undoes it;
+#   4. the clipboard watch, switched on from the Settings menu by keys.
+# With --storm, 3,000 files are created and deleted in the workspace while it runs, and
+# the window must survive it and still answer.
 #
-#   scripts/xdotool_round_trip.sh [SHOT_DIR]
+#   scripts/xdotool_round_trip.sh [--storm] [SHOT_DIR]
 #
-# Needs: xdotool, xclip, and Xvfb when no DISPLAY is set (it then starts its own on :99).
-# Run by hand; CI does not run it. LLM_OPERATOR=/path/to/llm-operator picks the command. The app keeps running until the checks are done, because
-# the X clipboard is served by the app that set it.
+# Needs xdotool and xclip; when DISPLAY is unset it starts its own Xvfb on a free display
+# (and openbox, if installed). LLM_OPERATOR=/path/to/llm-operator picks the command (else
+# the repository's .venv, else llm-operator on PATH). The app keeps running until the
+# checks are done, because the X clipboard is served by the app that set it.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
-# The command to test: $LLM_OPERATOR, else llm-operator on PATH, else the dev venv's.
-app="${LLM_OPERATOR:-$(command -v llm-operator || echo "$here/../venv/bin/llm-operator")}"
-[ -x "$app" ] || { echo "FAIL: no llm-operator to run ($app)" >&2; exit 2; }
+storm=0
+if [ "${1:-}" = "--storm" ]; then storm=1; shift; fi
 shots="${1:-}"
+app="${LLM_OPERATOR:-}"
+[ -n "$app" ] || { [ -x "$here/.venv/bin/llm-operator" ] && app="$here/.venv/bin/llm-operator"; }
+[ -n "$app" ] || app="$(command -v llm-operator || true)"
+[ -n "$app" ] && [ -x "$app" ] || { echo "FAIL: no llm-operator to run" >&2; exit 2; }
 work="$(mktemp -d)"
 pids=()
 cleanup() {
+    local pid
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-shot() { [ -n "$shots" ] && import -window root "$shots/$1.png" && echo "screenshot: $shots/$1.png"; true; }
+fail() {
+    echo "FAIL: $*" >&2
+    [ -f "$work/app.log" ] && { echo "--- app log:" >&2; tail -20 "$work/app.log" >&2; }
+    exit 1
+}
+shot() { if [ -n "$shots" ]; then import -window root "$shots/$1.png" && echo "screenshot: $shots/$1.png"; fi; }
+find_window() { timeout 20 xdotool search --sync --onlyvisible --name "$1" | head -1; }
 
 if [ -z "${DISPLAY:-}" ]; then
-    Xvfb :99 -screen 0 1280x800x24 >/dev/null 2>&1 &
+    # -displayfd: the server picks a free display number and writes it to fd 3.
+    Xvfb -displayfd 3 -screen 0 1280x800x24 3>"$work/display" >/dev/null 2>&1 &
     pids+=($!)
-    export DISPLAY=:99
-    sleep 1
+    for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.05; done
+    [ -s "$work/display" ] || fail "Xvfb did not start"
+    export DISPLAY=":$(head -1 "$work/display")"
+    if command -v openbox >/dev/null; then
+        openbox >/dev/null 2>&1 &
+        pids+=($!)
+        sleep 0.5
+    fi
 fi
+echo "display $DISPLAY"
 
 ws="$work/workspace"
 mkdir -p "$ws/src"
@@ -40,14 +65,35 @@ printf 'def main():\n    return "hi"\n' > "$ws/src/app.py"
 export LLM_OPERATOR_CONFIG_DIR="$work/config" LLM_OPERATOR_STATE_DIR="$work/state"
 
 "$app" gui --workspace "$ws" >"$work/app.log" 2>&1 &
-pids+=($!)
-wid="$(xdotool search --sync --onlyvisible --name 'LLM Operator - workspace' | head -1)"
+app_pid=$!
+pids+=($app_pid)
+wid="$(find_window 'LLM Operator - workspace')"
 [ -n "$wid" ] || fail "the window did not appear"
 sleep 1
-xdotool windowfocus --sync "$wid"
+xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid"
 
+if [ "$storm" = 1 ]; then
+    # Files appear and vanish in the workspace the whole time, as a build or a checkout does.
+    (
+        mkdir -p "$ws/build"
+        rounds=0
+        while [ "$rounds" = 0 ] || [ ! -f "$work/storm-stop" ]; do
+            for n in $(seq 3000); do : > "$ws/build/f$n.o"; done
+            rm -f "$ws/build/"*.o
+            rounds=$((rounds + 1))
+        done
+        echo "$rounds" > "$work/storm-done"
+    ) &
+    pids+=($!)
+fi
+
+b64() { printf '%s' "$1" | base64 -w0; }
 copy_reply() { printf '%s' "$1" | xclip -selection clipboard; sleep 0.3; }
-clipboard() { xclip -o -selection clipboard 2>/dev/null || true; }
+clipboard() { timeout 5 xclip -o -selection clipboard 2>/dev/null || true; }
+# Results, not the reply just copied (which names the same ids): the text must be results.
+is_results() { local text; text="$(clipboard)"; [[ "$text" == OPERATOR_RESULT* ]] && grep -q "$1" <<<"$text"; }
+wait_clipboard() { for _ in $(seq 200); do is_results "$1" && return 0; sleep 0.1; done; return 1; }
+alive() { kill -0 "$app_pid" 2>/dev/null || fail "the app exited ($(wait "$app_pid"; echo "status $?"))"; }
 
 # 1. A read: results are on the clipboard right after Ctrl+Return.
 copy_reply "Let me look first.
@@ -61,47 +107,75 @@ END_OPERATOR_CMD
 xdotool key --clearmodifiers ctrl+v
 sleep 0.5
 xdotool key --clearmodifiers ctrl+Return
-for _ in $(seq 50); do clipboard | grep -q '^id: read-1$' && break; sleep 0.1; done
+wait_clipboard '^id: read-1$' || fail "no result for read-1 on the clipboard"
 got="$(clipboard)"
 echo "--- clipboard after the read:"; echo "$got"
 echo "$got" | grep -q '^OPERATOR_RESULT$' || fail "no OPERATOR_RESULT on the clipboard"
-echo "$got" | grep -q '^id: read-1$' || fail "the result is not for read-1"
 echo "$got" | grep -q '^ok: true$' || fail "the read failed"
-echo "$got" | grep -q "^details_b64: $(printf 'alpha\nbeta\n' | base64 -w0)$" \
-    || fail "the read returned other content"
+echo "$got" | grep -q "^details_b64: $(b64 $'alpha\nbeta\n')$" || fail "the read returned other content"
 shot main-window-after-read
+alive
 
-# 2. A write: one dialog, approved with Ctrl+Return.
-copy_reply "Now the change.
+# 2. Two writes: approve the first, reject the second with a reason, all by keys.
+copy_reply "Now the changes.
 OPERATOR_CMD
 version: 1
 id: write-1
 action: fs.write
 path: notes.txt
-content_b64: $(printf 'alpha\ngamma\n' | base64 -w0)
+content_b64: $(b64 $'alpha\ngamma\n')
+END_OPERATOR_CMD
+OPERATOR_CMD
+version: 1
+id: write-2
+action: fs.write
+path: src/app.py
+content_b64: $(b64 $'def main():\n    return "bye"\n')
 END_OPERATOR_CMD
 "
-xdotool windowfocus --sync "$wid"
+xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid"
 xdotool key --clearmodifiers ctrl+v
 sleep 0.5
 xdotool key --clearmodifiers ctrl+Return
-dialog="$(xdotool search --sync --onlyvisible --name 'confirm 1 command' | head -1)"
-[ -n "$dialog" ] || fail "no confirmation dialog"
+dialog="$(find_window 'confirm 2 command')"
+[ -n "$dialog" ] || fail "no review dialog"
 sleep 0.5
-shot confirm-dialog
-xdotool windowfocus --sync "$dialog"
+xdotool windowactivate --sync "$dialog" 2>/dev/null || xdotool windowfocus --sync "$dialog"
+xdotool key --clearmodifiers alt+y
+sleep 0.2
+xdotool key --clearmodifiers alt+Down
+sleep 0.2
+xdotool key --clearmodifiers alt+r
+sleep 0.2
+xdotool type --delay 30 "keep the greeting"
+sleep 0.3
+shot review-dialog
 xdotool key --clearmodifiers ctrl+Return
-for _ in $(seq 50); do clipboard | grep -q '^id: write-1$' && break; sleep 0.1; done
+wait_clipboard '^id: write-2$' || fail "no results for the writes on the clipboard"
 got="$(clipboard)"
-echo "--- clipboard after the write:"; echo "$got"
-echo "$got" | grep -q '^id: write-1$' || fail "no result for write-1 on the clipboard"
-echo "$got" | grep -q '^ok: true$' || fail "the write failed"
+echo "--- clipboard after the writes:"; echo "$got"
+echo "$got" | grep -A1 '^id: write-1$' | grep -q '^ok: true$' || fail "write-1 was not approved"
+echo "$got" | grep -A2 '^id: write-2$' | grep -q 'ERR_REJECTED_BY_USER.*keep the greeting' \
+    || fail "write-2 was not rejected with the typed reason"
 [ "$(cat "$ws/notes.txt")" = "$(printf 'alpha\ngamma')" ] || fail "notes.txt was not written"
-echo "--- notes.txt now:"; cat "$ws/notes.txt"
+grep -q '"hi"' "$ws/src/app.py" || fail "the rejected write changed src/app.py"
 shot main-window-after-write
+alive
 
-# 3. Clipboard watch, switched on from the Settings menu by keys: copying a reply is enough.
-xdotool windowfocus --sync "$wid"
+# 3. Ctrl+Alt+Z: the question names the newest batch (write-1 only); Alt+Y undoes it.
+xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid"
+xdotool key --clearmodifiers ctrl+alt+z
+question="$(find_window 'Undo newest batch')"
+[ -n "$question" ] || fail "Ctrl+Alt+Z asked nothing"
+sleep 0.3
+shot undo-question
+xdotool key --clearmodifiers alt+y
+for _ in $(seq 50); do [ "$(cat "$ws/notes.txt")" = "$(printf 'alpha\nbeta')" ] && break; sleep 0.1; done
+[ "$(cat "$ws/notes.txt")" = "$(printf 'alpha\nbeta')" ] || fail "the undo did not restore notes.txt"
+alive
+
+# 4. Clipboard watch, switched on from the Settings menu by keys: copying a reply is enough.
+xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus --sync "$wid"
 xdotool key --clearmodifiers alt+s
 sleep 0.5
 xdotool key --clearmodifiers w
@@ -114,11 +188,22 @@ action: fs.read
 path: notes.txt
 END_OPERATOR_CMD
 "
-for _ in $(seq 50); do clipboard | grep -q '^id: read-2$' && break; sleep 0.1; done
+wait_clipboard '^id: read-2$' || fail "the copied reply was not picked up"
 got="$(clipboard)"
 echo "--- clipboard after copying a reply with the watch on:"; echo "$got"
-echo "$got" | grep -q '^id: read-2$' || fail "the copied reply was not picked up"
-echo "$got" | grep -q "^details_b64: $(printf 'alpha\ngamma\n' | base64 -w0)$" \
+echo "$got" | grep -q "^details_b64: $(b64 $'alpha\nbeta\n')$" \
     || fail "the picked-up read returned other content"
 grep -q '"clipboard_watch": true' "$work/config/settings.json" || fail "the setting was not saved"
-echo "PASS: read, write and clipboard-watch round trips driven by keystrokes"
+alive
+
+if [ "$storm" = 1 ]; then
+    touch "$work/storm-stop"
+    for _ in $(seq 600); do [ -s "$work/storm-done" ] && break; sleep 0.1; done
+    [ -s "$work/storm-done" ] || fail "the file storm did not finish"
+    sleep 0.5
+    alive
+    echo "PASS: round trip driven by keystrokes while 3,000 files were created and deleted" \
+        "$(cat "$work/storm-done") time(s)"
+else
+    echo "PASS: read, review (approve, reject with reason), undo and clipboard watch by keystrokes"
+fi

@@ -74,6 +74,8 @@ def test_each_write_is_asked_with_its_diff_and_the_answers_decide(
     assert asked.count("Approve fs.write") == 3
     assert "+++ b/yes.txt" in asked
     assert "+approved" in asked
+    assert "-- Will create yes.txt (+1)" in asked  # present tense: nothing happened yet
+    assert "Wrote" not in asked
     assert "ERR_REJECTED_BY_USER): rejected by the user: not this file, thanks" in out
     assert "id: w1\nok: true" in out
 

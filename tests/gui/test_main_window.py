@@ -96,11 +96,12 @@ def test_commands_are_listed_as_soon_as_text_is_pasted(
     qtbot.keyClick(window.paste.editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     table = window.paste.table
     qtbot.waitUntil(lambda: table.topLevelItemCount() == 3, timeout=2000)
-    rows = [[table.topLevelItem(i).text(c) for c in range(5)] for i in range(3)]
-    assert rows[0] == ["1", "fs.read", "a.txt", "r1", "runs at once"]
-    assert rows[1][1:5] == ["fs.write", "b.txt", "w1", "needs approval"]
-    assert rows[2][3] == "bad"
-    assert "ERR_ACTION_REQUIRES_PATH" in rows[2][4]
+    rows = [[table.topLevelItem(i).text(c) for c in range(3)] for i in range(3)]
+    assert rows[0] == ["1", "runs at once", "fs.read a.txt  (id r1)"]
+    assert rows[1][1:] == ["needs approval", "fs.write b.txt  (id w1)"]
+    assert rows[2][2].endswith("(id bad)")
+    assert "ERR_ACTION_REQUIRES_PATH" in rows[2][1]
+    assert table.topLevelItem(2).toolTip(1) == rows[2][1]  # elided text: the tooltip has it all
     assert "3 command(s): 1 need approval, 1 invalid" in window.paste.summary.text()
     assert not (workspace / "b.txt").exists()  # listing runs nothing
 
@@ -143,13 +144,13 @@ def test_a_read_runs_at_once_and_its_result_is_copied(
     assert copied.startswith("OPERATOR_RESULT\nid: r1\nok: true\n")
     encoded = base64.b64encode(b"alpha\nbeta\n").decode()
     assert f"details_b64: {encoded}" in copied
-    assert window.results.view.toPlainText() == copied
+    assert window.results.raw.toPlainText() == copied
     assert "Copied" in window.results.status.text()
     # Ready for the next reply: focused, with everything selected so Ctrl+V replaces it.
     assert window.paste.editor.hasFocus()
     assert window.paste.editor.textCursor().selectedText() != ""
     assert window.history.runs.count() == 1
-    status = window.paste.table.topLevelItem(0).text(4)
+    status = window.paste.table.topLevelItem(0).text(1)
     assert status == "ok: Read a.txt (11 bytes, 2 lines)"
 
 
@@ -258,7 +259,9 @@ def test_copying_the_primer_starts_a_fresh_session_memory(
     keys = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(window.paste.editor, Qt.Key.Key_P, keys)
     assert window.session.memory.lookup("r1") is None
-    assert "started fresh" in window.statusBar().currentMessage()
+    message = window.statusBar().currentMessage()
+    assert "ids may be used again" in message
+    assert "session memory" not in message
 
 
 def test_geometry_and_recents_survive_a_new_window(
@@ -274,12 +277,41 @@ def test_geometry_and_recents_survive_a_new_window(
     assert second.settings.recent_workspaces == [str(workspace.resolve())]
     assert second.settings.clipboard_watch is True
     assert second.workspace_bar.combo.findData(str(workspace.resolve())) >= 0
-    # Not reopened by itself: the user picks it (a reply meant for another project
-    # must not run here by accident).
+    # Reopened by default (a setting), and named in the title and the workspace box.
+    qtbot.waitUntil(lambda: second.session is not None)
+    assert second.windowTitle() == "LLM Operator - project"
+    assert second.workspace_bar.combo.currentText() == str(workspace.resolve())
+    assert second.clipboard_indicator.text() == "clipboard: watching"
+
+
+def test_reopening_the_last_workspace_can_be_switched_off(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    first = make_window(workspace)
+    assert first.window_actions.reopen.isChecked()
+    first.window_actions.reopen.setChecked(False)
+    first.close()
+    second = make_window()
+    qtbot.wait(200)
     assert second.session is None
+    assert second.settings.reopen_last_workspace is False
     second.workspace_bar.combo.setCurrentIndex(1)
     second.workspace_bar.combo.activated.emit(1)
     assert second.windowTitle() == "LLM Operator - project"
+
+
+def test_a_missing_last_workspace_is_not_reopened(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    first = make_window(gone)
+    first.close()
+    gone.rmdir()
+    second = make_window()
+    qtbot.wait(200)
+    assert second.session is None
+    assert "no workspace" in second.windowTitle()
 
 
 def test_the_part_size_is_asked_and_saved(

@@ -9,22 +9,26 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from llm_operator.gui.panes.history import UndoQuestion
+from llm_operator.gui.undo_source import BatchSummary
 
 from .conftest import WindowFactory, command, paste_and_run, reply
 
+CTRL_ALT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+
 
 @pytest.mark.usefixtures("approve_everything")
-def test_ctrl_z_undoes_the_last_batch_after_asking(
+def test_ctrl_alt_z_names_and_undoes_the_newest_batch(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    questions: list[str] = []
+    questions: list[BatchSummary] = []
 
-    def confirm(parent: object, label: str) -> bool:
-        questions.append(label)
+    def confirm(parent: object, batch: BatchSummary) -> bool:
+        questions.append(batch)
         return True
 
     monkeypatch.setattr(UndoQuestion, "ask", confirm)
     window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("first", "fs.write", path="one.txt", content="1")))
     text = reply(
         command("w1", "fs.write", path="a.txt", text="changed\n"),
         command("w2", "fs.write", path="made.txt", content="new"),
@@ -32,21 +36,75 @@ def test_ctrl_z_undoes_the_last_batch_after_asking(
     paste_and_run(qtbot, window, text)
     assert (workspace / "a.txt").read_text() == "changed\n"
     assert window.history.undo_button.isEnabled()
-    assert "w1, w2" in window.history.journal.text()
+    journal = window.history.journal.text()
+    assert "newest of 2 batch(es): w1, w2 (2 file(s)," in journal
     with qtbot.waitSignal(window.flow.undone, timeout=5000):
-        qtbot.keyClick(window.paste.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert questions == ["w1, w2"]
+        qtbot.keyClick(window.paste.editor, Qt.Key.Key_Z, CTRL_ALT)
+    # The newest batch, named with its commands, files and time; not the oldest.
+    assert [q.commands for q in questions] == ["w1, w2"]
+    assert questions[0].files == (("a.txt", "edited"), ("made.txt", "created"))
+    question = questions[0].question()
+    assert "commands w1, w2, made " in question
+    assert "restores a.txt" in question
+    assert "removes made.txt" in question
     assert (workspace / "a.txt").read_text() == "alpha\nbeta\n"
     assert not (workspace / "made.txt").exists()
-    report = window.results.view.toPlainText()
+    assert (workspace / "one.txt").read_text() == "1"  # the older batch stays
+    report = window.results.raw.toPlainText()
     assert report.startswith("Undo report")
-    assert "removed 1" in report
+    assert "removed made.txt" in report
     assert window.results.parts == ()  # the report is not copied for the chat
-    assert "nothing to undo" in window.history.journal.text()
-    assert [window.history.runs.item(i).text()[10:] for i in range(2)] == [
-        "2 command(s), 0 failed",
+    assert "newest of 1 batch(es): first" in window.history.journal.text()
+    assert [window.history.runs.item(i).text()[10:] for i in range(3)] == [
+        "1 command(s): 1 ok, 0 failed, 0 rejected",
+        "2 command(s): 2 ok, 0 failed, 0 rejected",
         "undo",
     ]
+    # The app's own undo is not a change "outside".
+    qtbot.wait(600)
+    assert window.watcher is not None
+    assert window.watcher.changed_outside() == frozenset()
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_an_undo_refuses_when_another_run_recorded_a_newer_batch(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, tmp_path: Path
+) -> None:
+    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.store.workspace import Workspace
+    from llm_operator.gui.undo_source import UndoSource
+
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="a.txt", content="x")))
+    assert window.session is not None
+    source = UndoSource(window.session)
+    shown = source.newest()
+    assert shown is not None
+    # Meanwhile the command line (same state folder) records a newer batch.
+    other = Session(Workspace(workspace), tmp_path / "state")
+    run = other.prepare(reply(command("cli-1", "fs.write", path="b.txt", content="y")))
+    other.execute(run, {item.index: APPROVE for item in run.pending})
+    report = source.undo(shown)
+    assert report.refused
+    assert "no longer the newest batch" in report.summary
+    assert (workspace / "a.txt").read_text() == "x"
+    assert (workspace / "b.txt").read_text() == "y"
+    newest = source.newest()
+    assert newest is not None
+    assert newest.commands == "cli-1"
+
+
+def test_ctrl_z_in_the_reply_box_undoes_typing(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, batch: pytest.fail("asked"))
+    window = make_window(workspace)
+    editor = window.paste.editor
+    editor.setFocus()
+    qtbot.keyClicks(editor, "hello")
+    qtbot.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == ""
+    assert window.window_actions.undo.shortcut().toString() == "Ctrl+Alt+Z"
 
 
 @pytest.mark.usefixtures("approve_everything")
@@ -84,10 +142,13 @@ def test_history_keeps_commands_diffs_and_results(
     paste_and_run(qtbot, window, text)
     page = window.history.detail.toPlainText()
     assert "1. fs.read a.txt id r1" in page
-    assert "approved:" in page
-    assert "-beta" in page
-    assert "+gamma" in page
-    assert "id: w1\nok: true" in page
+    assert "fs.write w1: approved" in page
+    assert "Will write a.txt (+1 -1)" in page
+    assert "alpha\n    beta" in page  # the read's content, decoded
+    assert "details_b64" not in page
+    assert "    2       - beta" in page  # old and new line numbers
+    assert "          2 + gamma" in page
+    assert "\u2714 w1  fs.write a.txt" in page
 
 
 def test_an_unreadable_journal_costs_the_undo_not_the_window(

@@ -1,13 +1,73 @@
-"""The one root exception of the core.
+"""The one root exception of the core, and the marking of file content inside messages.
 
 Every failure an LLM can see carries an ``ERR_`` code and a message written for the
 LLM that will read it: what was expected, what was found, and how to fix it.
+
+A message may quote the file it is about ("the most similar line is line 3: 'x = 1'").
+Such quotes are written with ``quote`` (a ``repr``) or ``mark`` (text as it is), which
+wrap them in two private-use characters. ``OperatorError`` keeps two renderings: the
+plain one (markers dropped, what every caller sees as ``message`` and ``details``) and a
+redacted one (every marked span replaced by ``TEXT_NOT_SHOWN``), which the session sends
+instead when the file is secret-looking and the user has not approved
+(``plan.secrecy``). So there is one redaction point, not one per message.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
+
+QUOTE_OPEN = "\ue000"
+QUOTE_CLOSE = "\ue001"
+TEXT_NOT_SHOWN = "<text not shown>"
+_SPAN = re.compile(f"{QUOTE_OPEN}[^{QUOTE_OPEN}{QUOTE_CLOSE}]*{QUOTE_CLOSE}")
+_MARKERS = re.compile(f"[{QUOTE_OPEN}{QUOTE_CLOSE}]")
+
+
+def mark(text: str) -> str:
+    """``text`` (file content) marked for redaction, shown as it is otherwise."""
+    # A marker character inside the text would end the span early: write it escaped.
+    inner = text.replace(QUOTE_OPEN, "\\ue000").replace(QUOTE_CLOSE, "\\ue001")
+    return f"{QUOTE_OPEN}{inner}{QUOTE_CLOSE}"
+
+
+def quote(text: str) -> str:
+    """``repr(text)`` (file content) marked for redaction."""
+    # repr escapes private-use characters, so the span cannot be closed from inside.
+    return f"{QUOTE_OPEN}{text!r}{QUOTE_CLOSE}"
+
+
+def has_marks(text: str) -> bool:
+    return QUOTE_OPEN in text
+
+
+def unmark(text: str) -> str:
+    return _MARKERS.sub("", text)
+
+
+def redact(text: str) -> str:
+    return _MARKERS.sub("", _SPAN.sub(TEXT_NOT_SHOWN, text))
+
+
+def _walk(value: Any, change: Any) -> Any:
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, Mapping):
+        return {key: _walk(item, change) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_walk(item, change) for item in value]
+    return value
+
+
+def _any_marks(value: Any) -> bool:
+    if isinstance(value, str):
+        return has_marks(value)
+    if isinstance(value, Mapping):
+        return any(_any_marks(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_any_marks(item) for item in value)
+    return False
 
 
 class OperatorError(Exception):
@@ -16,10 +76,29 @@ class OperatorError(Exception):
     def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
         if not code.startswith("ERR_"):
             raise ValueError(f"error codes start with ERR_: {code!r}")
-        super().__init__(f"{code}: {message}")
+        raw_details = dict(details or {})
         self.code = code
-        self.message = message
-        self.details: dict[str, Any] = dict(details or {})
+        self.message = unmark(message)
+        self.details: dict[str, Any] = _walk(raw_details, unmark)
+        super().__init__(f"{code}: {self.message}")
+        # The marked forms, so a wrapper (InvalidCommand from OperatorError) keeps them.
+        self.marked_message = message
+        self.marked_details = raw_details
+        self.quotes_file = has_marks(message) or _any_marks(raw_details)
+
+    @property
+    def redacted_message(self) -> str:
+        return redact(self.marked_message)
+
+    @property
+    def redacted_details(self) -> dict[str, Any]:
+        redacted: dict[str, Any] = _walk(self.marked_details, redact)
+        return redacted
+
+    def redacted(self) -> OperatorError:
+        """The same failure with every quote of the file replaced by TEXT_NOT_SHOWN."""
+        kind = type(self)
+        return kind(self.code, self.redacted_message, self.redacted_details)
 
 
 class InvalidCommand(OperatorError):

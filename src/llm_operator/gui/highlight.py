@@ -8,10 +8,15 @@ lines is only coloured on its first line.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+if TYPE_CHECKING:
+    from .row_style import RowStyle
 
 ADDED_BG = "#dafbe1"
 REMOVED_BG = "#ffebe9"
@@ -75,6 +80,11 @@ def language_for(path: str) -> Language | None:
     if "." not in name:
         return None
     return _LANGUAGES.get(name.rsplit(".", 1)[1])
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_language(path: str) -> Language | None:
+    return language_for(path)
 
 
 def _format(foreground: str | None = None, background: str | None = None) -> QTextCharFormat:
@@ -147,3 +157,66 @@ class DiffHighlighter(QSyntaxHighlighter):
             if not any(start <= at < end for start, end in strings):
                 return at
         return None
+
+
+# -- rows: one style per line, for pages built from preview and result data -------------
+
+ADDED_WORD_BG = "#abf2bc"
+REMOVED_WORD_BG = "#ffb3b0"
+GUTTER_FG = "#8c959f"
+TITLE_OK_FG = "#1a7f37"
+TITLE_FAILED_FG = "#cf222e"
+TITLE_REJECTED_FG = "#9a6700"
+NOTE_FG = "#57606a"
+
+_ROW_BG = {"added": ADDED_BG, "removed": REMOVED_BG}
+_WORD_BG = {"added": ADDED_WORD_BG, "removed": REMOVED_WORD_BG}
+
+
+class RowHighlighter(DiffHighlighter):
+    """Colours a page line by line from its ``RowStyle``s (set them before the text)."""
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document, "")
+        self.rows: list[RowStyle] = []
+        self._gutter = _format(GUTTER_FG)
+        self._note = _format(NOTE_FG)
+        self._note.setFontItalic(True)
+        self._heading = _format()
+        self._heading.setFontWeight(QFont.Weight.Bold)
+        self._title_ok = _format(TITLE_OK_FG)
+        self._title_ok.setFontWeight(QFont.Weight.Bold)
+        self._title_failed = _format(TITLE_FAILED_FG)
+        self._title_failed.setFontWeight(QFont.Weight.Bold)
+        self._title_rejected = _format(TITLE_REJECTED_FG)
+        self._title_rejected.setFontWeight(QFont.Weight.Bold)
+
+    def highlightBlock(self, text: str) -> None:
+        number = self.currentBlock().blockNumber()
+        if not 0 <= number < len(self.rows):
+            return
+        row = self.rows[number]
+        whole = {
+            "hunk": self._hunk,
+            "note": self._note,
+            "heading": self._heading,
+            "title-ok": self._title_ok,
+            "title-failed": self._title_failed,
+            "title-rejected": self._title_rejected,
+        }.get(row.kind)
+        if whole is not None:
+            self.setFormat(0, len(text), whole)
+            return
+        background = _ROW_BG.get(row.kind)
+        if background:
+            self.setFormat(0, len(text), self._added if row.kind == "added" else self._removed)
+        if row.code_at:
+            self._layer(0, row.code_at, self._gutter, background)
+        language = _cached_language(row.language) if row.language else None
+        if language is not None:
+            self._language = language
+            self._highlight_code(text, row.code_at, background)
+        word = _WORD_BG.get(row.kind)
+        if word:
+            for start, end in row.spans:
+                self._layer(row.code_at + start, end - start, _format(), word)

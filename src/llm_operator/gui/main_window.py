@@ -30,15 +30,18 @@ from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
+from .status_bar import ChangedOutsideList, ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
 from .window_actions import WindowActions, WindowCommands
 
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
+    from ..core.store.journal import UndoReport
     from .dialogs.context_builder import ContextBuilder
     from .panes.history import HistoryPanel
     from .run_flow import RunDone
+    from .undo_source import BatchSummary, UndoSource
     from .watcher import WorkspaceWatcher
 
 TITLE = "LLM Operator"
@@ -61,8 +64,9 @@ class MainWindow(QMainWindow):
         self.context_builder: ContextBuilder | None = None
         self.watcher: WorkspaceWatcher | None = None
         self.clipboard = ClipboardBridge(self)
-        self.tasks = TaskRunner(self)
-        self.flow = RunFlow(self.tasks, self._decide, self)
+        self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
+        self.flow = RunFlow(self._decide, self)
+        self._last_run_text: str | None = None
         self._build()
         self.window_actions = WindowActions(
             self,
@@ -75,36 +79,38 @@ class MainWindow(QMainWindow):
                 copy_results=self.results.copy_current,
                 copy_next_part=self.results.copy_next,
                 undo_last_batch=self.undo_last_batch,
+                paste_reply=self.paste_reply,
+                set_clipboard_watch=self.set_clipboard_watch,
+                set_tab_inserts_tab=self.paste.editor.set_tab_inserts_tab,
                 session=lambda: self.session,
                 save_settings=self.save_settings,
                 apply_secret_patterns=self.apply_secret_patterns,
             ),
             self.history_dock.toggleViewAction(),
         )
+        self.clipboard_indicator.clicked.connect(self.window_actions.watch.toggle)
         self.run_button.setDefaultAction(self.window_actions.run)
         self.primer_button.setDefaultAction(self.window_actions.primer)
         self.context_action = add_context_action(
             self, self.window_actions.primer, self.show_context_builder
         )
         self.undo_control = UndoControl(
-            self,
-            self.results,
             UndoHooks(
+                parent=self,
                 session=lambda: self.session,
                 busy=lambda: self.flow.busy,
-                start_undo=self.flow.undo,
-                history=lambda: self.history,
-                show_status=self.statusBar().showMessage,
-                run_state_changed=self.update_run_state,
-                finish=self.finish,
-            ),
+                start_undo=self._start_undo,
+                say=lambda text: self.statusBar().showMessage(text, 10000),
+                show_journal=lambda text, can: self.history.set_journal(text, can),
+                show_report=self._show_undo_report,
+            )
         )
         self._restore()
         self.setWindowTitle(f"{TITLE} - {workspace.name if workspace else 'no workspace'}")
         self.clipboard.reply_copied.connect(self.pick_up_reply)
         self.flow.finished.connect(self._on_finished)
         self.flow.failed.connect(self._on_failed)
-        self.flow.undone.connect(self.undo_control.on_undone)
+        self.flow.undone.connect(self._on_undone)
         self.flow.progress.connect(self._on_progress)
         self.workspace_bar.show_workspaces(None, settings.recent_workspaces)
         self.update_run_state()
@@ -120,12 +126,15 @@ class MainWindow(QMainWindow):
         self.run_button.setObjectName("run")
         self.run_hint = QLabel()
         self.run_hint.setStyleSheet("QLabel { color: #9a6700; }")
+        self.run_hint.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.workspace_bar, 1)
         top.addWidget(self.primer_button)
         top.addWidget(self.run_button)
         self.paste = PastePane()
         self.paste.detected_changed.connect(self.update_run_state)
+        self.paste.editor.textChanged.connect(self._on_reply_edited)
+        self.paste.editor.set_tab_inserts_tab(self.settings.tab_inserts_tab)
         self.results = ResultsPane(self.clipboard)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.paste)
@@ -142,18 +151,29 @@ class MainWindow(QMainWindow):
         self.history_dock = QDockWidget("History", self)
         self.history_dock.setObjectName("history")
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock)
+        self.setStatusBar(ElidingStatusBar(self))
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(220)
+        self.progress.setMaximumWidth(160)
         self.progress.hide()
-        self.watch_label = QLabel("")
+        self.watch_label = WatchButton()
+        self.watch_label.clicked.connect(self.show_changed_outside)
+        self.clipboard_indicator = ClipboardIndicator()
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.watch_label)
+        self.statusBar().addPermanentWidget(self.clipboard_indicator)
 
     def _restore(self) -> None:
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode("ascii")))
         else:
-            self.resize(1100, 760)
+            # The preferred size, or nine tenths of a smaller screen (800x600 included).
+            width, height = 1100, 760
+            screen = self.screen()
+            if screen is not None:
+                room = screen.availableGeometry()
+                width = min(width, room.width() * 9 // 10)
+                height = min(height, room.height() * 9 // 10)
+            self.resize(width, height)
         if self.settings.splitter:
             self.splitter.restoreState(QByteArray.fromBase64(self.settings.splitter.encode()))
         self.history_dock.setVisible(self.settings.show_history)
@@ -174,10 +194,18 @@ class MainWindow(QMainWindow):
 
     def _after_show(self) -> None:
         self.refresh_journal()  # makes the history panel, now that the window is up
+        if self._pending_workspace is None and self.settings.reopen_last_workspace:
+            recent = self.settings.recent_workspaces
+            if recent and Path(recent[0]).is_dir():
+                self._pending_workspace = Path(recent[0])
         if self._pending_workspace is not None:
             self.open_workspace(self._pending_workspace)
             self._pending_workspace = None
-        self.clipboard.set_watching(self.settings.clipboard_watch)
+        self.set_clipboard_watch(self.settings.clipboard_watch)
+
+    def set_clipboard_watch(self, on: bool) -> None:
+        self.clipboard.set_watching(on)
+        self.clipboard_indicator.set_on(on)
 
     @property
     def history(self) -> HistoryPanel:
@@ -278,15 +306,12 @@ class MainWindow(QMainWindow):
         self._show_watch_state()
 
     def _show_watch_state(self) -> None:
-        if self.watcher is None:
-            self.watch_label.setText("")
-        elif not self.watcher.running:
-            self.watch_label.setText(f"watcher off: {self.watcher.error}")
-        else:
-            count = len(self.watcher.changed_outside())
-            self.watch_label.setText(
-                f"{count} file(s) changed outside since read" if count else "watching files"
-            )
+        self.watch_label.show_state(self.watcher)
+
+    def show_changed_outside(self) -> None:
+        """List the files changed outside the app since a run read or wrote them."""
+        names = sorted(self.watcher.changed_outside()) if self.watcher else []
+        ChangedOutsideList.ask(self, names)
 
     # -- running ---------------------------------------------------------------
 
@@ -315,6 +340,7 @@ class MainWindow(QMainWindow):
             return
         if self.watcher is not None:
             self.watcher.hold()
+        self._last_run_text = text
         self.flow.run(self.session, text)
         self.update_run_state()
         self.statusBar().showMessage("Running...")
@@ -332,14 +358,17 @@ class MainWindow(QMainWindow):
         self.progress.setFormat(f"{label} %v/%m")
 
     def _on_finished(self, done: RunDone) -> None:
-        from .panes.history import record_run
+        from .panes.history import count_run, record_run, sources_of
 
         self.progress.hide()
         parts = self.results.show_results(
-            done.results, self.settings.part_size, self.settings.auto_copy
+            done.results,
+            self.settings.part_size,
+            self.settings.auto_copy,
+            sources_of(done.run, done.decisions),
         )
-        failed = sum(1 for result in done.results if not result.ok)
-        message = f"Ran {len(done.results)} command(s), {failed} failed."
+        counts = count_run(done.run, done.decisions)
+        message = f"Ran {counts.describe()}."
         if self.settings.auto_copy and parts.count:
             message += " Results copied: paste them into the chat."
         for notice in done.run.notices:
@@ -347,13 +376,19 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
         self.history.add(record_run(done.run, done.decisions, done.results))
         self.paste.refresh()  # the list must describe the reply that ran, not a stale one
-        self.paste.mark_outcomes(
-            {
-                item.index: (item.result.ok, item.result.outcome.summary)
-                for item in done.run.items
-                if item.result is not None
-            }
-        )
+        outcomes: dict[int, tuple[str, str]] = {}
+        for item in done.run.items:
+            if item.result is None:
+                continue
+            decision = done.decisions.get(item.index)
+            summary = item.result.outcome.summary
+            if item.pending is not None and not (decision and decision.approved):
+                verdict = "rejected"
+                summary = (decision.reason if decision else "") or "by you, without a reason"
+            else:
+                verdict = "ok" if item.result.ok else "failed"
+            outcomes[item.index] = (verdict, summary)
+        self.paste.mark_outcomes(outcomes)
         self.finish(done.touched)
 
     def _on_failed(self, message: str) -> None:
@@ -368,6 +403,22 @@ class MainWindow(QMainWindow):
         self.refresh_journal()
         self.update_run_state()
         self.paste.focus_editor(select_all=True)
+
+    def _on_reply_edited(self) -> None:
+        """A new reply replaces the old one: old results and messages stop claiming things."""
+        if self._last_run_text is None or self.results.stale:
+            return  # cheap first: this runs on every keystroke
+        if self.paste.text() == self._last_run_text:
+            return
+        self.results.mark_stale()
+        self.statusBar().clearMessage()
+
+    def paste_reply(self) -> None:
+        """Ctrl+V anywhere in the window: the clipboard goes into the reply box."""
+        editor = self.paste.editor
+        if not editor.hasFocus():
+            self.paste.focus_editor(select_all=self._last_run_text == self.paste.text())
+        editor.paste()
 
     def pick_up_reply(self, text: str) -> None:
         """A reply copied elsewhere (clipboard watch): run it and come forward."""
@@ -385,6 +436,28 @@ class MainWindow(QMainWindow):
 
     def undo_last_batch(self) -> None:
         self.undo_control.undo_last_batch()
+
+    def _start_undo(self, source: UndoSource, batch: BatchSummary) -> None:
+        if self.watcher is not None:
+            self.watcher.hold()
+        self.flow.undo(source, batch)
+        self.update_run_state()
+
+    def _on_undone(self, report: UndoReport) -> None:
+        from .panes.history import RunRecord
+
+        self.undo_control.on_undone(report)
+        text = self.undo_control.report_text(report)
+        from .pages import Page
+
+        page = Page()
+        page.add(text)
+        self.history.add(RunRecord("undo", page))
+        # The undo's own changes are the app's: the files now hold what the app put there.
+        self.finish([*report.restored, *report.removed, *report.already_undone])
+
+    def _show_undo_report(self, text: str, problems: bool) -> None:
+        self.results.show_error(text, "Undo had problems." if problems else "Undo finished.")
 
     def refresh_journal(self) -> None:
         self.undo_control.refresh()

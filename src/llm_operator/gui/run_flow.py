@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -17,6 +17,8 @@ from .tasks import Progress, TaskFailure, TaskRunner
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Run, Session
     from ..core.protocol.encoder import Result
+    from ..core.store.journal import UndoReport
+    from .undo_source import BatchSummary, UndoSource
 
 Decide = Callable[[list["Pending"]], dict[int, "Decision"]]
 
@@ -54,11 +56,13 @@ class RunFlow(QObject):
     progress = Signal(int, int, str)
     finished = Signal(object)  # RunDone
     failed = Signal(str)
-    undone = Signal(object)  # core.journal.UndoReport
+    undone = Signal(object)  # UndoReport
 
-    def __init__(self, tasks: TaskRunner, decide: Decide, parent: QObject | None = None) -> None:
+    def __init__(self, decide: Decide, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._tasks = tasks
+        self._prepare: TaskRunner[Run] = TaskRunner(self)
+        self._execute: TaskRunner[RunDone] = TaskRunner(self)
+        self._undo: TaskRunner[UndoReport] = TaskRunner(self)
         self._decide = decide
         self.busy = False
 
@@ -68,7 +72,7 @@ class RunFlow(QObject):
         def prepare(progress: Progress) -> Run:
             return session.prepare(text, progress=progress)
 
-        self._tasks.start(
+        self._prepare.start(
             prepare, lambda run: self._decided(session, run), self._failed, self.progress.emit
         )
 
@@ -83,21 +87,22 @@ class RunFlow(QObject):
             results = session.execute(run, decisions, progress=progress)
             return RunDone(run, decisions, results, touched_paths(session, run, decisions))
 
-        self._tasks.start(execute, self._done, self._failed, self.progress.emit)
+        self._execute.start(execute, self._done, self._failed, self.progress.emit)
 
-    def undo(self, session: Session) -> None:
+    def undo(self, source: UndoSource, expected: BatchSummary) -> None:
+        """Undo exactly ``expected`` (refused if it is no longer the newest batch)."""
         self.busy = True
 
-        def undo(_progress: Progress) -> Any:
-            return session.undo_last()
+        def undo(_progress: Progress) -> UndoReport:
+            return source.undo(expected)
 
-        self._tasks.start(undo, self._undone, self._failed)
+        self._undo.start(undo, self._undone, self._failed)
 
     def _done(self, done: RunDone) -> None:
         self.busy = False
         self.finished.emit(done)
 
-    def _undone(self, report: object) -> None:
+    def _undone(self, report: UndoReport) -> None:
         self.busy = False
         self.undone.emit(report)
 

@@ -1,6 +1,8 @@
 """The one way the window runs slow work: a worker thread that returns a value.
 
-Workers never touch widgets. They receive a ``progress(done, total, label)`` function that
+``TaskRunner[T]`` runs work returning ``T`` and hands the ``T`` to a callback, so each call
+site is typed. Every runner shares one private thread pool. Workers never touch widgets.
+They receive a ``progress(done, total, label)`` function that
 emits a signal, and their return value (or the error they raised) reaches the UI through
 queued signals, so every callback runs on the main thread.
 """
@@ -10,12 +12,16 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from typing_extensions import TypeVar
 
+# A runner made without a type (``TaskRunner(self)``) is a TaskRunner[Any]: one runner per
+# result type (``TaskRunner[Run]``) is what makes a call site checked.
+T = TypeVar("T", default=Any)
 Progress = Callable[[int, int, str], None]
-Work = Callable[[Progress], Any]
+Work = Callable[[Progress], T]
 
 _count_lock = threading.Lock()
 _running = 0
@@ -48,8 +54,8 @@ class _Signals(QObject):
     progress = Signal(int, int, str)
 
 
-class _Task(QRunnable):
-    def __init__(self, work: Work, signals: _Signals) -> None:
+class _Task(QRunnable, Generic[T]):
+    def __init__(self, work: Work[T], signals: _Signals) -> None:
         super().__init__()
         self._work = work
         self._signals = signals
@@ -65,32 +71,46 @@ class _Task(QRunnable):
             _adjust(-1)
 
 
-class TaskRunner(QObject):
-    """Runs ``work`` in a private thread pool and calls back on the main thread."""
+_pool: QThreadPool | None = None
+
+
+def _shared_pool() -> QThreadPool:
+    global _pool
+    if _pool is None:
+        _pool = QThreadPool()
+        _pool.setMaxThreadCount(2)
+    return _pool
+
+
+class TaskRunner(QObject, Generic[T]):
+    """Runs work returning ``T`` off the UI thread and calls back on the main thread."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
+        self._pool = _shared_pool()
         self._live: set[_Signals] = set()
 
     def start(
         self,
-        work: Work,
-        on_done: Callable[[Any], None],
+        work: Work[T],
+        on_done: Callable[[T], None],
         on_failed: Callable[[TaskFailure], None],
         on_progress: Progress | None = None,
     ) -> None:
         signals = _Signals()
         self._live.add(signals)  # keeps the signal object alive until the callback ran
 
-        def finish(callback: Callable[[Any], None], value: object) -> None:
+        def done(value: T) -> None:
             self._live.discard(signals)
-            callback(value)
+            on_done(value)
+
+        def failed(failure: TaskFailure) -> None:
+            self._live.discard(signals)
+            on_failed(failure)
 
         queued = Qt.ConnectionType.QueuedConnection
-        signals.done.connect(lambda value: finish(on_done, value), queued)
-        signals.failed.connect(lambda failure: finish(on_failed, failure), queued)
+        signals.done.connect(done, queued)
+        signals.failed.connect(failed, queued)
         if on_progress is not None:
             signals.progress.connect(on_progress, queued)
         _adjust(1)
@@ -101,5 +121,5 @@ class TaskRunner(QObject):
         return bool(self._live)
 
     def wait(self, timeout_ms: int = 10000) -> bool:
-        """Block until every worker returned (used when the window closes)."""
+        """Block until every worker of every runner returned (used when the window closes)."""
         return self._pool.waitForDone(timeout_ms)

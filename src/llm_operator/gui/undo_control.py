@@ -1,4 +1,4 @@
-"""Undo last batch: ask, undo in a worker, show the report; and the journal's state."""
+"""Undo last batch: name it exactly, ask, undo in a worker, show the report."""
 
 from __future__ import annotations
 
@@ -6,35 +6,32 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QWidget
-
-from .panes.results_pane import ResultsPane
+from .undo_source import BatchSummary, UndoSource
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from ..core.plan.session import Session
-    from ..core.store.journal import BatchInfo
-    from .panes.history import HistoryPanel
+    from ..core.store.journal import UndoReport
 
 
 @dataclass(frozen=True)
 class UndoHooks:
-    """What undo needs of the window, as plain callables (it never sees the window)."""
+    """What the undo needs from the window, as narrow callables."""
 
+    parent: QWidget
     session: Callable[[], Session | None]
     busy: Callable[[], bool]
-    start_undo: Callable[[Session], None]  # runs the undo in a worker; reports via on_undone
-    history: Callable[[], HistoryPanel]
-    show_status: Callable[[str, int], None]  # message, milliseconds (0: until replaced)
-    run_state_changed: Callable[[], None]
-    finish: Callable[[list[str]], None]
+    start_undo: Callable[[UndoSource, BatchSummary], None]
+    say: Callable[[str], None]  # a status line
+    show_journal: Callable[[str, bool], None]  # the history panel's undo line, can undo
+    show_report: Callable[[str, bool], None]  # report text, had problems
 
 
 class UndoControl:
-    """Shares the command line's journal (``session.undo_last``), so either can undo."""
+    """Shares the command line's journal, so either can undo, and both name one batch."""
 
-    def __init__(self, parent: QWidget, results: ResultsPane, hooks: UndoHooks) -> None:
-        self._parent = parent
-        self._results = results
+    def __init__(self, hooks: UndoHooks) -> None:
         self._hooks = hooks
 
     def undo_last_batch(self) -> None:
@@ -42,58 +39,52 @@ class UndoControl:
         session = hooks.session()
         if session is None or hooks.busy():
             return
-        found = self._batches()
-        if found is None:
+        source = UndoSource(session)
+        readable, newest = self._newest(source)
+        if not readable:
             return  # the status bar already says the journal is unreadable
-        batches = [batch for batch in found if not batch.undone]
-        if not batches:
-            hooks.show_status("Nothing to undo.", 5000)
+        if newest is None:
+            hooks.say("Nothing to undo.")
             return
         from .panes.history import UndoQuestion
 
-        if UndoQuestion.ask(self._parent, batches[-1].label):
-            hooks.start_undo(session)
-            hooks.run_state_changed()
+        if UndoQuestion.ask(hooks.parent, newest):
+            hooks.start_undo(source, newest)
 
-    def on_undone(self, report: object) -> None:
-        summary = str(getattr(report, "summary", report))
-        problems = list(getattr(report, "problems", ()))
-        text = "\n".join(["Undo report (not for the chat):", summary, *problems])
-        self._results.show_error(text)
-        self._results.status.setText("Undo had problems." if problems else "Undo finished.")
-        self._hooks.show_status(summary, 0)
-        from .panes.history import RunRecord
+    def report_text(self, report: UndoReport) -> str:
+        lines = ["Undo report (not for the chat):", report.summary]
+        lines += [f"restored {path}" for path in report.restored]
+        lines += [f"removed {path}" for path in report.removed]
+        lines += list(report.problems)
+        return "\n".join(lines)
 
-        self._hooks.history().add(RunRecord("undo", text))
-        self._hooks.finish([])
+    def on_undone(self, report: UndoReport) -> None:
+        problems = bool(report.problems) or report.refused
+        self._hooks.show_report(self.report_text(report), problems)
+        self._hooks.say(report.summary)
 
-    def _batches(self) -> list[BatchInfo] | None:
-        """The journal's batches, None when unreadable: that costs the undo, not the window."""
-        session = self._hooks.session()
-        if session is None:
-            return []
+    def _newest(self, source: UndoSource) -> tuple[bool, BatchSummary | None]:
+        """(readable, the newest open batch): an unreadable journal costs the undo only."""
         try:
-            return session.journal.batches()
+            return True, source.newest()
         except Exception as error:
-            self._hooks.history().set_journal(f"Undo journal unreadable: {error}", False)
-            self._hooks.show_status(f"Undo journal unreadable: {error}", 10000)
-            return None
+            self._hooks.show_journal(f"Undo journal unreadable: {error}", False)
+            self._hooks.say(f"Undo journal unreadable: {error}")
+            return False, None
 
     def refresh(self) -> None:
-        history = self._hooks.history()
-        if self._hooks.session() is None:
-            history.set_journal("Undo journal: no workspace.", False)
+        session = self._hooks.session()
+        if session is None:
+            self._hooks.show_journal("Undo: no workspace.", False)
             return
-        batches = self._batches()
-        if batches is None:
+        readable, newest = self._newest(UndoSource(session))
+        if not readable:
             return
-        open_batches = [batch for batch in batches if not batch.undone]
-        if not open_batches:
-            history.set_journal("Undo journal: nothing to undo.", False)
+        if newest is None:
+            self._hooks.show_journal("Undo: nothing to undo.", False)
             return
-        last = open_batches[-1]
-        history.set_journal(
-            f"Undo journal: {len(open_batches)} batch(es); last: {last.label} "
-            f"({len(last.changes)} file(s), {last.created:%Y-%m-%d %H:%M})",
+        self._hooks.show_journal(
+            f"Undo (Ctrl+Alt+Z) undoes the newest of {newest.open_batches} batch(es): "
+            f"{newest.short()}",
             True,
         )

@@ -1,10 +1,15 @@
 """The window's menus and keyboard map: every step of a round trip has a key.
 
 Ctrl+O        open a workspace folder      Ctrl+Return    run the pasted reply
-Ctrl+V        paste (in the paste pane)    Ctrl+Shift+C   copy the results again
+Ctrl+V        paste a reply (anywhere)     Ctrl+Shift+C   copy the results again
 Ctrl+Shift+N  copy the next part           Ctrl+Shift+P   copy the LLM primer
-Ctrl+Z        undo the last batch (asks)   Ctrl+H         show or hide the history
+Ctrl+Alt+Z    undo the newest batch of writes (names it and asks first)
+Ctrl+Z        undo typing in the reply box Ctrl+H         show or hide the history
+Tab           next pane or button          Ctrl+Tab       a literal tab in the reply box
 Ctrl+Q        quit
+
+Batch undo is Ctrl+Alt+Z, not Ctrl+Z or Ctrl+Shift+Z: those are the text box's own undo
+and redo, and a key that rewrites files must never be the one people press to fix a typo.
 """
 
 from __future__ import annotations
@@ -64,6 +69,9 @@ class WindowCommands:
     copy_results: Callable[[], None]
     copy_next_part: Callable[[], None]
     undo_last_batch: Callable[[], None]
+    paste_reply: Callable[[], None]
+    set_clipboard_watch: Callable[[bool], None]  # the bridge and its indicator
+    set_tab_inserts_tab: Callable[[bool], None]
     session: Callable[[], Session | None]
     save_settings: Callable[[], None]
     apply_secret_patterns: Callable[[], None]
@@ -89,10 +97,16 @@ class WindowActions:
         self.open = self._action(workspace, "&Open folder...", "Ctrl+O", commands.choose_workspace)
         self.recent_menu = workspace.addMenu("&Recent workspaces")
         self.forget = self._action(
-            workspace, "Start a &fresh session memory", None, self._forget_memory
+            workspace, "&Forget which commands already ran (new chat)", None, self._forget_memory
         )
         workspace.addSeparator()
         self.quit = self._action(workspace, "&Quit", "Ctrl+Q", window.close)
+
+        edit = bar.addMenu("&Edit")
+        self.paste = self._action(edit, "&Paste reply", "Ctrl+V", commands.paste_reply)
+        self.undo = self._action(
+            edit, "&Undo newest batch of writes...", "Ctrl+Alt+Z", commands.undo_last_batch
+        )
 
         run = bar.addMenu("&Run")
         self.run = self._action(run, "&Run reply", None, commands.run_reply)
@@ -101,7 +115,6 @@ class WindowActions:
         self.copy_next = self._action(
             run, "Copy &next part", "Ctrl+Shift+N", commands.copy_next_part
         )
-        self.undo = self._action(run, "&Undo last batch...", "Ctrl+Z", commands.undo_last_batch)
         run.addSeparator()
         self.primer = self._action(run, "Copy LLM &primer", "Ctrl+Shift+P", self._copy_primer)
 
@@ -111,6 +124,15 @@ class WindowActions:
         )
         self.watch = self._toggle(
             options, "&Watch the clipboard for replies", settings.clipboard_watch, self._set_watch
+        )
+        self.reopen = self._toggle(
+            options,
+            "&Reopen the last workspace at start",
+            settings.reopen_last_workspace,
+            self._set_reopen,
+        )
+        self.literal_tab = self._toggle(
+            options, "&Tab types a tab in the reply box", settings.tab_inserts_tab, self._set_tab
         )
         self._action(options, "Characters per &part...", None, self._ask_part_size)
         self.secrets = self._action(
@@ -162,7 +184,16 @@ class WindowActions:
 
     def _set_watch(self, on: bool) -> None:
         self._settings.clipboard_watch = on
-        self._clipboard.set_watching(on)
+        self._commands.set_clipboard_watch(on)
+        self._settings.save()
+
+    def _set_reopen(self, on: bool) -> None:
+        self._settings.reopen_last_workspace = on
+        self._settings.save()
+
+    def _set_tab(self, on: bool) -> None:
+        self._settings.tab_inserts_tab = on
+        self._commands.set_tab_inserts_tab(on)
         self._settings.save()
 
     def _forget_memory(self) -> None:
@@ -172,7 +203,7 @@ class WindowActions:
         session.memory.forget_all()
         session.memory.save()
         self._window.statusBar().showMessage(
-            "Fresh session memory: earlier command ids may be used again.", 5000
+            "Forgot which commands already ran: earlier command ids may be used again.", 5000
         )
 
     def _copy_primer(self) -> None:
@@ -190,7 +221,8 @@ class WindowActions:
         if session is not None and len(session.memory):
             session.memory.forget_all()
             status.showMessage(
-                "LLM primer copied: paste it into a new chat. Session memory started fresh.",
+                "LLM primer copied: paste it into a new chat. Commands of the old chat are "
+                "forgotten, so their ids may be used again.",
                 8000,
             )
             return

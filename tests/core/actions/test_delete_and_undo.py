@@ -85,14 +85,9 @@ def test_delete_failures(
 
 
 def test_missing_trash_erases_nothing(
-    run_reply: Any, cmd: Any, workspace: Path, monkeypatch: pytest.MonkeyPatch
+    run_reply: Any, cmd: Any, workspace: Path, trash: Path
 ) -> None:
-    import send2trash
-
-    def no_trash(path: str) -> None:
-        raise send2trash.TrashPermissionError(path)
-
-    monkeypatch.setattr(send2trash, "send2trash", no_trash)
+    trash.parent.write_text("a file where the trash folder should be")
     for path in ("README.md", "src/pkg"):
         result = expect_failure(
             run_reply,

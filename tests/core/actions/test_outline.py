@@ -209,7 +209,7 @@ def test_folder_outline_counts_binary_and_large_files(
     line = next(h for h in heads if h.startswith("# files outlined"))
     assert "1 binary" in line
     assert "1 over 500000 bytes" in line
-    assert "1 unreadable or not UTF-8" in line
+    assert "1 unreadable, not UTF-8" in line
 
 
 def test_folder_outline_never_enters_git_or_follows_folder_links(

@@ -99,7 +99,9 @@ def test_match_cap_is_200_and_the_header_says_truncated(
     assert hits[-1] == ("many/f1.txt", 100, "hit")
     assert truncated(heads)
     assert "truncated" in result.summary
-    assert "300" in result.summary  # the total is reported
+    # The walk stops at the cap: the third file is left for the next call.
+    assert "after: many/f1.txt" in result.summary
+    assert heads[-1] == "# more: after: many/f1.txt"
 
 
 def test_file_cap_is_300(run_reply: Any, cmd: Any, workspace: Path) -> None:
@@ -108,10 +110,12 @@ def test_file_cap_is_300(run_reply: Any, cmd: Any, workspace: Path) -> None:
     result = search(run_reply, cmd, "needle", path="lots")
     heads, hits = split(result.details)
     assert MAX_FILES == 300
-    assert counts(heads)[0] == 300
-    assert len(hits) == 200  # the match cap comes first here
+    # The match cap binds first here, and the walk stops there: 200 files read, not 300.
+    assert counts(heads)[0] == 200
+    assert len(hits) == 200
     assert truncated(heads)
-    assert any("file limit" in h for h in heads)
+    assert any("match limit" in h for h in heads)
+    assert heads[-1] == "# more: after: lots/f0199.txt"
 
 
 def test_file_cap_alone_truncates(run_reply: Any, cmd: Any, workspace: Path) -> None:

@@ -423,19 +423,11 @@ def test_delete_dangling_symlink_unlinks_it(ws: Workspace, root: Path) -> None:
     assert not os.path.lexists(root / "gone")
 
 
-def test_missing_trash_erases_nothing(
-    ws: Workspace, root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import send2trash
-
+def test_missing_trash_erases_nothing(ws: Workspace, root: Path, trash: Path) -> None:
     (root / "a.txt").write_bytes(b"a")
     (root / "old.txt").write_bytes(b"keep me")
     before = tree(root)
-
-    def no_trash(path: str) -> None:
-        raise send2trash.TrashPermissionError(path)
-
-    monkeypatch.setattr(send2trash, "send2trash", no_trash)
+    trash.parent.write_text("a file where the trash folder should be")
     changes = ChangeSet(
         (FileChange("a.txt", b"a", b"written"), FileChange("old.txt", b"keep me", None))
     )
@@ -452,7 +444,7 @@ def test_missing_trash_erases_nothing(
 def test_second_delete_failing_rebuilds_the_first(
     ws: Workspace, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import send2trash
+    from llm_operator.core.store import trashing
 
     (root / "tree" / "inner").mkdir(parents=True)
     (root / "tree" / "inner" / "f.sh").write_bytes(b"#!/bin/sh\n")
@@ -461,14 +453,14 @@ def test_second_delete_failing_rebuilds_the_first(
     (root / "tree" / "ln").symlink_to("inner/f.sh")
     (root / "second.txt").write_bytes(b"2")
     before = tree(root)
-    real_trash = send2trash.send2trash
+    real_rename = trashing._trash_rename
 
-    def only_first(path: str) -> None:
-        if path.endswith("second.txt"):
-            raise OSError(errno.EXDEV, "no trash on this volume")
-        real_trash(path)
+    def only_first(src_dir_fd: int, name: str, files_fd: int, dest: str) -> None:
+        if name == "second.txt":
+            raise OSError(errno.EIO, "Input/output error")
+        real_rename(src_dir_fd, name, files_fd, dest)
 
-    monkeypatch.setattr(send2trash, "send2trash", only_first)
+    monkeypatch.setattr(trashing, "_trash_rename", only_first)
     changes = ChangeSet(
         (FileChange("tree", None, None, before_is_dir=True), FileChange("second.txt", b"2", None))
     )

@@ -208,14 +208,9 @@ def test_file_changed_after_preview_is_stale_and_the_change_is_kept(
 
 
 def test_missing_trash_keeps_the_file_and_leaves_no_temp(
-    run_reply: Any, cmd: Any, workspace: Path, monkeypatch: pytest.MonkeyPatch
+    run_reply: Any, cmd: Any, workspace: Path, trash: Path
 ) -> None:
-    def no_trash(path: str) -> None:
-        raise OSError(errno.ENOENT, "no trash folder can be used", path)
-
-    import send2trash
-
-    monkeypatch.setattr(send2trash, "send2trash", no_trash)
+    trash.parent.write_text("a file where the trash folder should be")
     before = tree(workspace)
     (result,) = run_reply(cmd("d1", "fs.delete", path="src/main.py"))
     assert result.code == "ERR_TRASH_UNAVAILABLE", result.summary

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from llm_operator.core.plan.session import Decision, Pending, Session
@@ -79,7 +79,7 @@ def test_escape_rejects_every_command(
     def press_escape() -> None:
         dialog = QApplication.activeModalWidget()
         assert isinstance(dialog, ConfirmDialog)
-        dialog.cards[0].approve.setChecked(True)  # even a ticked box: Esc means none
+        dialog.approve_selected()  # even a ticked box: Esc means none
         qtbot.keyClick(dialog, Qt.Key.Key_Escape)
 
     QTimer.singleShot(300, press_escape)
@@ -95,7 +95,22 @@ def test_escape_rejects_every_command(
     assert copied.count("ERR_REJECTED_BY_USER") == 2
 
 
-def test_boxes_start_unticked_and_apply_uses_them(
+def open_dialog(
+    qtbot: QtBot, pending: list[Pending], outside: set[str] | None = None
+) -> ConfirmDialog:
+    dialog = ConfirmDialog(None, pending, changed_outside=outside or set())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    return dialog
+
+
+def alt(qtbot: QtBot, dialog: ConfirmDialog, key: Qt.Key) -> None:
+    qtbot.keyClick(dialog.focusWidget() or dialog, key, Qt.KeyboardModifier.AltModifier)
+
+
+def test_commands_start_rejected_and_the_keyboard_decides_each(
     qtbot: QtBot, workspace: Path, tmp_path: Path
 ) -> None:
     text = reply(
@@ -103,16 +118,25 @@ def test_boxes_start_unticked_and_apply_uses_them(
         command("w2", "fs.write", path="c.txt", content="y"),
     )
     pending = pending_of(workspace, tmp_path, text)
-    dialog = ConfirmDialog(None, pending)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    dialog.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
-    assert not any(card.approve.isChecked() for card in dialog.cards)
-    assert dialog.focusWidget() is dialog.cards[0].approve
-    qtbot.keyClick(dialog.cards[0].approve, Qt.Key.Key_Space)
-    qtbot.keyClicks(dialog.cards[1].reason, "wrong folder")
-    qtbot.keyClick(dialog, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)
+    dialog = open_dialog(qtbot, pending)
+    assert not any(state.approved for state in dialog.states)
+    assert dialog.focusWidget() is dialog.listing
+    assert dialog.current is dialog.states[0]
+    alt(qtbot, dialog, Qt.Key.Key_Y)  # approve the first
+    alt(qtbot, dialog, Qt.Key.Key_Down)  # next file: the second command
+    assert dialog.current is dialog.states[1]
+    alt(qtbot, dialog, Qt.Key.Key_R)  # reject with a reason: the reason box takes the keys
+    assert dialog.focusWidget() is dialog.reason
+    qtbot.keyClicks(dialog.reason, "wrong folder")
+    alt(qtbot, dialog, Qt.Key.Key_Up)
+    assert dialog.current is dialog.states[0]
+    assert dialog.approve.isChecked()
+    dialog.listing.setFocus()
+    qtbot.keyClick(dialog.listing, Qt.Key.Key_Space)  # Space in the list unticks
+    assert not dialog.states[0].approved
+    qtbot.keyClick(dialog.listing, Qt.Key.Key_Space)  # and ticks again
+    assert dialog.states[0].approved
+    alt(qtbot, dialog, Qt.Key.Key_A)
     assert dialog.choice is Choice.PER_COMMAND
     assert dialog.decisions() == {
         pending[0].index: Decision(True, ""),
@@ -120,50 +144,134 @@ def test_boxes_start_unticked_and_apply_uses_them(
     }
 
 
-def test_typing_a_reason_unticks_the_command(qtbot: QtBot, workspace: Path, tmp_path: Path) -> None:
+def test_a_typed_reason_always_rejects_even_with_ctrl_return(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    text = reply(
+        command("w1", "fs.write", path="b.txt", content="x"),
+        command("w2", "fs.write", path="c.txt", content="y"),
+        command("w3", "fs.write", path="d.txt", content="z"),
+    )
+    pending = pending_of(workspace, tmp_path, text)
+    dialog = open_dialog(qtbot, pending)
+    assert dialog.approve_button.text() == "Approve all 3 (Ctrl+Return)"
+    dialog.next_file()
+    dialog.approve_selected()
+    qtbot.keyClicks(dialog.reason, "no")  # typing unticks it
+    assert not dialog.approve.isChecked()
+    assert dialog.approve_button.text() == "Approve 2, 1 stays rejected (Ctrl+Return)"
+    assert "rejected: no" in dialog.command_rows[1].text(1)
+    qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)  # Return decides nothing
+    assert dialog.isVisible()
+    qtbot.keyClick(dialog.reason, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert dialog.choice is Choice.APPROVE_ALL
+    assert dialog.decisions() == {
+        pending[0].index: Decision(True, ""),
+        pending[1].index: Decision(False, "no"),
+        pending[2].index: Decision(True, ""),
+    }
+
+
+def test_approving_again_clears_the_reason(qtbot: QtBot, workspace: Path, tmp_path: Path) -> None:
     pending = pending_of(
         workspace, tmp_path, reply(command("w1", "fs.write", path="b.txt", content="x"))
     )
-    dialog = ConfirmDialog(None, pending)
-    qtbot.addWidget(dialog)
-    dialog.show()
-    dialog.cards[0].approve.setChecked(True)
-    qtbot.keyClicks(dialog.cards[0].reason, "no")
-    assert not dialog.cards[0].approve.isChecked()
-    qtbot.keyClick(dialog.cards[0].reason, Qt.Key.Key_Return)  # Return decides nothing
-    assert dialog.isVisible()
-    assert dialog.decisions() == {pending[0].index: Decision(False, "no")}
+    dialog = open_dialog(qtbot, pending)
+    dialog.reject_selected()
+    qtbot.keyClicks(dialog.reason, "hmm")
+    assert dialog.approve_button.text() == "Approve 0, 1 stays rejected (Ctrl+Return)"
+    assert not dialog.approve_button.isEnabled()
+    qtbot.keyClick(dialog.reason, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert dialog.isVisible()  # nothing to approve: Ctrl+Return does not close it
+    dialog.approve_selected()
+    assert dialog.reason.text() == ""
+    assert dialog.decisions()[pending[0].index] == Decision(False, "")  # not applied yet
+    dialog.apply_choices()
+    assert dialog.decisions() == {pending[0].index: Decision(True, "")}
 
 
-def test_badges_and_coloured_diffs(qtbot: QtBot, workspace: Path, tmp_path: Path) -> None:
+def test_twenty_files_listed_with_badges_and_each_diff_in_view(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    blocks = [
+        command(f"w{n}", "fs.write", path=f"pkg/m{n:02d}.py", text=f"VALUE = {n}\n")
+        for n in range(18)
+    ]
+    blocks.append(command("d1", "fs.delete", path="a.txt"))
+    blocks.append(
+        command("e1", "fs.write", path="src/app.py", text='def main():\n    return "bye"\n')
+    )
+    pending = pending_of(workspace, tmp_path, reply(*blocks))
+    dialog = open_dialog(qtbot, pending, {"src/app.py"})
+    assert len(dialog.file_rows) == 20
+    badges = [row.text(1) for row in dialog.file_rows]
+    assert badges[0] == "new"
+    assert badges[18] == "deleted"
+    assert badges[19] == "edited \u00b7 changed outside"
+    for n in range(19):
+        dialog.next_file()
+        shown = dialog.diff.unified.toPlainText()
+        path = dialog.listing.currentItem().toolTip(0)
+        assert dialog.diff.preview is not None
+        assert dialog.diff.preview.path == path
+        if n < 17:
+            assert f"VALUE = {n + 1}" in shown
+    assert dialog.listing.currentItem() is dialog.file_rows[19]
+    assert "Will write src/app.py (+1 -1)" in dialog.header.text()
+    dialog.previous_file()
+    assert "Will delete a.txt (moved to the trash, undoable)" in dialog.header.text()
+    assert "Deleted" not in dialog.header.text()
+
+
+def test_line_numbers_changed_words_and_side_by_side(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
     text = reply(
-        command("w1", "fs.write", path="fresh.py", text="def f():\n    return 1\n"),
-        command("d1", "fs.delete", path="a.txt"),
-        command("e1", "fs.write", path="src/app.py", text='def main():\n    return "bye"\n'),
+        command("e1", "fs.write", path="src/app.py", text='def main():\n    return "bye"\n')
     )
     pending = pending_of(workspace, tmp_path, text)
-    dialog = ConfirmDialog(None, pending, changed_outside={"src/app.py"})
-    qtbot.addWidget(dialog)
-    assert [card.badges for card in dialog.cards] == [["new"], ["deleted"], ["edited", "outside"]]
-    outside = dialog.cards[2].findChild(QLabel, "badge-outside")
-    assert outside is not None
-    assert outside.text() == "changed outside since read"
-    from PySide6.QtWidgets import QPlainTextEdit
+    dialog = open_dialog(qtbot, pending)
+    lines = dialog.diff.unified.toPlainText().split("\n")
+    assert lines[1] == "    1     1   def main():"
+    assert lines[2] == '    2       -     return "hi"'
+    assert lines[3] == '          2 +     return "bye"'
+    backgrounds = block_backgrounds(dialog.diff.unified.document())
+    assert "#ffb3b0" in backgrounds[2]  # the changed word on the old line
+    assert "#abf2bc" in backgrounds[3]  # and on the new line
+    assert "#dafbe1" in backgrounds[3]
+    alt(qtbot, dialog, Qt.Key.Key_S)
+    assert dialog.diff.side_by_side
+    left = dialog.diff.left.toPlainText().split("\n")
+    right = dialog.diff.right.toPlainText().split("\n")
+    assert left[2] == '    2 -     return "hi"'
+    assert right[2] == '    2 +     return "bye"'
+    assert len(left) == len(right)
 
-    diff = dialog.cards[2].findChild(QPlainTextEdit, "diff")
-    assert '+    return "bye"' in diff.toPlainText()
-    block = diff.document().begin()
-    colours: dict[str, set[str]] = {}
+
+def test_the_side_by_side_columns_scroll_together(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    body = "".join(f"line {n}\n" for n in range(300))
+    pending = pending_of(
+        workspace, tmp_path, reply(command("n1", "fs.write", path="long.txt", text=body))
+    )
+    dialog = open_dialog(qtbot, pending)
+    dialog.side_by_side.setChecked(True)
+    qtbot.wait(50)
+    left, right = dialog.diff.left.verticalScrollBar(), dialog.diff.right.verticalScrollBar()
+    assert left.maximum() > 100
+    assert right.maximum() == left.maximum()  # one row per line on both sides
+    right.setValue(100)
+    assert left.value() == 100
+
+
+def block_backgrounds(document: object) -> list[set[str]]:
+    found = []
+    block = document.begin()  # type: ignore[attr-defined]
     while block.isValid():
-        formats = block.layout().formats()
-        colours[block.text()] = {f.format.background().color().name() for f in formats}
+        found.append({f.format.background().color().name() for f in block.layout().formats()})
         block = block.next()
-    added = next(line for line in colours if line.startswith("+    return"))
-    removed = next(line for line in colours if line.startswith("-    return"))
-    hunk = next(line for line in colours if line.startswith("@@"))
-    assert "#dafbe1" in colours[added]
-    assert "#ffebe9" in colours[removed]
-    assert "#ddf4ff" in colours[hunk]
+    return found
 
 
 def test_a_secret_looking_read_asks_in_the_same_dialog(
@@ -175,7 +283,8 @@ def test_a_secret_looking_read_asks_in_the_same_dialog(
     def decide(parent: object, pending: list[Pending], outside: object = ()) -> dict:
         asked.extend(pending)
         dialog = ConfirmDialog(None, pending)
-        assert dialog.cards[0].badges == ["secret"]
+        assert dialog.states[0].badges == [["secret"]]
+        assert "Will send the content of" in dialog.header.text()
         dialog.deleteLater()
         return {item.index: Decision(False, "no secrets") for item in pending}
 

@@ -160,9 +160,8 @@ def test_the_live_command_list_knows_outline_and_it_runs_at_once(
 ) -> None:
     window = make_window(workspace)
     paste_and_run(qtbot, window, reply(command("o1", "fs.outline", path="src", depth="1")))
-    row = [window.paste.table.topLevelItem(0).text(c) for c in range(5)]
-    assert row[1:4] == ["fs.outline", "src", "o1"]
-    assert row[4] == "ok: Outlined 1 file under src"
+    row = [window.paste.table.topLevelItem(0).text(c) for c in range(3)]
+    assert row == ["1", "ok: Outlined 1 file under src", "fs.outline src  (id o1)"]
     copied = QApplication.clipboard().text()
     assert copied.startswith("OPERATOR_RESULT\nid: o1\nok: true\n")
 

@@ -32,6 +32,21 @@ class Kind(enum.Enum):
     WRITE = "write"
 
 
+class Secrecy(enum.Enum):
+    """What an action can reveal of a secret-looking file it is pointed at.
+
+    CONTENT: its results and failures may hold bytes of the file, so the session asks the
+    user before sending them (reads, structure and region reads, every edit's failures).
+    NAMES: it shows names, sizes and times only (fs.list, fs.stat): nothing to ask.
+    PER_FILE: it decides file by file and returns its own ``Reveal`` (fs.searchTree);
+    its failures are still guarded like CONTENT.
+    """
+
+    CONTENT = "content"
+    NAMES = "names"
+    PER_FILE = "per-file"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What the LLM is told about one command."""
@@ -94,6 +109,7 @@ class ActionSpec:
     fields: type[BaseModel]
     execute: Executor
     description: str
+    secrecy: Secrecy = Secrecy.CONTENT
 
     @property
     def needs_path(self) -> bool:

@@ -58,11 +58,25 @@ def _int(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
+def _flag(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str):
+        folded = value.strip().casefold()
+        if folded in ("true", "yes", "1"):
+            return True
+        if folded in ("false", "no", "0"):
+            return False
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
 B64Text = Annotated[str, BeforeValidator(_b64)]
 """A ``*_b64`` field: decoded to text during validation."""
 
 Count = Annotated[int, BeforeValidator(_int)]
 """A whole number written in decimal digits."""
+
+Flag = Annotated[bool, BeforeValidator(_flag)]
+"""``true`` or ``false`` (also yes/no, 1/0), in any case."""
 
 
 def pick_text(model: BaseModel, plain: str, encoded: str) -> str | None:

@@ -18,6 +18,7 @@ user's consent; without it, a folder outline leaves them out and says how many i
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,8 +27,8 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import model_validator
 
 from ..errors import InvalidCommand, OperatorError
-from ..store.file_walk import WalkedFile, WalkTally, walk_files
 from ..store.files import find_file, not_found
+from ..store.tree_walk import TreeFile, WalkCounts, read_limited, walk_files
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
 from .fields import Count, PathFields
 
@@ -61,10 +62,17 @@ class OutlineFields(PathFields):
 
 
 def files_under(
-    workspace: Workspace, start: str, tally: WalkTally, after: str | None
-) -> Iterator[WalkedFile]:
-    """The walk a folder outline reads (one seam, to be replaced by the shared tree walk)."""
-    return walk_files(workspace, start, tally, after)
+    workspace: Workspace, start: str, counts: WalkCounts, after: str | None
+) -> Iterator[TreeFile]:
+    """The walk a folder outline reads: the descriptor walk fs.searchTree uses."""
+    return walk_files(workspace, start, counts, after=after)
+
+
+def is_secret_file(workspace: Workspace, item: TreeFile, start_secret: bool) -> bool:
+    """fs.searchTree's rule: the start folder, the path as walked, or a link hop by hop."""
+    if start_secret or workspace.is_secret(item.rel):
+        return True
+    return item.is_link and workspace.secret_match(item.rel) is not None
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,7 @@ class FolderOutline:
     rel: str
     depth: int
     after: str | None
-    tally: WalkTally = field(default_factory=WalkTally)
+    tally: WalkCounts = field(default_factory=WalkCounts)
     blocks: list[_FileBlock] = field(default_factory=list)
     lines: int = 0
     outlined: int = 0
@@ -136,9 +144,9 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     count = f"{len(lines)} structure{'s' if len(lines) != 1 else ''}"
     summary = f"Outlined {found.rel} ({count}; {note})"
     outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
-    # The name as written and the file it leads to both count (a link named .env, or a
-    # harmless name linking to a key).
-    if not (ctx.workspace.is_secret(fields.path) or ctx.workspace.is_secret(found.rel)):
+    # The name as written, each link on the way and the file it leads to all count (a link
+    # named .env, or a harmless name linking to a key).
+    if ctx.workspace.secret_match(fields.path) is None:
         return outcome
     return Reveal(
         approved=outcome,
@@ -148,24 +156,31 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     )
 
 
-def _add(walked: WalkedFile, depth: int, into: FolderOutline) -> None:
+def _add(item: TreeFile, depth: int, into: FolderOutline, secret: bool) -> None:
     from ..engines.structure import language_for_path
 
-    if language_for_path(walked.rel) is None:
+    if language_for_path(item.rel) is None:
         return
     try:
-        if walked.real.stat().st_size > MAX_FILE_BYTES:
-            into.too_large += 1
-            return
-        data = walked.real.read_bytes()
+        handle = item.open()
     except OSError:
         into.undecodable += 1
+        return
+    try:
+        data = read_limited(handle, MAX_FILE_BYTES)
+    except OSError:
+        into.undecodable += 1
+        return
+    finally:
+        os.close(handle)
+    if data is None:
+        into.too_large += 1
         return
     if b"\0" in data[:8192]:
         into.binary += 1
         return
     try:
-        lines, note = outline_lines(data, walked.rel, depth)
+        lines, note = outline_lines(data, item.rel, depth)
     except OperatorError:
         into.undecodable += 1
         return
@@ -173,9 +188,9 @@ def _add(walked: WalkedFile, depth: int, into: FolderOutline) -> None:
         rest = len(lines) - MAX_FILE_LINES
         lines = [
             *lines[:MAX_FILE_LINES],
-            f"... {rest} more structures: fs.outline of {walked.rel} shows them all",
+            f"... {rest} more structures: fs.outline of {item.rel} shows them all",
         ]
-    into.blocks.append(_FileBlock(walked.rel, note, lines, walked.secret))
+    into.blocks.append(_FileBlock(item.rel, note, lines, secret))
     into.outlined += 1
     into.lines += len(lines) + 1
 
@@ -192,6 +207,7 @@ def outline_folder(
     whole)."""
     folder = FolderOutline(rel, depth, after)
     last: str | None = None
+    start_secret = workspace.secret_match(rel) is not None
     for walked in files_under(workspace, rel, folder.tally, after):
         if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
             files_full = folder.outlined >= MAX_FILES
@@ -199,7 +215,7 @@ def outline_folder(
             folder.next_after = last
             break
         if walked.rel not in leave_out:
-            _add(walked, depth, folder)
+            _add(walked, depth, folder, is_secret_file(workspace, walked, start_secret))
         last = walked.rel
     return folder
 
@@ -223,14 +239,16 @@ def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
     """The folder outline as fs.outline details: header lines, then each file's outline."""
     shown = [block for block in folder.blocks if with_secrets or not block.secret]
     withheld = len(folder.blocks) - len(shown)
-    skipped = folder.binary + folder.too_large + folder.undecodable + folder.tally.ignored
+    counts = folder.tally
+    unreadable = folder.undecodable + counts.unreadable + counts.odd_names
+    skipped = folder.binary + folder.too_large + unreadable + counts.ignored
     header = [
         f"# path: {folder.rel}" + (f" (after {folder.after})" if folder.after else ""),
         f"# depth: {folder.depth}",
         f"# files outlined: {len(shown)}; skipped: {skipped} ({folder.binary} binary, "
-        f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {folder.undecodable} unreadable or "
-        f"not UTF-8, {folder.tally.ignored} ignored by .gitignore); files with no parser not "
-        "listed",
+        f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {unreadable} unreadable, not UTF-8 "
+        f"or with names that cannot be shown, {counts.ignored} ignored by .gitignore); files "
+        "with no parser not listed",
     ]
     if withheld:
         header.append(

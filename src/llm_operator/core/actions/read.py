@@ -1,7 +1,9 @@
 """Read actions: fs.list, fs.read, fs.readSlice, fs.search, fs.stat.
 
-What a read returns leaves the machine, so reads of secret-looking files come back as a
-``Reveal`` that the user must approve.
+What a read returns leaves the machine: the session asks the user before it sends what a
+read of a secret-looking file returned (``plan.secrecy``). fs.list shows names only, each
+escaped onto one line (``protocol.names.display_name``); the trash folders at the root
+are never listed.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from typing import ClassVar
 from pydantic import model_validator
 
 from ..errors import InvalidCommand
+from ..protocol.names import display_name
 from ..store.files import find_file, line_count, open_dir, read_text
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
+from ..store.workspace import is_trash_name
+from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
 from .fields import B64Text, Count, PathFields
 
 READ_LIMIT = 200_000
@@ -25,17 +29,6 @@ SLICE_MAX = 400
 SEARCH_MAX_MATCHES = 50
 LIST_MAX_ENTRIES = 5000
 LONG_LINE = 4000
-
-
-def _guard_secret(ctx: ActionContext, rel: str, outcome: Outcome) -> Result:
-    if not ctx.workspace.is_secret(rel):
-        return outcome
-    return Reveal(
-        approved=outcome,
-        paths=(rel,),
-        reason=f"{rel} looks like a secret (keys, tokens, passwords); reading it sends it to "
-        "the chat",
-    )
 
 
 def file_lines(text: str) -> list[str]:
@@ -71,12 +64,13 @@ def run_list(ctx: ActionContext, fields: PathFields) -> Result:
     entries: list[str] = []
     folders = 0
     with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
-        for entry in scan:
+        for entry in sorted(scan, key=lambda e: e.name):
             is_dir = entry.is_dir(follow_symlinks=False)
+            if is_dir and rel == "." and is_trash_name(entry.name):
+                continue
             folders += is_dir
             suffix = "/" if is_dir else ("@" if entry.is_symlink() else "")
-            entries.append(entry.name + suffix)
-    entries.sort()
+            entries.append(display_name(entry.name) + suffix)
     shown = entries[:LIST_MAX_ENTRIES]
     cut = f", first {LIST_MAX_ENTRIES} shown (truncated)" if len(entries) > len(shown) else ""
     others = len(entries) - folders
@@ -101,7 +95,7 @@ def run_read(ctx: ActionContext, fields: PathFields) -> Result:
     text, style = read_text(found)
     extra = f", {style}" if style else ""
     summary = f"Read {found.rel} ({found.size} bytes, {line_count(text)} lines{extra})"
-    return _guard_secret(ctx, found.rel, Outcome(True, summary, text))
+    return Outcome(True, summary, text)
 
 
 # -- fs.readSlice -------------------------------------------------------------------
@@ -170,7 +164,7 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields) -> Result:
     body = [f"{number}: {_clip(line)}" for number, line in enumerate(chunk, start=first)]
     summary = f"Read lines {first}-{last} of {total} from {found.rel}"
     details = "\n".join(header + body) + "\n"
-    return _guard_secret(ctx, found.rel, Outcome(True, summary, details))
+    return Outcome(True, summary, details)
 
 
 # -- fs.search ----------------------------------------------------------------------
@@ -229,7 +223,7 @@ def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
         f", first {len(hits)} shown (truncated); refine the query" if truncated else ""
     )
     details = "\n".join(header + hits) + "\n"
-    return _guard_secret(ctx, found.rel, Outcome(True, summary, details))
+    return Outcome(True, summary, details)
 
 
 # -- fs.stat ------------------------------------------------------------------------
@@ -261,7 +255,10 @@ ACTIONS = (
         Kind.READ,
         PathFields,
         run_list,
-        "List a folder's entries, one per line (folders end with /).",
+        "List a folder's entries, one per line (folders end with /, symlinks with @; "
+        "control characters, invalid UTF-8 and backslashes in names escaped as \\n, \\xff, "
+        "\\\\).",
+        Secrecy.NAMES,
     ),
     ActionSpec(
         "fs.read",
@@ -291,5 +288,6 @@ ACTIONS = (
         PathFields,
         run_stat,
         "Size, kind and times of a path as JSON.",
+        Secrecy.NAMES,
     ),
 )

@@ -45,7 +45,7 @@ class StyleFields(PathFields):
         try:
             self.style()
         except OperatorError as error:
-            raise InvalidCommand(error.code, error.message, error.details) from None
+            raise InvalidCommand(error.code, error.marked_message, error.marked_details) from None
         return self
 
 
@@ -61,7 +61,7 @@ class MarkerFields(StyleFields):
         try:
             check_marker_id(self.marker_id)
         except OperatorError as error:
-            raise InvalidCommand(error.code, error.message, error.details) from None
+            raise InvalidCommand(error.code, error.marked_message, error.marked_details) from None
         return self
 
 

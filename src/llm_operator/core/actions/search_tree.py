@@ -1,247 +1,310 @@
-"""fs.searchTree: a substring search over a folder, in a stable order, within fixed limits.
+"""fs.searchTree: a search over a folder, in a stable order, within fixed limits, resumable.
 
 Invariants:
-- Files are visited in sorted path order (folders before their contents, names sorted
-  by code point), so the same tree always gives the same matches and truncation point.
-- ``.git`` folders, files that .gitignore files ignore, binary files (a NUL byte in the
-  first 8 KiB) and files over 500,000 bytes are skipped and counted, never read fully.
-- The .gitignore files of the folders above the start folder apply too, and a deeper
-  .gitignore overrides a shallower one (``!pattern`` re-includes), as in git: a file is
-  searched or skipped the same way whichever folder the search starts from.
-- At most 300 files are scanned (read) and 200 matches reported; the header says which
-  limit cut the search short.
-- Symlinked folders are not followed (no loops, no escapes); a symlinked file is read
-  only if its real path is inside the workspace.
-- Secret-looking files (by the name of the link or of its target) are searched, but their
-  matches are shown only with the user's consent: without it the result is the same
-  search with those files left out.
+- Files come from the descriptor walk (``store.tree_walk``): depth first, names sorted by
+  code point; ``.git``, the root's trash folders, symlinked folders, .gitignore'd paths,
+  names that cannot be shown on one line and unreadable entries are never searched.
+- At most 300 files are read and 200 matches shown. Matches are taken a whole file at a
+  time: a file whose matches would overflow the 200 is left for the next call, unless it is
+  the first file with matches (then its first 200 are shown and the header says so).
+- The walk stops as soon as a cap binds; the header then ends with ``# more: after: <path>``
+  and the same search with ``after: <path>`` resumes right after that file, so repeated
+  calls cover the tree exactly once. The cost of a capped search does not grow with the
+  size of the tree (a visit budget bounds the skipped entries too).
+- Secret-looking files are searched, but nothing about their matches is said without the
+  user's consent: the unapproved result is exactly the result the search would have if
+  those files held no match, and its header counts the secret-looking files searched
+  (whether or not they matched), so it confirms nothing. Their matches never count
+  toward the caps, so the approved and unapproved results stop at the same file.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from ..errors import OperatorError
+from pydantic import model_validator
+
+from ..engines.line_search import LineQuery
+from ..errors import InvalidCommand, OperatorError
+from ..protocol.names import display_name, is_plain_name
 from ..store.files import not_found
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
+from ..store.tree_walk import WalkCounts, read_limited, walk_files, walk_one
+from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
+from .fields import Flag
 from .read import SearchFields
 
 if TYPE_CHECKING:
+    from collections.abc import Generator, Iterator
+
+    from ..store.tree_walk import Select, TreeFile
     from ..store.workspace import Workspace
 
 MAX_MATCHES = 200
 MAX_FILES = 300
 MAX_FILE_BYTES = 500_000
+MAX_VISITS = 5000  # files handed out by the walk (searched or skipped) per call
 BINARY_PROBE = 8192
-LONG_LINE = 1000
+
+
+class SearchTreeFields(SearchFields):
+    regex: Flag = False
+    case_sensitive: Flag = True
+    glob: str | None = None
+    exclude: str | None = None
+    after: str | None = None
+
+    ALIASES: ClassVar[dict[str, str]] = {"q": "query", "caseSensitive": "case_sensitive"}
+    INVALID_CODES: ClassVar[dict[str, str]] = {
+        "regex": "ERR_INVALID_FIELD",
+        "case_sensitive": "ERR_INVALID_FIELD",
+    }
+
+    @model_validator(mode="after")
+    def _patterns(self) -> SearchTreeFields:
+        for name in ("glob", "exclude"):
+            value = getattr(self, name)
+            if value is not None and not _split_patterns(value):
+                raise InvalidCommand(
+                    "ERR_INVALID_FIELD",
+                    f"{name} holds no pattern; give comma-separated gitignore-style patterns "
+                    "such as *.py, src/**/*.ts",
+                )
+        return self
+
+
+def _split_patterns(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _select(fields: SearchTreeFields) -> Select | None:
+    """The glob / exclude filter, on paths relative to the searched folder."""
+    if fields.glob is None and fields.exclude is None:
+        return None
+    import pathspec
+
+    wanted = pathspec.GitIgnoreSpec.from_lines(_split_patterns(fields.glob or ""))
+    unwanted = pathspec.GitIgnoreSpec.from_lines(_split_patterns(fields.exclude or ""))
+    has_glob = fields.glob is not None
+
+    def select(rel: str, is_dir: bool) -> bool:
+        candidate = rel + "/" if is_dir else rel
+        if unwanted.match_file(candidate):
+            return False
+        # glob picks files; folders are walked into so their files can be picked.
+        return is_dir or not has_glob or wanted.match_file(candidate)
+
+    return select
 
 
 @dataclass
 class _Tally:
+    counts: WalkCounts = field(default_factory=WalkCounts)
     scanned: int = 0
     binary: int = 0
     too_large: int = 0
-    ignored: int = 0
-    unreadable: int = 0
-    file_limit_hit: bool = False
-    # (line as shown, from a secret-looking file) in walk order; collection stops once the
-    # public list is full, because the list with secrets is then full too.
-    hits: list[tuple[str, bool]] = field(default_factory=list)
-    public_hits: int = 0
-    total_public: int = 0
-    total_secret: int = 0
-    secret_files: list[str] = field(default_factory=list)
+    secret_files: int = 0
+    public: list[str] = field(default_factory=list)
+    # every match line in walk order with whether it comes from a secret-looking file
+    every: list[tuple[str, bool]] = field(default_factory=list)
+    matched_secret_files: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)  # which caps bound
+    cut_file: str | None = None  # a single file whose matches were cut at the cap
+    after: str | None = None  # where a follow-up call resumes
 
-    def matches(self, with_secrets: bool) -> list[str]:
-        return [hit for hit, secret in self.hits if with_secrets or not secret][:MAX_MATCHES]
-
-
-class _Ignores:
-    """The .gitignore files met on the way down, each applying below its own folder."""
-
-    def __init__(self) -> None:
-        self._specs: list[tuple[str, object]] = []
-
-    def load(self, folder: Path, rel: str) -> int:
-        path = folder / ".gitignore"
-        if not path.is_file():
-            return 0
-        import pathspec
-
-        try:
-            lines = path.read_text("utf-8", errors="replace").splitlines()
-        except OSError:
-            return 0
-        self._specs.append((rel, pathspec.GitIgnoreSpec.from_lines(lines)))
-        return 1
-
-    def pop(self, count: int) -> None:
-        for _ in range(count):
-            self._specs.pop()
-
-    def ignored(self, rel: str, is_dir: bool) -> bool:
-        # The deepest .gitignore with a matching pattern decides, as in git.
-        for base, spec in reversed(self._specs):
-            inner = rel if base == "." else rel[len(base) + 1 :]
-            candidate = inner + "/" if is_dir else inner
-            include = spec.check_file(candidate).include  # type: ignore[attr-defined]
-            if include is not None:
-                return bool(include)
-        return False
+    @property
+    def skipped(self) -> int:
+        c = self.counts
+        return self.binary + self.too_large + c.ignored + c.filtered + c.unreadable + c.odd_names
 
 
-def _scan_file(real: Path, rel: str, needle: bytes, tally: _Tally, secret: bool) -> None:
+def _file_hits(item: TreeFile, query: LineQuery, tally: _Tally) -> list[str] | None:
+    """The match lines of one file; None when it was skipped (and counted)."""
     try:
-        size = real.stat().st_size
-        if size > MAX_FILE_BYTES:
-            tally.too_large += 1
-            return
-        if tally.scanned >= MAX_FILES:
-            tally.file_limit_hit = True
-            return
-        data = real.read_bytes()
+        handle = item.open()
     except OSError:
-        tally.unreadable += 1
-        return
+        tally.counts.unreadable += 1
+        return None
+    try:
+        data = read_limited(handle, MAX_FILE_BYTES)
+    except OSError:
+        tally.counts.unreadable += 1
+        return None
+    finally:
+        os.close(handle)
+    if data is None:
+        tally.too_large += 1
+        return None
     if b"\0" in data[:BINARY_PROBE]:
         tally.binary += 1
-        return
-    tally.scanned += 1
-    found = data.find(needle)
-    if found < 0:
-        return
+        return None
     hits: list[str] = []
-    line_no = data.count(b"\n", 0, found) + 1
-    line_start = data.rfind(b"\n", 0, found) + 1
-    while found >= 0:
-        line_end = data.find(b"\n", found)
-        if line_end < 0:
-            line_end = len(data)
-        text = data[line_start:line_end].decode("utf-8", "replace").rstrip("\r")
-        if len(text) > LONG_LINE:
-            text = text[:LONG_LINE] + " [...]"
-        hits.append(f"{rel}:{line_no}: {text}")
-        found = data.find(needle, line_end)
-        if found >= 0:
-            line_no += data.count(b"\n", line_end, found)
-            line_start = data.rfind(b"\n", 0, found) + 1
-    if secret:
-        tally.total_secret += len(hits)
-        tally.secret_files.append(rel)
-    else:
-        tally.total_public += len(hits)
-    room = MAX_MATCHES - tally.public_hits
-    if room > 0:
-        taken = hits[:room] if not secret else hits[:MAX_MATCHES]
-        tally.hits.extend((hit, secret) for hit in taken)
-        if not secret:
-            tally.public_hits += len(taken)
+    for number, line in query.lines(data):
+        hits.append(f"{item.rel}:{number}: {line}")
+        if len(hits) > MAX_MATCHES:
+            break
+    return hits
 
 
-def _walk(workspace: Workspace, real: Path, rel: str, query: str, tally: _Tally) -> None:
-    needle = query.encode("utf-8")
-    ignores = _Ignores()
-    if real.is_dir() and rel != ".":
-        parts = rel.split("/")
-        for depth in range(len(parts)):
-            base = "/".join(parts[:depth]) or "."
-            ignores.load(workspace.root / base, base)
+def _secret(workspace: Workspace, item: TreeFile, start_secret: bool) -> bool:
+    if start_secret or workspace.is_secret(item.rel):
+        return True
+    # A link is checked hop by hop, like a path a command names.
+    return item.is_link and workspace.secret_match(item.rel) is not None
 
-    def visit(folder: Path, folder_rel: str) -> None:
-        pushed = ignores.load(folder, folder_rel)
-        try:
-            with os.scandir(folder) as scan:
-                entries = sorted(scan, key=lambda e: e.name)
-        except OSError:
-            tally.unreadable += 1
-            ignores.pop(pushed)
+
+def _search(
+    workspace: Workspace,
+    files: Iterator[TreeFile],
+    query: LineQuery,
+    tally: _Tally,
+    start_secret: bool,
+) -> None:
+    last_done: str | None = None
+    for item in files:
+        if tally.scanned >= MAX_FILES or tally.counts.visited > MAX_VISITS:
+            tally.cut.append(
+                f"file limit {MAX_FILES}" if tally.scanned >= MAX_FILES else "visit limit"
+            )
+            tally.after = last_done
             return
-        for entry in entries:
-            child_rel = entry.name if folder_rel == "." else f"{folder_rel}/{entry.name}"
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name == ".git" or ignores.ignored(child_rel, True):
-                    tally.ignored += entry.name != ".git"
-                    continue
-                visit(Path(entry.path), child_rel)
-            elif entry.is_symlink() and os.path.isdir(entry.path):
-                continue
-            else:
-                if ignores.ignored(child_rel, False):
-                    tally.ignored += 1
-                    continue
-                target = Path(entry.path)
-                if entry.is_symlink():
-                    try:
-                        target = workspace.resolve(child_rel)
-                    except OperatorError:
-                        tally.unreadable += 1
-                        continue
-                if not target.is_file():
-                    continue
-                secret = workspace.is_secret(child_rel) or workspace.is_secret(
-                    workspace.relative(target)
-                )
-                _scan_file(target, child_rel, needle, tally, secret)
-        ignores.pop(pushed)
-
-    if real.is_dir():
-        visit(real, rel)
-    else:
-        _scan_file(real, rel, needle, tally, workspace.is_secret(rel))
-
-
-def _render(query: str, rel: str, tally: _Tally, matches: list[str], total: int) -> Outcome:
-    truncated = []
-    if total > len(matches):
-        truncated.append(f"match limit {MAX_MATCHES}")
-    if tally.file_limit_hit:
-        truncated.append(f"file limit {MAX_FILES}")
-    skipped = tally.binary + tally.too_large + tally.ignored + tally.unreadable
-    header = [
-        f"# path: {rel}",
-        f"# query: {query}",
-        f"# files scanned: {tally.scanned}; skipped: {skipped} ({tally.binary} binary, "
-        f"{tally.too_large} over {MAX_FILE_BYTES} bytes, {tally.ignored} ignored by .gitignore, "
-        f"{tally.unreadable} unreadable)",
-        f"# matches: {len(matches)}"
-        + (f" (truncated: {', '.join(truncated)})" if truncated else " (complete)"),
-    ]
-    summary = f"Found {total} matches in {rel} ({tally.scanned} files scanned)"
-    if truncated:
-        summary += f"; truncated at {' and '.join(truncated)}: narrow the path or query"
-    return Outcome(True, summary, "\n".join(header + matches) + "\n")
+        hits = _file_hits(item, query, tally)
+        if hits is None:
+            last_done = item.rel
+            continue
+        secret = _secret(workspace, item, start_secret)
+        room = MAX_MATCHES - len(tally.public)
+        if not secret and len(hits) > room and tally.public:
+            # Leave the whole file for the next call rather than split its matches.
+            tally.cut.append(f"match limit {MAX_MATCHES}")
+            tally.after = last_done
+            return
+        tally.scanned += 1
+        last_done = item.rel
+        if secret:
+            tally.secret_files += 1
+            if hits:
+                tally.matched_secret_files.append(item.rel)
+        cut_here = len(hits) > MAX_MATCHES
+        hits = hits[:MAX_MATCHES]
+        tally.every.extend((hit, secret) for hit in hits)
+        if secret:
+            continue  # a secret file's matches never bind a cap (see the module notes)
+        tally.public.extend(hits)
+        if cut_here:
+            tally.cut_file = item.rel
+            tally.cut.append(f"match limit {MAX_MATCHES}")
+            tally.after = item.rel
+            return
+        if len(tally.public) >= MAX_MATCHES:
+            if next(files, None) is not None:
+                tally.cut.append(f"match limit {MAX_MATCHES}")
+                tally.after = item.rel
+            return
 
 
-def run_search_tree(ctx: ActionContext, fields: SearchFields) -> Result:
-    real = ctx.workspace.resolve(fields.path)
+def _render(
+    fields: SearchTreeFields, rel: str, tally: _Tally, with_secrets: bool
+) -> tuple[str, str]:
+    matches = [hit for hit, secret in tally.every if with_secrets or not secret]
+    counts = tally.counts
+    mode = []
+    if fields.regex:
+        mode.append("regex")
+    if not fields.case_sensitive:
+        mode.append("case-insensitive")
+    header = [f"# path: {display_name(rel)}", f"# query: {fields.text}"]
+    if mode:
+        header.append(f"# mode: {', '.join(mode)}")
+    if fields.glob is not None:
+        header.append(f"# glob: {fields.glob}")
+    if fields.exclude is not None:
+        header.append(f"# exclude: {fields.exclude}")
+    if fields.after is not None:
+        header.append(f"# after: {fields.after}")
+    header.append(
+        f"# files scanned: {tally.scanned}; skipped: {tally.skipped} ({tally.binary} binary, "
+        f"{tally.too_large} over {MAX_FILE_BYTES} bytes, {counts.ignored} ignored by "
+        f".gitignore, {counts.filtered} left out by glob/exclude, {counts.unreadable} "
+        f"unreadable, {counts.odd_names} with names that cannot be shown on one line)"
+    )
+    if tally.secret_files and not with_secrets:
+        header.append(
+            f"# secret-looking files searched: {tally.secret_files}; their matches are sent "
+            "only with the user's approval and are not shown or counted here"
+        )
+    cut = tally.cut
+    header.append(
+        f"# matches: {len(matches)}" + (f" (truncated: {cut[0]})" if cut else " (complete)")
+    )
+    if tally.cut_file is not None:
+        header.append(
+            f"# {tally.cut_file} has more than {MAX_MATCHES} matches; use fs.search on it "
+            "for the rest"
+        )
+    if tally.after is not None:
+        header.append(f"# more: after: {tally.after}")
+    summary = f"Found {len(matches)} matches in {display_name(rel)} ({tally.scanned} files scanned)"
+    if cut:
+        summary += f"; truncated at the {cut[0]}: " + (
+            f"send the same search with after: {tally.after} for the next files"
+            if tally.after is not None
+            else "narrow the path or query"
+        )
+    return summary, "\n".join(header + matches) + "\n"
+
+
+def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
+    workspace = ctx.workspace
+    real = workspace.resolve(fields.path)
     if not real.exists():
-        raise not_found(ctx.workspace, fields.path)
+        raise not_found(workspace, fields.path)
+    rel = workspace.relative(real)
+    if not is_plain_name(rel):
+        # Every match line starts with this path: it must be one line of plain text.
+        raise OperatorError(
+            "ERR_INVALID_PATH",
+            f"{fields.path!r} leads to {display_name(rel)!r}, a name that cannot be shown on "
+            "one line; search a folder above it or below it",
+        )
     if not real.is_dir() and not real.is_file():
         # A FIFO or device would block or never end.
         raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")
-    rel = ctx.workspace.relative(real)
-    query = fields.text
-    tally = _Tally()
-    _walk(ctx.workspace, real, rel, query, tally)
-    public = _render(query, rel, tally, tally.matches(False), tally.total_public)
-    if not tally.secret_files:
-        return public
-    total = tally.total_public + tally.total_secret
-    withheld = tally.secret_files
-    note = (
-        f"# withheld: matches in {len(withheld)} secret-looking file(s) "
-        f"({', '.join(withheld)}): the user did not approve sending them\n"
+    if fields.after is not None:
+        from ..store.workspace import check_path_text
+
+        check_path_text(fields.after)
+    query = LineQuery.compile(
+        fields.text, regex=bool(fields.regex), case_sensitive=bool(fields.case_sensitive)
     )
-    details = (public.details or "").replace("# matches:", note + "# matches:", 1)
+    tally = _Tally()
+    start_secret = workspace.secret_match(fields.path) is not None
+    files: Generator[TreeFile, None, None]
+    if real.is_dir():
+        files = walk_files(workspace, rel, tally.counts, select=_select(fields), after=fields.after)
+    else:
+        files = walk_one(workspace, rel, tally.counts)
+    try:
+        _search(workspace, files, query, tally, start_secret)
+    except OSError as exc:
+        raise OperatorError(
+            "ERR_READ_FAILED", f"cannot search {fields.path!r}: {exc.strerror}"
+        ) from None
+    finally:
+        files.close()
+    summary, details = _render(fields, rel, tally, with_secrets=False)
+    public = Outcome(True, summary, details)
+    if not tally.matched_secret_files:
+        return public
+    shown = tally.matched_secret_files
+    approved_summary, approved_details = _render(fields, rel, tally, with_secrets=True)
     return Reveal(
-        approved=_render(query, rel, tally, tally.matches(True), total),
-        paths=tuple(withheld),
-        reason=f"the search matched secret-looking files ({', '.join(withheld)}); showing those "
-        "lines sends them to the chat",
-        rejected=Outcome(True, public.summary, details),
+        approved=Outcome(True, approved_summary, approved_details),
+        paths=tuple(shown),
+        reason=f"the search matched lines of secret-looking files ({', '.join(shown)}); "
+        "approving sends those lines to the chat",
+        rejected=public,
     )
 
 
@@ -249,9 +312,13 @@ ACTIONS = (
     ActionSpec(
         "fs.searchTree",
         Kind.READ,
-        SearchFields,
+        SearchTreeFields,
         run_search_tree,
-        f"Find a substring in every text file under a folder (max {MAX_MATCHES} matches, "
-        f"{MAX_FILES} files, files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected).",
+        f"Find a substring (or regex: true, a Python regex per line; case_sensitive: false) "
+        f"in every text file under a folder, optionally only files matching glob and not "
+        f"exclude (comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
+        f"{MAX_FILES} files per call, then '# more: after: <path>' resumes with after: "
+        f"<path>; files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
+        Secrecy.PER_FILE,
     ),
 )

@@ -35,7 +35,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import OperatorError
+from ..errors import OperatorError, mark, quote
 from .edit_matching import Finder, compile_finder
 from .textfile import split_lines
 
@@ -267,9 +267,9 @@ def _not_found(
     nearest = _nearest_line(text, wanted)
     if nearest is not None:
         number, line = nearest
-        message += f"; the most similar line is line {number}: {line!r}"
+        message += f"; the most similar line is line {number}: {quote(line)}"
         details["nearest_line"] = number
-        details["nearest_text"] = line
+        details["nearest_text"] = mark(line)
     if "\n" in wanted:
         message += "; a multi-line anchor must match every line exactly, including indentation"
     return OperatorError(NOT_FOUND, message, details)

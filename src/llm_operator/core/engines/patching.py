@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import OperatorError
+from ..errors import OperatorError, mark, quote
 from .textfile import split_lines
 
 INVALID = "ERR_INVALID_PATCH"
@@ -473,7 +473,7 @@ def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
         if want.strip() == have.strip() or want.split() == have.split():
             out.append(
                 f"Line {pos + first_diff + 1} differs only in whitespace "
-                f"(patch {want!r}, file {have!r})."
+                f"(patch {want!r}, file {quote(have)})."
             )
     elif first_diff == len(found) < len(hunk.old):
         out.append(f"The file ends after line {len(lines)}, before the hunk's old lines do.")
@@ -496,7 +496,7 @@ def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
             f"The file at the nearest place, lines {pos + 1}-{pos + len(found)} "
             f"(first difference marked '>'):"
         )
-        out.extend(_numbered(found, pos, first_diff))
+        out.extend(_numbered([mark(line) for line in found], pos, first_diff))
     else:
         out.append(f"The file has {len(lines)} lines; there is nothing at that place.")
     out.append("Read the file around that place again and resend the patch with exact lines.")
@@ -508,7 +508,7 @@ def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
             "header": hunk.header,
             "expected": list(hunk.old),
             "found_at_line": pos + 1,
-            "found": found,
+            "found": [mark(line) for line in found],
         },
     )
 
@@ -535,7 +535,12 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
             MISMATCH,
             f"the patch creates {path} ('--- /dev/null') but the file already has "
             f"{len(lines)} lines; diff against its current content instead",
-            {"hunk": 1, "found_at_line": 1, "expected": [], "found": lines[:_SHOWN_LINES]},
+            {
+                "hunk": 1,
+                "found_at_line": 1,
+                "expected": [],
+                "found": [mark(line) for line in lines[:_SHOWN_LINES]],
+            },
         )
     places: list[_Place] = []
     low_line = low_char = 0
@@ -566,7 +571,7 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
                 "hunk": len(parsed.hunks),
                 "found_at_line": 1,
                 "expected": [],
-                "found": remaining[:_SHOWN_LINES],
+                "found": [mark(line) for line in remaining[:_SHOWN_LINES]],
             },
         )
     offsets = tuple(

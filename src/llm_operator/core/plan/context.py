@@ -18,15 +18,16 @@ Nothing here writes anything.
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
 from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
-from ..store.file_walk import WalkTally, walk_files
+from ..store.files import find_file, read_bytes
+from ..store.tree_walk import WalkCounts
 
 if TYPE_CHECKING:
     from ..store.workspace import Workspace
@@ -60,19 +61,22 @@ class WorkspaceTree:
 
 def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> WorkspaceTree:
     """The workspace's files in walk order, as the window's context builder lists them."""
-    tally = WalkTally()
+    from ..actions.outline import files_under, is_secret_file
+
+    counts = WalkCounts()
     found: list[TreeEntry] = []
     cut = False
-    for walked in walk_files(workspace, ".", tally):
+    for item in files_under(workspace, ".", counts, None):
         if len(found) >= limit:
             cut = True
             break
         try:
-            size = walked.real.stat().st_size
+            # The size is only shown; the file is read by descriptor when it is packed.
+            size = os.stat(workspace.root / item.target_rel, follow_symlinks=False).st_size
         except OSError:
             continue
-        found.append(TreeEntry(walked.rel, size, walked.secret))
-    return WorkspaceTree(tuple(found), tally.ignored, cut)
+        found.append(TreeEntry(item.rel, size, is_secret_file(workspace, item, False)))
+    return WorkspaceTree(tuple(found), counts.ignored, cut)
 
 
 @dataclass(frozen=True)
@@ -87,38 +91,32 @@ class Chosen:
     left_out: tuple[LeftOut, ...]
 
 
-def _secret(workspace: Workspace, rel: str, real: Path) -> bool:
-    if workspace.is_secret(rel):
-        return True
-    try:
-        return workspace.is_secret(workspace.relative(real))
-    except OperatorError:
-        return True  # a target that cannot be named inside the workspace is not read
-
-
 def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bool) -> Chosen:
     """The files ``paths`` name, in order, without duplicates; and what was left out.
 
     A path outside the workspace raises ERR_PATH_OUTSIDE_WORKSPACE (a usage error).
     """
+    from ..actions.outline import files_under, is_secret_file
+
     files: dict[str, None] = {}
     left: dict[str, str] = {}
     for path in paths:
         real = workspace.resolve(path)
         if real.is_dir():
             rel = workspace.relative(real)
-            for walked in walk_files(workspace, rel, WalkTally()):
-                if walked.secret and not include_secrets:
-                    left[walked.rel] = SECRET_REASON
+            start_secret = workspace.secret_match(rel) is not None
+            for item in files_under(workspace, rel, WalkCounts(), None):
+                if is_secret_file(workspace, item, start_secret) and not include_secrets:
+                    left[item.rel] = SECRET_REASON
                 else:
-                    files.setdefault(walked.rel)
+                    files.setdefault(item.rel)
             continue
         rel = posixpath.normpath(path)
         if not real.exists():
             left[rel] = "not found"
         elif not real.is_file():
             left[rel] = "not a regular file"
-        elif _secret(workspace, rel, real) and not include_secrets:
+        elif workspace.secret_match(path) is not None and not include_secrets:
             left[rel] = SECRET_REASON
         else:
             files.setdefault(rel)
@@ -129,15 +127,15 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
 
 
 def read_for_context(workspace: Workspace, rel: str) -> PackedFile | LeftOut:
-    """A chosen file as packed text, or why it cannot go in."""
-    real = workspace.resolve(rel)
+    """A chosen file as packed text, or why it cannot go in (read through the jail)."""
     try:
-        size = real.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return LeftOut(rel, f"{size} bytes, over the {MAX_FILE_BYTES}-byte limit")
-        data = real.read_bytes()
-    except OSError as error:
-        return LeftOut(rel, f"unreadable ({error.strerror})")
+        found = find_file(workspace, rel)
+        if found.size > MAX_FILE_BYTES:
+            return LeftOut(rel, f"{found.size} bytes, over the {MAX_FILE_BYTES}-byte limit")
+        data = read_bytes(found)
+    except OperatorError as error:
+        reason = "not found" if error.code == "ERR_FILE_NOT_FOUND" else error.code
+        return LeftOut(rel, f"unreadable ({reason})")
     if b"\0" in data[:8192]:
         return LeftOut(rel, "binary")
     try:

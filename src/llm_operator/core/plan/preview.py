@@ -1,24 +1,62 @@
-"""What a pending command will do, as text a person can check: headers and unified diffs."""
+"""What a pending command will do, as data a person can check: previews made in the worker.
+
+The session builds a ``ChangePreview`` per file change while it prepares a run (off the
+window's UI thread); the confirmation dialog, the history and the command line only
+render them. A preview holds the unified diff text and the same diff as rows: each line
+with its old and new line number and, for a changed line paired with its counterpart, the
+character spans that differ (word-level), so a renderer never diffs anything itself.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..engines.textfile import TextFile
 
 if TYPE_CHECKING:
+    from ..actions.base import Plan, Reveal
     from .changes import FileChange
-    from .session import Pending
+
+LineKind = Literal["context", "added", "removed", "hunk", "note"]
+Badge = Literal["new", "deleted", "edited"]
+Span = tuple[int, int]  # [start, end) character offsets in a line's text
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+# Word spans are only worth computing for lines a person reads; past this they cost time.
+MAX_SPAN_LINE = 1000
+# Paired lines sharing less than this fraction of tokens are shown as wholly changed.
+MIN_SIMILARITY = 0.3
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    kind: LineKind
+    text: str  # the line without its "+", "-" or " " column
+    old_no: int | None = None
+    new_no: int | None = None
+    spans: tuple[Span, ...] = ()  # changed words, for a removed/added line with a partner
 
 
 @dataclass(frozen=True)
 class ChangePreview:
     path: str
-    badge: str  # "new", "deleted", "edited"
+    badge: Badge
     diff: str  # unified diff, or a note for content that is not text
     added: int
     removed: int
+    lines: tuple[DiffLine, ...] = ()
+
+    @property
+    def verb(self) -> str:
+        """The present-tense line a person approves: nothing has happened yet."""
+        if self.badge == "deleted":
+            return f"Will delete {self.path} (moved to the trash, undoable)"
+        if self.badge == "new":
+            return f"Will create {self.path} (+{self.added})"
+        return f"Will write {self.path} (+{self.added} -{self.removed})"
 
 
 def _text(data: bytes | None) -> str | None:
@@ -30,34 +68,178 @@ def _text(data: bytes | None) -> str | None:
         return None
 
 
+def _note(path: str, badge: Badge, text: str) -> ChangePreview:
+    return ChangePreview(path, badge, text, 0, 0, (DiffLine("note", text),))
+
+
 def preview_change(change: FileChange) -> ChangePreview:
     from ..engines.diffing import diff_stats, unified_diff
 
-    badge = "deleted" if change.is_delete else ("new" if change.is_new else "edited")
+    badge: Badge = "deleted" if change.is_delete else ("new" if change.is_new else "edited")
     if change.before_is_dir:
-        return ChangePreview(change.path, badge, f"folder {change.path}/ goes to the trash", 0, 0)
+        return _note(change.path, badge, f"folder {change.path}/ will go to the trash")
     if change.before_is_symlink:
-        return ChangePreview(change.path, badge, f"symlink {change.path} is removed", 0, 0)
+        return _note(change.path, badge, f"symlink {change.path} will be removed")
     before, after = _text(change.before), _text(change.after)
     if before is None or after is None:
         size = len(change.before or b"")
-        return ChangePreview(change.path, badge, f"binary or non-UTF-8 file ({size} bytes)", 0, 0)
+        return _note(change.path, badge, f"binary or non-UTF-8 file ({size} bytes)")
     diff = unified_diff(before, after, change.path)
     if change.is_new and not diff:
-        diff = f"new empty file {change.path}"
+        return _note(change.path, badge, f"new empty file {change.path}")
     added, removed = diff_stats(diff)
-    return ChangePreview(change.path, badge, diff, added, removed)
+    return ChangePreview(change.path, badge, diff, added, removed, diff_rows(diff))
 
 
-def describe_pending(item: Pending) -> str:
+def diff_rows(diff: str) -> tuple[DiffLine, ...]:
+    """The lines of a unified diff with their numbers and word-level spans."""
+    rows: list[DiffLine] = []
+    old = new = 0
+    for line in diff.splitlines():
+        if line.startswith(("--- ", "+++ ")) and not rows:
+            continue
+        hunk = _HUNK.match(line)
+        if hunk:
+            old, new = int(hunk.group(1)), int(hunk.group(2))
+            rows.append(DiffLine("hunk", line))
+        elif line.startswith("+"):
+            rows.append(DiffLine("added", line[1:], None, new))
+            new += 1
+        elif line.startswith("-"):
+            rows.append(DiffLine("removed", line[1:], old, None))
+            old += 1
+        elif line.startswith("\\"):
+            rows.append(DiffLine("note", line))
+        else:
+            rows.append(DiffLine("context", line[1:], old, new))
+            old += 1
+            new += 1
+    return _with_word_spans(rows)
+
+
+def _with_word_spans(rows: list[DiffLine]) -> tuple[DiffLine, ...]:
+    """Pair each run of removed lines with the added run after it, line by line."""
+    out = list(rows)
+    at = 0
+    while at < len(out):
+        if out[at].kind != "removed":
+            at += 1
+            continue
+        start = at
+        while at < len(out) and out[at].kind == "removed":
+            at += 1
+        added_start = at
+        while at < len(out) and out[at].kind == "added":
+            at += 1
+        for offset in range(min(added_start - start, at - added_start)):
+            old, new = out[start + offset], out[added_start + offset]
+            spans = word_spans(old.text, new.text)
+            if spans is not None:
+                out[start + offset] = _replace_spans(old, spans[0])
+                out[added_start + offset] = _replace_spans(new, spans[1])
+    return tuple(out)
+
+
+def _replace_spans(line: DiffLine, spans: tuple[Span, ...]) -> DiffLine:
+    return DiffLine(line.kind, line.text, line.old_no, line.new_no, spans)
+
+
+def word_spans(old: str, new: str) -> tuple[tuple[Span, ...], tuple[Span, ...]] | None:
+    """Character spans that differ between two versions of a line, word by word.
+
+    None when the lines are too long to be worth it or too different to pair: then the
+    whole line is the change.
+    """
+    import difflib
+
+    if len(old) > MAX_SPAN_LINE or len(new) > MAX_SPAN_LINE:
+        return None
+    a = [m.span() for m in _TOKEN.finditer(old)]
+    b = [m.span() for m in _TOKEN.finditer(new)]
+    matcher = difflib.SequenceMatcher(
+        None, [old[s:e] for s, e in a], [new[s:e] for s, e in b], autojunk=False
+    )
+    opcodes = matcher.get_opcodes()
+    # Similarity counts the characters of matched words; shared spaces say nothing.
+    same = sum(
+        len(old[a[i][0] : a[i][1]].strip())
+        for tag, i1, i2, _j1, _j2 in opcodes
+        if tag == "equal"
+        for i in range(i1, i2)
+    )
+    total = len("".join(old.split())) + len("".join(new.split()))
+    if total == 0 or 2 * same / total < MIN_SIMILARITY:
+        return None
+    old_spans: list[Span] = []
+    new_spans: list[Span] = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            old_spans.append((a[i1][0], a[i2 - 1][1]))
+        if j2 > j1:
+            new_spans.append((b[j1][0], b[j2 - 1][1]))
+    return tuple(old_spans), tuple(new_spans)
+
+
+@dataclass(frozen=True)
+class SideBySideRow:
+    """One row of a two-column view: the old line on the left, the new on the right."""
+
+    left: DiffLine | None
+    right: DiffLine | None
+
+
+def side_by_side(lines: tuple[DiffLine, ...]) -> tuple[SideBySideRow, ...]:
+    rows: list[SideBySideRow] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        if line.kind in ("context", "hunk", "note"):
+            rows.append(SideBySideRow(line, line))
+            at += 1
+            continue
+        removed: list[DiffLine] = []
+        added: list[DiffLine] = []
+        while at < len(lines) and lines[at].kind == "removed":
+            removed.append(lines[at])
+            at += 1
+        while at < len(lines) and lines[at].kind == "added":
+            added.append(lines[at])
+            at += 1
+        for n in range(max(len(removed), len(added))):
+            rows.append(
+                SideBySideRow(
+                    removed[n] if n < len(removed) else None, added[n] if n < len(added) else None
+                )
+            )
+    return tuple(rows)
+
+
+class Described(Protocol):
+    """What ``describe_pending`` reads of a pending command (the session's ``Pending``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def plan(self) -> Plan | None: ...
+    @property
+    def reveal(self) -> Reveal | None: ...
+    @property
+    def previews(self) -> tuple[ChangePreview, ...]: ...
+
+
+def describe_pending(item: Described) -> str:
     lines = [f"== {item.action} (id {item.id})"]
     if item.reveal is not None:
         lines.append(f"wants to send file content to the chat: {item.reveal.reason}")
         return "\n".join(lines)
     assert item.plan is not None
-    lines.append(item.plan.outcome.summary)
-    for change in item.changes:
-        shown = preview_change(change)
-        lines.append(f"-- {shown.path} [{shown.badge}] +{shown.added} -{shown.removed}")
+    # The plan's summary says what the command did once applied; before approval each
+    # change is told in the present tense instead.
+    for shown in item.previews:
+        lines.append(f"-- {shown.verb}")
         lines.append(shown.diff.rstrip("\n"))
     return "\n".join(lines)

@@ -34,10 +34,12 @@ from ..protocol.validator import Command, Invalid, validate
 from ..store.memory import SessionMemory
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
+from .secrecy import guard_failure, guard_result, secret_paths
 
 if TYPE_CHECKING:
     from ..store.journal import BatchRecorder, Journal, UndoReport
     from .changes import FileChange
+    from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
 
@@ -61,6 +63,8 @@ class Pending:
     plan: Plan | None = None
     reveal: Reveal | None = None
     builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
+    # What each change will do, made here in the worker: the window only renders it.
+    previews: tuple[ChangePreview, ...] = ()
 
     @property
     def id(self) -> str:
@@ -250,14 +254,7 @@ class Session:
         if spec.kind is Kind.READ and self._touches_pending(command, overlay):
             entry.deferred = command
             return
-        try:
-            produced = spec.execute(context, command.fields)
-        except OperatorError as error:
-            entry.result = Result(command.id, failure_outcome(spec.name, error, command.id))
-            return
-        except Exception as error:  # a bug must cost one command, never the run
-            entry.result = Result(command.id, _internal(spec.name, error, command.id))
-            return
+        produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
@@ -268,7 +265,31 @@ class Session:
             )
             for change in produced.changes.changes:
                 overlay.planned[change.path] = (change.after, entry.index)
-            entry.pending = Pending(entry.index, command, plan=produced, builds_on=builds_on)
+            from .preview import preview_change  # lazy: exec of reads never needs the diffs
+
+            previews = tuple(preview_change(change) for change in produced.changes.changes)
+            entry.pending = Pending(
+                entry.index, command, plan=produced, builds_on=builds_on, previews=previews
+            )
+
+    def _guarded(self, command: Command, context: ActionContext) -> Outcome | Reveal | Plan:
+        """Run ``command``; what it would reveal of secret-looking files waits for consent
+        (``secrecy``). A bug costs this one command, never the run."""
+        try:
+            try:
+                produced = command.spec.execute(context, command.fields)
+            except OperatorError as error:
+                return guard_failure(self.workspace, command, error)
+            return guard_result(self.workspace, command, produced)
+        except Exception as error:
+            return _internal(command.action, error, command.id, self._quiet(command))
+
+    def _quiet(self, command: Command) -> bool:
+        """Whether a fault's own text must stay out of the result (a secret-looking file)."""
+        try:
+            return bool(secret_paths(self.workspace, command))
+        except Exception:
+            return True
 
     def _touches_pending(self, command: Command, overlay: _Overlay) -> bool:
         if not overlay.planned or command.path is None:
@@ -301,7 +322,7 @@ class Session:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.plan is not None and decision.approved:
                     if recorder is None:
-                        recorder = self._begin_batch(run)
+                        recorder = self._begin_batch(run, decisions)
                     item.result = self._apply(item.pending, recorder, applied)
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
@@ -321,8 +342,13 @@ class Session:
             progress(total, total, "done")
         return run.results
 
-    def _begin_batch(self, run: Run) -> BatchRecorder:
-        ids = [p.id for p in run.pending if p.plan is not None]
+    def _begin_batch(self, run: Run, decisions: Mapping[int, Decision]) -> BatchRecorder:
+        # The label names the commands the batch holds: the approved writes only.
+        ids = [
+            p.id
+            for p in run.pending
+            if p.plan is not None and decisions.get(p.index, REJECT).approved
+        ]
         label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         return self.journal.begin_batch(label)
 
@@ -348,12 +374,7 @@ class Session:
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace))
-        try:
-            produced = command.spec.execute(context, command.fields)
-        except OperatorError as error:
-            return failure_outcome(command.action, error, command.id)
-        except Exception as error:
-            return _internal(command.action, error, command.id)
+        produced = self._guarded(command, context)
         if isinstance(produced, Reveal):
             if produced.rejected is not None:
                 return produced.rejected
@@ -414,14 +435,15 @@ def _as_repeat(outcome: Outcome) -> Outcome:
     return Outcome(outcome.ok, outcome.summary + note, outcome.details)
 
 
-def _internal(action: str, error: Exception, command_id: str) -> Outcome:
+def _internal(action: str, error: Exception, command_id: str, quiet: bool = False) -> Outcome:
     if isinstance(error, OSError):
         # An operating-system fault is not a fault of the app: name it, without its
         # absolute file name.
         from ..store.oserrors import named_os_error
 
         return failure_outcome(action, named_os_error(error, "", "use"), command_id)
+    said = "" if quiet else f": {error}"  # a fault's text may quote a secret-looking file
     wrapped = OperatorError(
-        "ERR_INTERNAL", f"unexpected {type(error).__name__}: {error}; nothing was written"
+        "ERR_INTERNAL", f"unexpected {type(error).__name__}{said}; nothing was written"
     )
     return failure_outcome(action, wrapped, command_id)

@@ -17,6 +17,28 @@ from typing import Any
 
 from .workspace import DEFAULT_SECRET_PATTERNS
 
+# The defaults before .envrc, .git/config, .aws/credentials, *.kdbx and the rest were added:
+# a settings file saved without ``secret_defaults_seen`` knew these only.
+LEGACY_SECRET_DEFAULTS = (
+    ".env",
+    ".env.*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    ".netrc",
+    ".pypirc",
+    ".npmrc",
+    ".git-credentials",
+    "credentials.json",
+    "*.keystore",
+    "secrets.*",
+)
+
 CONFIG_ENV = "LLM_OPERATOR_CONFIG_DIR"
 MAX_RECENT = 10
 MIN_PART_SIZE = 4000  # below this a single block's header and summary may not fit in a part
@@ -40,8 +62,13 @@ class Settings:
     clipboard_watch: bool = False
     part_size: int = 30000
     show_history: bool = False
+    reopen_last_workspace: bool = True  # the window starts in the last workspace used
+    tab_inserts_tab: bool = False  # Tab in the reply box types a tab instead of moving on
     # Reads of files whose name matches one of these need the user's approval.
     secret_patterns: list[str] = field(default_factory=lambda: list(DEFAULT_SECRET_PATTERNS))
+    # The default patterns this file has been offered: a default added by a later version
+    # joins the saved list once, and a default the user removed stays removed.
+    secret_defaults_seen: list[str] = field(default_factory=lambda: list(DEFAULT_SECRET_PATTERNS))
     path: Path | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -67,6 +94,17 @@ class Settings:
             p for p in loaded.secret_patterns if isinstance(p, str) and p.strip()
         ]
         loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
+        if "secret_patterns" in raw:
+            seen = raw.get("secret_defaults_seen")
+            if not isinstance(seen, list):
+                seen = list(LEGACY_SECRET_DEFAULTS)
+            added = [
+                p
+                for p in DEFAULT_SECRET_PATTERNS
+                if p not in seen and p not in loaded.secret_patterns
+            ]
+            loaded.secret_patterns += added
+        loaded.secret_defaults_seen = list(DEFAULT_SECRET_PATTERNS)
         return loaded
 
     def to_json(self) -> dict[str, Any]:

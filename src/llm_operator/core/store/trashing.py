@@ -15,14 +15,20 @@ home trash) is inside the workspace, ``landing`` names it so the result can say 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..errors import OperatorError
-from .fsaccess import Spot
+from .fsaccess import DIR_FLAGS, Spot
 from .oserrors import reason_of
+
+TRASH_ATTEMPTS = 3
+_INFO_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def _inside(root: Path, folder: str) -> str | None:
@@ -85,30 +91,109 @@ def verify_name(root: Path, spot: Spot) -> str:
     return path_text
 
 
+def _freedesktop() -> Any:
+    if sys.platform == "darwin" or os.name == "nt":
+        return None
+    try:
+        import send2trash.plat_other as freedesktop
+    except ImportError:
+        return None
+    return freedesktop
+
+
+def _trash_rename(src_dir_fd: int, name: str, files_fd: int, dest: str) -> None:
+    """Seam: the one step that moves the entry (tests make it fail)."""
+    os.rename(name, dest, src_dir_fd=src_dir_fd, dst_dir_fd=files_fd)
+
+
+def _claim_info(info_fd: int, files_fd: int, name: str) -> tuple[str, int]:
+    """A trash name free in files/ and info/, with its .trashinfo created (O_EXCL)."""
+    base, ext = os.path.splitext(name)
+    dest, counter = name, 0
+    while True:
+        try:
+            handle = os.open(f"{dest}.trashinfo", _INFO_FLAGS, 0o600, dir_fd=info_fd)
+        except FileExistsError:
+            handle = -1
+        if handle >= 0:
+            try:
+                os.stat(dest, dir_fd=files_fd, follow_symlinks=False)
+            except FileNotFoundError:
+                return dest, handle
+            os.close(handle)
+            os.unlink(f"{dest}.trashinfo", dir_fd=info_fd)
+        counter += 1
+        dest = f"{base} {counter}{ext}"
+
+
+def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: str) -> str | None:
+    """The freedesktop trash, with the entry moved by one rename from its held folder."""
+    assert spot.info is not None
+    path_b = os.fsencode(path_text)
+    home_dev = os.lstat(os.path.realpath(os.path.expanduser("~"))).st_dev
+    if spot.info.st_dev == home_dev:
+        topdir, trash = freedesktop.XDG_DATA_HOME, freedesktop.HOMETRASH_B
+    else:
+        topdir = freedesktop.find_mount_point(path_b)
+        trash = freedesktop.find_ext_volume_trash(topdir)
+    files_dir, info_dir = os.path.join(trash, b"files"), os.path.join(trash, b"info")
+    freedesktop.check_create(files_dir)
+    freedesktop.check_create(info_dir)
+    files_fd = os.open(files_dir, DIR_FLAGS)
+    try:
+        info_fd = os.open(info_dir, DIR_FLAGS)
+        try:
+            dest, handle = _claim_info(info_fd, files_fd, spot.name)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as info:
+                    info.write(freedesktop.info_for(path_b, topdir))
+                _trash_rename(spot.dir_fd, spot.name, files_fd, dest)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(f"{dest}.trashinfo", dir_fd=info_fd)
+                raise
+        finally:
+            os.close(info_fd)
+    finally:
+        os.close(files_fd)
+    return _inside(root, os.fsdecode(trash))
+
+
+def _unavailable(shown: str, exc: OSError) -> OperatorError:
+    return OperatorError(
+        "ERR_TRASH_UNAVAILABLE",
+        f"could not move {shown} to the system trash ({reason_of(exc)}); "
+        "nothing was deleted. Deletes only ever go to the trash: the user can free "
+        "or fix the trash, or delete the path by hand.",
+        {"path": shown, "reason": reason_of(exc)},
+    )
+
+
 def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
-    path_text = verify_name(root, spot)
-    where = landing(root, path_text)
+    freedesktop = _freedesktop()
+    if freedesktop is not None:
+        path_text = verify_name(root, spot)  # for the .trashinfo and the volume only
+        try:
+            return _trash_by_descriptor(freedesktop, root, spot, path_text)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise _unavailable(shown, exc) from exc
+            # A bind mount: the trash is on another mount. send2trash copies across.
     from send2trash import send2trash  # lazy: only deletes need it
 
-    try:
-        send2trash(path_text)
-    except FileNotFoundError:
-        # Checked a moment ago: a folder on the way was moved in between. Nothing moved.
-        raise OperatorError(
-            "ERR_STALE_FILE",
-            f"{spot.rel} changed on disk just before its delete (it was no longer at its "
-            "path); nothing was deleted. Look at it again and resend the delete.",
-            {"path": spot.rel},
-        ) from None
-    except OSError as exc:
-        raise OperatorError(
-            "ERR_TRASH_UNAVAILABLE",
-            f"could not move {shown} to the system trash ({reason_of(exc)}); "
-            "nothing was deleted. Deletes only ever go to the trash: the user can free or "
-            "fix the trash, or delete the path by hand.",
-            {"path": shown, "reason": reason_of(exc)},
-        ) from exc
+    for attempt in range(TRASH_ATTEMPTS):
+        path_text = verify_name(root, spot)
+        where = landing(root, path_text)
+        try:
+            send2trash(path_text)
+            break
+        except OSError as exc:
+            if isinstance(exc, FileNotFoundError) and attempt + 1 < TRASH_ATTEMPTS:
+                # The name may have been missing for a moment (a folder on the way being
+                # moved): check it again and retry; a trash that keeps failing is reported.
+                continue
+            raise _unavailable(shown, exc) from exc
     try:
         os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
     except FileNotFoundError:

@@ -28,9 +28,21 @@ from .pathtext import check_not_git, check_path_text, outside_error, split_parts
 
 __all__ = ["DEFAULT_SECRET_PATTERNS", "Workspace", "check_path_text", "outside_error"]
 
+_TRASH = re.compile(r"\.Trash(?:-[0-9]+)?\Z")
+
+
+def is_trash_name(rel: str) -> bool:
+    """Whether workspace-relative ``rel`` is or lies in a trash folder at the root
+    (``.Trash``, ``.Trash-<uid>``: where a delete on a mount root lands)."""
+    return _TRASH.match(rel.split("/", 1)[0]) is not None
+
+
+# Matched case-insensitively against every component of a path (a pattern with a ``/``
+# against that many trailing components): see ``Workspace.is_secret``.
 DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".env",
     ".env.*",
+    ".envrc",
     "*.pem",
     "*.key",
     "*.p12",
@@ -43,8 +55,20 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".pypirc",
     ".npmrc",
     ".git-credentials",
+    ".git/config",
+    ".pgpass",
+    ".htpasswd",
+    ".vault-token",
+    ".s3cfg",
+    ".aws/credentials",
+    ".docker/config.json",
+    ".kube/config",
     "credentials.json",
+    "client_secret*.json",
     "*.keystore",
+    "*.jks",
+    "*.kdbx",
+    "*.tfstate",
     "secrets.*",
 )
 
@@ -55,22 +79,43 @@ class Workspace:
 
     root: Path
     secret_patterns: tuple[str, ...] = field(default=DEFAULT_SECRET_PATTERNS)
-    _secret: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    # component count -> one compiled pattern for every secret pattern of that many parts
+    _secret: dict[int, re.Pattern[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         real = Path(os.path.realpath(self.root))
         if not real.is_dir():
             raise OperatorError("ERR_WORKSPACE_INVALID", f"workspace {self.root} is not a folder")
         object.__setattr__(self, "root", real)
-        # One compiled pattern: searchTree asks this for every file it meets.
-        joined = "|".join(f"(?:{fnmatch.translate(p)})" for p in self.secret_patterns)
-        object.__setattr__(self, "_secret", re.compile(joined or r"(?!)"))
+        # One compiled pattern per component count: searchTree asks for every file it meets.
+        by_parts: dict[int, list[str]] = {}
+        for pattern in self.secret_patterns:
+            cleaned = pattern.strip().strip("/")
+            if cleaned:
+                by_parts.setdefault(cleaned.count("/") + 1, []).append(fnmatch.translate(cleaned))
+        compiled = {
+            parts: re.compile("|".join(f"(?:{p})" for p in group), re.IGNORECASE)
+            for parts, group in by_parts.items()
+        }
+        object.__setattr__(self, "_secret", compiled)
 
     # -- resolution --------------------------------------------------------------
 
     def locate(self, path: str, *, follow_last: bool = True) -> Spot:
-        """The spot of ``path``, reached by descriptors (close it when done)."""
-        return locate(self.root, path, follow_last=follow_last)
+        """The spot of ``path``, reached by descriptors (close it when done).
+
+        A path into a trash folder at the root is ERR_PATH_PROTECTED: what was deleted
+        there is never read, searched or written again through a command.
+        """
+        spot = locate(self.root, path, follow_last=follow_last)
+        if spot.rel != "." and is_trash_name(spot.rel):
+            spot.close()
+            raise OperatorError(
+                "ERR_PATH_PROTECTED",
+                f"path {path!r} is in the workspace's trash folder, which is never listed, "
+                "searched, read or written",
+            )
+        return spot
 
     def resolve(self, path: str) -> Path:
         """The absolute name of ``path`` with every symlink on the way resolved."""
@@ -111,5 +156,55 @@ class Workspace:
     # -- policy ------------------------------------------------------------------
 
     def is_secret(self, rel: str) -> bool:
-        name = rel.rsplit("/", 1)[-1]
-        return self._secret.match(name) is not None
+        """Whether a ``/``-separated path looks secret: some component (or, for a pattern
+        with ``/``, some run of that many components) matches a pattern, in any case."""
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        for count, pattern in self._secret.items():
+            for end in range(count, len(parts) + 1):
+                if pattern.match("/".join(parts[end - count : end])):
+                    return True
+        return False
+
+    def secret_match(self, path: str) -> str | None:
+        """The secret-looking path that ``path`` (as a command writes it) reaches, if any.
+
+        Checked: the path as written, every symlink met on the way (its own path and where
+        it leads) and the final target. None when nothing looks secret, or when the path
+        cannot be resolved at all (the action then fails on its own, quoting nothing).
+        """
+        try:
+            cleaned = check_path_text(path)
+        except OperatorError:
+            return None
+        if self.is_secret(cleaned):
+            return cleaned
+        try:
+            return self._secret_on_the_way(cleaned)
+        except OSError:
+            # The path changed while it was being looked at (a link swapped mid-check):
+            # treat it as secret, so the user decides rather than a race.
+            return cleaned
+
+    def _secret_on_the_way(self, cleaned: str) -> str | None:
+        current = self.root
+        for part in cleaned.split("/"):
+            if part == ".":
+                continue
+            step = current.parent if part == ".." else current / part
+            hops = 0
+            # Each link of a chain (notes.txt -> .env -> envs/prod.txt) is checked.
+            while os.path.islink(step) and hops < 40:
+                hops += 1
+                folder = Path(os.path.realpath(step.parent))
+                step = Path(os.path.normpath(folder / os.readlink(step)))
+                if step != self.root and self.root not in step.parents:
+                    return None
+                reached = self.relative(step)
+                if self.is_secret(reached):
+                    return reached
+            current = Path(os.path.realpath(step))
+        try:
+            final = self.relative(self.resolve(cleaned))
+        except OperatorError:
+            return None
+        return final if self.is_secret(final) else None

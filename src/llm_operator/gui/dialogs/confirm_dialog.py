@@ -1,10 +1,15 @@
-"""One dialog for every write (and secret-looking read) of a run.
+"""The review of one run's writes (and secret-looking reads): one dialog, keyboard first.
 
-Safe by default: every command starts rejected. The user either presses Approve all
-(Ctrl+Return), Reject all (Esc, or closing the dialog), or ticks the commands to approve
-and presses Apply my choices (Alt+A). An optional reason per command goes back to the LLM
-in the result of a rejected command. The dialog returns decisions as data; it never runs
-anything itself.
+Left, every command and its files with badges; right, the selected file's diff (line
+numbers, changed words, unified or side by side) and the command's decision. Safe by
+default: every command starts rejected. Ctrl+Return approves every command whose reason
+box is empty (a typed reason always means reject) and its button says how many that is;
+Esc (or closing) rejects all; Alt+A applies the ticked boxes. Everything is described in
+the present tense: nothing has happened yet. The dialog returns decisions as data.
+
+Keys: Alt+Down / Alt+Up (or F8 / Shift+F8) next / previous file, Alt+Y approve the
+selected command (Space in the list ticks and unticks it), Alt+R reject it and type a
+reason, Alt+S unified / side by side.
 """
 
 from __future__ import annotations
@@ -14,126 +19,81 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QDialog,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
-    QScrollArea,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ..highlight import DiffHighlighter
+from .diff_view import DiffView
 
 if TYPE_CHECKING:
+    from ...core.plan.preview import ChangePreview
     from ...core.plan.session import Decision, Pending
 
 BADGE_STYLES = {
-    "new": ("new file", "#1a7f37"),
+    "new": ("new", "#1a7f37"),
     "deleted": ("deleted", "#cf222e"),
     "edited": ("edited", "#57606a"),
-    "outside": ("changed outside since read", "#bc4c00"),
-    "secret": ("sends a secret-looking file", "#8250df"),
+    "outside": ("changed outside", "#bc4c00"),
+    "secret": ("secret", "#8250df"),
 }
-DIFF_STYLE = "QPlainTextEdit { background: #ffffff; color: #1f2328; }"
+APPROVED_FG = "#1a7f37"
+REJECTED_FG = "#cf222e"
 
 
 class Choice(enum.Enum):
     REJECT_ALL = "reject all"
-    APPROVE_ALL = "approve all"
+    APPROVE_ALL = "approve all"  # every command without a typed reason
     PER_COMMAND = "per command"
 
 
-def badge(kind: str) -> QLabel:
-    text, colour = BADGE_STYLES[kind]
-    label = QLabel(text)
-    label.setObjectName(f"badge-{kind}")
-    label.setStyleSheet(
-        f"QLabel {{ color: white; background: {colour}; border-radius: 4px; padding: 1px 6px; }}"
-    )
-    return label
+class CommandState:
+    """The decision being made for one pending command."""
 
-
-class CommandCard(QFrame):
-    """One pending command: what it does, its diffs, approve box and reason field."""
-
-    def __init__(self, number: int, item: Pending, changed_outside: Collection[str]) -> None:
-        super().__init__()
-        from ...core.plan.preview import preview_change  # lazy: pulls in the diff engine
-
+    def __init__(self, number: int, item: Pending, outside: Collection[str]) -> None:
+        self.number = number
         self.item = item
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        layout = QVBoxLayout(self)
-        title = QLabel(f"<b>{number}. {item.action}</b> &nbsp; id <code>{item.id}</code>")
-        self.approve = QCheckBox("Approve")
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason if rejected (sent back to the LLM)")
-        # Typing a reason means "reject this one"; approving again keeps the text harmlessly.
-        self.reason.textEdited.connect(lambda _text: self.approve.setChecked(False))
-        top = QHBoxLayout()
-        top.addWidget(title)
-        top.addStretch(1)
-        top.addWidget(self.approve)
-        layout.addLayout(top)
-        self.badges: list[str] = []
+        self.approved = False
+        self.reason = ""
+        self.badges: list[list[str]] = []  # per file row
         if item.reveal is not None:
-            self._add_reveal(layout)
-        else:
-            assert item.plan is not None
-            layout.addWidget(QLabel(item.plan.outcome.summary))
-            for note in item.plan.notes:
-                layout.addWidget(QLabel(f"note: {note}"))
-            if item.builds_on:
-                layout.addWidget(
-                    QLabel("builds on an earlier command of this reply: approve both or neither")
-                )
-            for change in item.changes:
-                self._add_change(layout, preview_change(change), change.path in changed_outside)
-        layout.addWidget(self.reason)
+            self.badges.append(["secret"])
+        for preview in item.previews:
+            self.badges.append([preview.badge] + (["outside"] if preview.path in outside else []))
 
-    def _add_reveal(self, layout: QVBoxLayout) -> None:
-        assert self.item.reveal is not None
-        row = QHBoxLayout()
-        row.addWidget(badge("secret"))
-        self.badges.append("secret")
-        row.addWidget(QLabel(", ".join(self.item.reveal.paths)))
-        row.addStretch(1)
-        layout.addLayout(row)
-        reason = QLabel(f"Wants to send file content to the chat: {self.item.reveal.reason}")
-        reason.setWordWrap(True)
-        layout.addWidget(reason)
+    @property
+    def rejected_by_reason(self) -> bool:
+        return bool(self.reason.strip())
 
-    def _add_change(self, layout: QVBoxLayout, preview: object, outside: bool) -> None:
-        from ...core.plan.preview import ChangePreview
+    def describe(self) -> str:
+        item = self.item
+        lines = [f"<b>{self.number}. {item.action}</b> &nbsp; id <code>{item.id}</code>"]
+        if item.reveal is not None:
+            paths = ", ".join(item.reveal.paths)
+            lines.append(f"Will send the content of <code>{paths}</code> to the chat.")
+            lines.append(f"Why it asks: {item.reveal.reason}")
+        for preview in item.previews:
+            lines.append(_escape(preview.verb))
+        if item.plan is not None:
+            lines += [f"note: {_escape(note)}" for note in item.plan.notes]
+        if item.builds_on:
+            lines.append("Builds on an earlier command of this reply: approve both or neither.")
+        return "<br>".join(lines)
 
-        assert isinstance(preview, ChangePreview)
-        row = QHBoxLayout()
-        path = QLabel(f"<code>{preview.path}</code> &nbsp; +{preview.added} -{preview.removed}")
-        row.addWidget(path)
-        kinds = [preview.badge] + (["outside"] if outside else [])
-        for kind in kinds:
-            row.addWidget(badge(kind))
-            self.badges.append(kind)
-        row.addStretch(1)
-        layout.addLayout(row)
-        view = QPlainTextEdit()
-        view.setObjectName("diff")
-        view.setReadOnly(True)
-        view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab moves between decisions only
-        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        view.setStyleSheet(DIFF_STYLE)
-        view.highlighter = DiffHighlighter(view.document(), preview.path)  # type: ignore[attr-defined]
-        view.setPlainText(preview.diff)
-        lines = max(3, min(preview.diff.count("\n") + 2, 24))
-        view.setFixedHeight(view.fontMetrics().lineSpacing() * lines + 12)
-        layout.addWidget(view)
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class ConfirmDialog(QDialog):
@@ -146,50 +106,259 @@ class ConfirmDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"LLM Operator - confirm {len(pending)} command(s)")
         self.choice = Choice.REJECT_ALL
-        layout = QVBoxLayout(self)
-        intro = QLabel(
-            f"{len(pending)} command(s) need your decision. Nothing runs unless approved.<br>"
-            "<b>Ctrl+Return</b> approve all &nbsp; <b>Esc</b> reject all &nbsp; "
-            "<b>Alt+A</b> apply the ticked boxes (unticked are rejected)"
-        )
-        layout.addWidget(intro)
-        cards = QWidget()
-        cards_layout = QVBoxLayout(cards)
-        self.cards = [
-            CommandCard(number, item, changed_outside)
+        self.states = [
+            CommandState(number, item, changed_outside)
             for number, item in enumerate(pending, start=1)
         ]
-        for card in self.cards:
-            cards_layout.addWidget(card)
-        cards_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(cards)
-        layout.addWidget(scroll, 1)
-        buttons = QHBoxLayout()
+        self._current: CommandState | None = None
+        self._build()
+        self._fill_list()
+        self._fit_to_screen(1100, 720)
+        if self.file_rows:
+            self.listing.setCurrentItem(self.file_rows[0])
+        self.listing.setFocus()
+        self._update_buttons()
+
+    # -- layout ----------------------------------------------------------------
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """The preferred size, or nine tenths of a smaller screen (800x600 included)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            width = min(width, room.width() * 9 // 10)
+            height = min(height, room.height() * 9 // 10)
+        self.resize(width, height)
+
+    def _build(self) -> None:
+        intro = QLabel(
+            f"{len(self.states)} command(s) need your decision. Nothing runs unless approved. "
+            "<b>Alt+Down/Up</b> next/previous file &nbsp; <b>Alt+Y</b> approve &nbsp; "
+            "<b>Alt+R</b> reject with a reason &nbsp; <b>Alt+S</b> side by side"
+        )
+        intro.setWordWrap(True)
+        self.listing = QTreeWidget()
+        self.listing.setObjectName("review-list")
+        # One column for the decision (command rows) and the badges (file rows), so both
+        # stay in sight in a narrow list; long texts are elided, the tooltip has them.
+        self.listing.setHeaderLabels(["command / file", "decision / badges"])
+        self.listing.header().setStretchLastSection(True)
+        self.listing.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.listing.currentItemChanged.connect(self._on_selected)
+        self.header = QLabel()
+        self.header.setObjectName("review-header")
+        self.header.setWordWrap(True)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.diff = DiffView()
+        self.approve = QCheckBox("Approve this command (Alt+Y)")
+        self.approve.setObjectName("approve")
+        self.approve.toggled.connect(self._on_approve_toggled)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText("Reason to reject (sent back to the LLM); typing rejects")
+        self.reason.textEdited.connect(self._on_reason_edited)
+        self.side_by_side = QCheckBox("Side by side (Alt+S)")
+        self.side_by_side.toggled.connect(self.diff.set_side_by_side)
+        decision = QHBoxLayout()
+        decision.addWidget(self.approve)
+        decision.addStretch(1)
+        decision.addWidget(self.side_by_side)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.header)
+        right_layout.addWidget(self.diff, 1)
+        right_layout.addLayout(decision)
+        right_layout.addWidget(self.reason)  # a row of its own: room to type at 800x600
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.listing)
+        split.addWidget(right)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 3)
+        split.setSizes([400, 700])
         self.reject_button = QPushButton("Reject all (Esc)")
         self.apply_button = QPushButton("Apply my choices (Alt+A)")
-        self.approve_button = QPushButton("Approve all (Ctrl+Return)")
+        self.approve_button = QPushButton()
+        self.approve_button.setObjectName("approve-all")
+        bold = QFont(self.approve_button.font())
+        bold.setBold(True)
+        self.approve_button.setFont(bold)
+        buttons = QHBoxLayout()
+        self.counts = QLabel()
+        buttons.addWidget(self.counts, 1)
         for button in (self.reject_button, self.apply_button, self.approve_button):
             button.setAutoDefault(False)  # Return in a reason field must not decide anything
             buttons.addWidget(button)
-        buttons.insertStretch(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self.reject_button.clicked.connect(self.reject)
         self.apply_button.clicked.connect(self.apply_choices)
         self.approve_button.clicked.connect(self.approve_all)
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, self.approve_all)
-        # An explicit shortcut: button mnemonics are off on some platforms and themes.
-        QShortcut(QKeySequence("Alt+A"), self, self.apply_choices)
-        bold = QFont(self.approve_button.font())
-        bold.setBold(True)
-        self.approve_button.setFont(bold)
-        self.resize(960, 680)
-        if self.cards:
-            self.cards[0].approve.setFocus()
+        shortcuts = {
+            "Ctrl+Return": self.approve_all,
+            "Ctrl+Enter": self.approve_all,
+            "Alt+A": self.apply_choices,  # button mnemonics are off on some platforms
+            "Alt+Down": self.next_file,
+            "F8": self.next_file,
+            "Alt+Up": self.previous_file,
+            "Shift+F8": self.previous_file,
+            "Alt+Y": self.approve_selected,
+            "Alt+R": self.reject_selected,
+            "Alt+S": self.side_by_side.toggle,
+        }
+        for keys, slot in shortcuts.items():
+            QShortcut(QKeySequence(keys), self, slot)
+        # Space in the list ticks or unticks the selected command, as in a list of boxes.
+        space = QShortcut(QKeySequence("Space"), self.listing, self.approve.toggle)
+        space.setContext(Qt.ShortcutContext.WidgetShortcut)
+
+    def _fill_list(self) -> None:
+        self.file_rows: list[QTreeWidgetItem] = []
+        self._state_of: dict[int, CommandState] = {}
+        self._preview_of: dict[int, ChangePreview | None] = {}
+        self.command_rows: list[QTreeWidgetItem] = []
+        for state in self.states:
+            top = QTreeWidgetItem([f"{state.number}. {state.item.action}  {state.item.id}"])
+            self.listing.addTopLevelItem(top)
+            self.command_rows.append(top)
+            self._state_of[id(top)] = state
+            self._preview_of[id(top)] = state.item.previews[0] if state.item.previews else None
+            files: list[tuple[str, ChangePreview | None]] = []
+            if state.item.reveal is not None:
+                files = [(path, None) for path in state.item.reveal.paths[:1]]
+            files += [(p.path, p) for p in state.item.previews]
+            for (path, preview), badges in zip(files, state.badges, strict=True):
+                stats = f"  +{preview.added} -{preview.removed}" if preview else ""
+                shown = " \u00b7 ".join(BADGE_STYLES[kind][0] for kind in badges)
+                row = QTreeWidgetItem([path + stats, shown])
+                row.setToolTip(0, path)
+                row.setToolTip(1, shown)
+                colour = BADGE_STYLES["outside" if "outside" in badges else badges[0]][1]
+                row.setForeground(1, QBrush(QColor(colour)))
+                top.addChild(row)
+                self.file_rows.append(row)
+                self._state_of[id(row)] = state
+                self._preview_of[id(row)] = preview
+            if not files:
+                self.file_rows.append(top)
+            self._show_decision(state)
+        self.listing.expandAll()
+        self.listing.resizeColumnToContents(0)
+        self.listing.setColumnWidth(0, min(self.listing.columnWidth(0), 240))
+
+    # -- selection and navigation -------------------------------------------------
+
+    def _on_selected(self, row: QTreeWidgetItem | None, _old: QTreeWidgetItem | None) -> None:
+        if row is None:
+            return
+        state = self._state_of[id(row)]
+        self._current = state
+        self.header.setText(state.describe())
+        preview = self._preview_of[id(row)]
+        if preview is not None:
+            note = ""
+        elif state.item.reveal is not None:
+            note = "No diff: this command sends a file's content to the chat."
+        else:
+            note = "No file changes."
+        self.diff.show_preview(preview, note)
+        self.approve.blockSignals(True)
+        self.approve.setChecked(state.approved)
+        self.approve.blockSignals(False)
+        self.reason.setText(state.reason)
+
+    @property
+    def current(self) -> CommandState | None:
+        return self._current
+
+    def _move(self, step: int) -> None:
+        if not self.file_rows:
+            return
+        row = self.listing.currentItem()
+        at = self.file_rows.index(row) if row in self.file_rows else -1
+        if row is not None and row not in self.file_rows and step < 0:
+            at = 0  # on a command row: its first file is "here"
+        at = max(0, min(len(self.file_rows) - 1, at + step))
+        self.listing.setCurrentItem(self.file_rows[at])
+        self.listing.scrollToItem(self.file_rows[at])
+
+    def next_file(self) -> None:
+        self._move(1)
+
+    def previous_file(self) -> None:
+        self._move(-1)
+
+    # -- decisions ---------------------------------------------------------------
+
+    def approve_selected(self) -> None:
+        if self._current is not None:
+            self.approve.setChecked(True)
+
+    def reject_selected(self) -> None:
+        if self._current is not None:
+            self.approve.setChecked(False)
+            self.reason.setFocus()
+            self.reason.selectAll()
+
+    def _on_approve_toggled(self, on: bool) -> None:
+        state = self._current
+        if state is None:
+            return
+        state.approved = on
+        if on and state.reason:
+            # Approving is the explicit opposite of a rejection reason: the reason goes.
+            state.reason = ""
+            self.reason.clear()
+        self._show_decision(state)
+
+    def _on_reason_edited(self, text: str) -> None:
+        state = self._current
+        if state is None:
+            return
+        state.reason = text
+        if text.strip():
+            state.approved = False
+            self.approve.blockSignals(True)
+            self.approve.setChecked(False)
+            self.approve.blockSignals(False)
+        self._show_decision(state)
+
+    def _show_decision(self, state: CommandState) -> None:
+        top = (
+            self.command_rows[state.number - 1] if len(self.command_rows) >= state.number else None
+        )
+        if top is not None:
+            if state.approved:
+                text, colour = "approved", APPROVED_FG
+            elif state.rejected_by_reason:
+                text, colour = f"rejected: {state.reason.strip()}", REJECTED_FG
+            else:
+                text, colour = "not approved", REJECTED_FG
+            top.setText(1, text)
+            top.setToolTip(1, text)
+            top.setForeground(1, QBrush(QColor(colour)))
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        if not hasattr(self, "approve_button"):
+            return
+        approvable = sum(1 for s in self.states if not s.rejected_by_reason)
+        kept = len(self.states) - approvable
+        if kept:
+            verb = "stays" if kept == 1 else "stay"
+            label = f"Approve {approvable}, {kept} {verb} rejected (Ctrl+Return)"
+        else:
+            label = f"Approve all {approvable} (Ctrl+Return)"
+        self.approve_button.setText(label)
+        self.approve_button.setEnabled(approvable > 0)
+        ticked = sum(1 for s in self.states if s.approved)
+        self.counts.setText(f"Ticked: {ticked} of {len(self.states)} approved.")
 
     def approve_all(self) -> None:
+        if not any(not s.rejected_by_reason for s in self.states):
+            return  # every command holds a rejection reason: Ctrl+Return approves nothing
         self.choice = Choice.APPROVE_ALL
         self.accept()
 
@@ -205,15 +374,15 @@ class ConfirmDialog(QDialog):
         from ...core.plan.session import Decision
 
         chosen: dict[int, Decision] = {}
-        for card in self.cards:
+        for state in self.states:
             if self.choice is Choice.APPROVE_ALL:
-                approved = True
+                approved = not state.rejected_by_reason
             elif self.choice is Choice.REJECT_ALL:
                 approved = False
             else:
-                approved = card.approve.isChecked()
-            reason = "" if approved else card.reason.text().strip()
-            chosen[card.item.index] = Decision(approved, reason)
+                approved = state.approved and not state.rejected_by_reason
+            reason = "" if approved else state.reason.strip()
+            chosen[state.item.index] = Decision(approved, reason)
         return chosen
 
     @classmethod

@@ -1,4 +1,4 @@
-"""The session's runs (commands, diffs, results) and the undo journal, in a side panel."""
+"""The session's runs (commands, decisions, diffs, decoded results) and the undo line."""
 
 from __future__ import annotations
 
@@ -7,51 +7,94 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-if TYPE_CHECKING:
-    from PySide6.QtGui import QSyntaxHighlighter
+from ..pages import Page, PageView, ResultSource, change_page, result_page
+from ..row_style import RowStyle
 
+if TYPE_CHECKING:
     from ...core.plan.session import Decision, Run
     from ...core.protocol.encoder import Result
+    from ..undo_source import BatchSummary
 
 
 @dataclass(frozen=True)
 class RunRecord:
     title: str
-    text: str  # commands, decisions, diffs and results, as one readable page
+    page: Page  # commands, decisions, diffs and results, as one readable page
     when: datetime = field(default_factory=datetime.now)
+
+    @property
+    def text(self) -> str:
+        return self.page.text
+
+
+@dataclass(frozen=True)
+class RunCounts:
+    ok: int
+    failed: int
+    rejected: int
+
+    def describe(self) -> str:
+        total = self.ok + self.failed + self.rejected
+        return f"{total} command(s): {self.ok} ok, {self.failed} failed, {self.rejected} rejected"
+
+
+def count_run(run: Run, decisions: dict[int, Decision]) -> RunCounts:
+    """A command the user rejected is rejected, not failed."""
+    ok = failed = rejected = 0
+    for item in run.items:
+        if item.result is None:
+            continue
+        decision = decisions.get(item.index)
+        if item.pending is not None and (decision is None or not decision.approved):
+            rejected += 1
+        elif item.result.ok:
+            ok += 1
+        else:
+            failed += 1
+    return RunCounts(ok, failed, rejected)
+
+
+def sources_of(run: Run, decisions: dict[int, Decision]) -> dict[str, ResultSource]:
+    sources = {}
+    for item in run.items:
+        decision = decisions.get(item.index)
+        rejected = item.pending is not None and not (decision and decision.approved)
+        sources[item.id] = ResultSource(item.action, item.path, rejected)
+    return sources
 
 
 def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) -> RunRecord:
-    from ...core.plan.preview import describe_pending
-    from ...core.protocol.encoder import encode_results
-
-    lines = ["Commands:"]
+    page = Page()
+    page.add("Commands", RowStyle("heading"))
     for item in run.items:
-        lines.append(
-            f"  {item.index + 1}. {item.action or '(invalid)'} {item.path or ''} id {item.id}"
-        )
+        page.add(f"  {item.index + 1}. {item.action or '(invalid)'} {item.path or ''} id {item.id}")
     for pending in run.pending:
         decision = decisions.get(pending.index)
         verdict = "approved" if decision and decision.approved else "rejected"
         if decision and decision.reason:
             verdict += f" ({decision.reason})"
-        lines += ["", f"{verdict}:", describe_pending(pending)]
-    lines += ["", "Results:", encode_results(results)]
-    failed = sum(1 for result in results if not result.ok)
-    title = f"{len(results)} command(s), {failed} failed"
-    return RunRecord(title, "\n".join(lines))
+        page.add("")
+        page.add(
+            f"{pending.action} {pending.id}: {verdict}",
+            RowStyle("title-ok" if verdict == "approved" else "title-failed"),
+        )
+        if pending.reveal is not None:
+            page.add(f"wanted to send file content to the chat: {pending.reveal.reason}")
+        page.extend(change_page(pending.previews))
+    page.add("")
+    page.add("Results", RowStyle("heading"))
+    page.extend(result_page(results, sources_of(run, decisions)))
+    return RunRecord(count_run(run, decisions).describe(), page)
 
 
 class HistoryPanel(QWidget):
@@ -62,22 +105,21 @@ class HistoryPanel(QWidget):
         self.records: list[RunRecord] = []
         self.runs = QListWidget()
         self.runs.setObjectName("history-runs")
-        self.detail = QPlainTextEdit()
-        self.detail.setReadOnly(True)
-        self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.detail.setStyleSheet("QPlainTextEdit { background: #ffffff; color: #1f2328; }")
-        # Made on the first run shown: the highlighter is not needed to get the window up.
-        self._highlighter: QSyntaxHighlighter | None = None
-        self.journal = QLabel("Undo journal: no batches yet.")
+        self.detail = PageView()
+        self.detail.setObjectName("history-detail")
+        self.journal = QLabel("Undo: no batches yet.")
         self.journal.setWordWrap(True)
-        self.undo_button = QPushButton("Undo last batch (Ctrl+Z)")
+        self.undo_button = QPushButton("Undo a batch... (Ctrl+Alt+Z)")
+        self.undo_button.setToolTip(
+            "Undo the newest batch of writes; it is named before anything changes"
+        )
         self.undo_button.clicked.connect(self.undo_requested)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.runs)
         split.addWidget(self.detail)
         split.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Runs of this session"))
+        layout.addWidget(QLabel("Runs in this window"))
         layout.addWidget(split, 1)
         layout.addWidget(self.journal)
         layout.addWidget(self.undo_button)
@@ -95,29 +137,23 @@ class HistoryPanel(QWidget):
 
     def set_journal(self, text: str, can_undo: bool) -> None:
         self.journal.setText(text)
+        self.journal.setToolTip(text)
         self.undo_button.setEnabled(can_undo)
 
     def _show(self, row: int) -> None:
         if 0 <= row < len(self.records):
-            if self._highlighter is None:
-                from ..highlight import DiffHighlighter
-
-                # describe_pending() heads each command with "== " and each file with "-- ".
-                headers = ("+++ ", "--- ", "-- ", "== ")
-                self._highlighter = DiffHighlighter(self.detail.document(), "", headers)
-            self.detail.setPlainText(self.records[row].text)
+            self.detail.show_page(self.records[row].page)
 
 
 class UndoQuestion:
-    """Asks before undoing: undo rewrites files, so it is never one stray keystroke."""
+    """Asks before undoing, naming the batch: undo rewrites files, never one stray key."""
 
     @classmethod
-    def ask(cls, parent: QWidget | None, label: str) -> bool:
+    def ask(cls, parent: QWidget | None, batch: BatchSummary) -> bool:
         answer = QMessageBox.question(
             parent,
-            "Undo last batch",
-            f"Undo the last batch of writes ({label})?\n\nFiles go back to what they held "
-            "before it; files it created are removed.",
+            "Undo newest batch",
+            batch.question(),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFontDatabase, QKeyEvent, QKeySequence
+from PySide6.QtGui import QBrush, QColor, QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QSplitter,
@@ -31,21 +32,39 @@ OK_FG = "#1a7f37"
 
 
 class PasteEditor(QPlainTextEdit):
-    """A plain text box that leaves Ctrl+Z to the window (Undo last batch).
+    """The reply box. Ctrl+Z undoes typing here (batch undo is Ctrl+Alt+Z, in the window).
 
-    Text undo in a box that holds one pasted reply is worth little; one shortcut meaning
-    two things would be worse.
+    Tab moves the focus on, as everywhere else in the window, so a Tab after a run cannot
+    replace the selected reply; Ctrl+Tab types a literal tab (or Tab itself, when the
+    setting ``tab_inserts_tab`` is on).
     """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
+
+    def set_tab_inserts_tab(self, on: bool) -> None:
+        self.setTabChangesFocus(not on)
 
     def event(self, event: QEvent) -> bool:
         if (
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
-            and event.matches(QKeySequence.StandardKey.Undo)
+            and event.key() == Qt.Key.Key_Tab
+            and event.modifiers() == Qt.KeyboardModifier.ControlModifier
         ):
-            event.ignore()
-            return False
+            event.accept()  # Ctrl+Tab is the literal tab here, not a window shortcut
+            return True
         return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if (
+            event.key() == Qt.Key.Key_Tab
+            and event.modifiers() == Qt.KeyboardModifier.ControlModifier
+        ):
+            self.insertPlainText("\t")
+            return
+        super().keyPressEvent(event)
 
 
 class PastePane(QWidget):
@@ -60,14 +79,23 @@ class PastePane(QWidget):
         self.editor.setObjectName("paste")
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setPlaceholderText(
-            "Paste the LLM's reply here (Ctrl+V), then run it (Ctrl+Return).\n\n"
+            "Paste the LLM's reply here (Ctrl+V, from anywhere in the window), then run it "
+            "(Ctrl+Return).\n\n"
             "Reads run at once; every write waits for your approval in one dialog."
         )
         self.summary = QLabel("No commands yet.")
         self.summary.setWordWrap(True)
         self.table = QTreeWidget()
         self.table.setObjectName("detected")
-        self.table.setHeaderLabels(["#", "action", "path", "id", "status"])
+        # The status comes before the command, so it stays in sight in a narrow window;
+        # long texts are elided and the full text is the row's tooltip.
+        self.table.setHeaderLabels(["#", "status", "command"])
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setRootIsDecorated(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -126,28 +154,31 @@ class PastePane(QWidget):
                 status, colour = "needs approval", WRITE_FG
             else:
                 status, colour = "runs at once", None
-            row = QTreeWidgetItem(
-                [str(found.index + 1), found.action or "?", found.path or "", found.id, status]
-            )
-            row.setToolTip(4, status)
+            what = f"{found.action or '?'} {found.path or ''}".rstrip() + f"  (id {found.id})"
+            row = QTreeWidgetItem([str(found.index + 1), status, what])
+            row.setToolTip(1, status)
+            row.setToolTip(2, what)
             if colour:
-                row.setForeground(4, QBrush(QColor(colour)))
+                row.setForeground(1, QBrush(QColor(colour)))
             self.table.addTopLevelItem(row)
-        for column in range(4):
-            self.table.resizeColumnToContents(column)
         self.summary.setText(self.describe())
+        self.summary.setToolTip(self.summary.text())
 
-    def mark_outcomes(self, outcomes: dict[int, tuple[bool, str]]) -> None:
-        """After a run: each listed command's status becomes what happened to it."""
+    def mark_outcomes(self, outcomes: dict[int, tuple[str, str]]) -> None:
+        """After a run: each listed command's status becomes what happened to it.
+
+        ``outcomes`` maps a command's index to ("ok" | "failed" | "rejected", summary).
+        """
         for row in range(self.table.topLevelItemCount()):
             item = self.table.topLevelItem(row)
             found = outcomes.get(int(item.text(0)) - 1) if item is not None else None
             if item is None or found is None:
                 continue
-            ok, summary = found
-            item.setText(4, ("ok: " if ok else "failed: ") + summary)
-            item.setToolTip(4, summary)
-            item.setForeground(4, QBrush(QColor(OK_FG if ok else PROBLEM_FG)))
+            verdict, summary = found
+            item.setText(1, f"{verdict}: {summary}")
+            item.setToolTip(1, f"{verdict}: {summary}")
+            colour = {"ok": OK_FG, "rejected": WRITE_FG}.get(verdict, PROBLEM_FG)
+            item.setForeground(1, QBrush(QColor(colour)))
 
     def describe(self) -> str:
         if not self.detected:

@@ -25,14 +25,15 @@ class WorkspaceBar(QWidget):
         super().__init__(parent)
         self.combo = QComboBox()
         self.combo.setObjectName("workspace")
-        self.combo.setMinimumContentsLength(20)
+        self.combo.setMinimumContentsLength(6)  # fits at 800x600; the tooltip has the path
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.combo.setToolTip("The workspace: commands can only touch files inside this folder")
         label = QLabel("&Workspace:")
         label.setBuddy(self.combo)
-        self.open_button = QPushButton("Open folder... (Ctrl+O)")
+        self.open_button = QPushButton("Open... (Ctrl+O)")
+        self.open_button.setToolTip("Open a workspace folder (Ctrl+O)")
         self.open_button.clicked.connect(self.open_requested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -56,6 +57,9 @@ class WorkspaceBar(QWidget):
                     self.combo.insertItem(0, str(current), str(current))
                     at = 0
                 self.combo.setCurrentIndex(at)
+                self.combo.setToolTip(
+                    f"The workspace: {current}\nCommands can only touch files inside it"
+                )
         finally:
             self._filling = False
 

@@ -11,7 +11,7 @@ import difflib
 import heapq
 from collections.abc import Sequence
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark, quote
 
 # Lines are compared only up to this many characters when looking for near matches: a
 # minified line must not make a failed lookup slow.
@@ -78,7 +78,7 @@ def find_anchor_line(lines: Sequence[str], anchor: str, occurrence: int) -> int:
     if not matches:
         nearest = nearest_lines(lines, anchor)
         near = (
-            "nearest lines: " + "; ".join(f"line {n}: {text!r}" for n, text in nearest)
+            "nearest lines: " + "; ".join(f"line {n}: {quote(text)}" for n, text in nearest)
             if nearest
             else "no line resembles it"
         )
@@ -86,7 +86,7 @@ def find_anchor_line(lines: Sequence[str], anchor: str, occurrence: int) -> int:
             "ERR_ANCHOR_NOT_FOUND",
             f"anchor {_shown(anchor)!r} occurs in no line of the file (matching is exact and "
             f"case-sensitive); {near}. Use fs.search to find the exact text",
-            {"anchor": anchor, "nearest": [{"line": n, "text": t} for n, t in nearest]},
+            {"anchor": anchor, "nearest": [{"line": n, "text": mark(t)} for n, t in nearest]},
         )
     if occurrence > len(matches):
         shown = ", ".join(str(index + 1) for index in matches[:20])

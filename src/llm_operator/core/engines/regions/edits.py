@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark, quote
 from ..comment_styles import CommentStyle
 from ..textfile import split_lines
 from .anchors import check_anchor, find_anchor_line
@@ -171,10 +171,15 @@ def insert_region(
             raise OperatorError(
                 "ERR_REGION_MARKER_MISMATCH",
                 f"the anchor is line {anchor_index + 1}, so the new region would go {position} "
-                f"it, inside region {region.marker_id!r} ({region.span()}); regions may not "
+                f"it, inside region {quote(region.marker_id)} ({region.span()}); regions may not "
                 "nest. Choose an anchor outside existing regions, or edit that region "
                 "with fs.replaceRegion",
-                {"anchor_line": anchor_index + 1, "region": region.to_json()},
+                {
+                    "anchor_line": anchor_index + 1,
+                    "region": {
+                        k: mark(v) if isinstance(v, str) else v for k, v in region.to_json().items()
+                    },
+                },
             )
     anchor_line = lines[anchor_index]
     indent = anchor_line[: len(anchor_line) - len(anchor_line.lstrip(" \t"))]

@@ -16,10 +16,10 @@ Invariants:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark, quote
 from ..comment_styles import CommentStyle
 
 BEGIN = "OPERATOR_BEGIN"
@@ -149,7 +149,7 @@ class MarkerScan:
     def not_found(self, marker_id: str) -> OperatorError:
         ids = self.ids
         if ids:
-            present = f"regions in this file: {', '.join(ids[:_LIST_LIMIT])}"
+            present = f"regions in this file: {', '.join(mark(i) for i in ids[:_LIST_LIMIT])}"
             if len(ids) > _LIST_LIMIT:
                 present += ", ..."
         else:
@@ -169,7 +169,11 @@ class MarkerScan:
             f"'{marker_line(self.style, BEGIN, marker_id)}' or "
             f"'{marker_line(self.style, END, marker_id)}'; {present}{hint}. "
             "Use fs.listRegions to see the regions, or fs.insertRegion to create one",
-            {"marker_id": marker_id, "regions": ids, "near_miss_lines": list(self.near_misses)},
+            {
+                "marker_id": marker_id,
+                "regions": [mark(i) for i in ids],
+                "near_miss_lines": list(self.near_misses),
+            },
         )
 
     def problem(self, marker_id: str, elsewhere: bool) -> OperatorError | None:
@@ -234,6 +238,10 @@ class MarkerScan:
         return {region.marker_id: region for region in found}
 
 
+def _marked(region: Mapping[str, object]) -> dict[str, object]:
+    return {k: mark(v) if isinstance(v, str) else v for k, v in region.items()}
+
+
 def _check_disjoint(regions: Sequence[Region]) -> None:
     """Regions sorted by begin line must each end before the next begins."""
     outer: Region | None = None
@@ -241,17 +249,17 @@ def _check_disjoint(regions: Sequence[Region]) -> None:
         if outer is not None and region.begin_line < outer.end_line:
             nested = region.end_line < outer.end_line
             relation = (
-                f"region {region.marker_id!r} ({region.span()}) is nested inside region "
-                f"{outer.marker_id!r} ({outer.span()})"
+                f"region {quote(region.marker_id)} ({region.span()}) is nested inside region "
+                f"{quote(outer.marker_id)} ({outer.span()})"
                 if nested
-                else f"regions {outer.marker_id!r} ({outer.span()}) and "
-                f"{region.marker_id!r} ({region.span()}) overlap"
+                else f"regions {quote(outer.marker_id)} ({outer.span()}) and "
+                f"{quote(region.marker_id)} ({region.span()}) overlap"
             )
             raise OperatorError(
                 "ERR_REGION_MARKER_MISMATCH",
                 f"the file's region markers must be fixed first: {relation}; regions may not "
                 "nest or overlap. Move or remove one of the marker pairs",
-                {"regions": [outer.to_json(), region.to_json()]},
+                {"regions": [_marked(outer.to_json()), _marked(region.to_json())]},
             )
         if outer is None or region.end_line > outer.end_line:
             outer = region

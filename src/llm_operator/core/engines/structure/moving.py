@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import OperatorError
+from ...errors import OperatorError, quote
 from .boundaries import indent_of, structure_range
 from .indentation import check_indentation, detect_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
@@ -73,7 +73,7 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         if first and dst.spec.pep8 and _is_docstring(kid) and len(kids) > 1:
             after = True
         start, end = structure_range(dst, kid.node)
-        refuse_errors_in(dst, start, end, f"the destination's neighbour {kid.first_line!r}")
+        refuse_errors_in(dst, start, end, f"the destination's neighbour {quote(kid.first_line)}")
         match = Match(kid, container, tuple(kids))
         return Anchor(
             end if after else start, after, indent_of(dst.lines[start]), match, span, container
@@ -87,13 +87,13 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         # its end is its last line.
         row = container.def_row if position == "start" else span[1]
         return Anchor(row, True, "", None, span, container)
-    refuse_errors_in(dst, span[1], span[1], f"the closing line of {container.first_line!r}")
+    refuse_errors_in(dst, span[1], span[1], f"the closing line of {quote(container.first_line)}")
     closing = dst.lines[span[1]].strip()
     if span[1] > container.def_row and closing.startswith(_CLOSERS):
         indent = indent_of(dst.lines[container.def_row]) + detect_unit(dst.lines, dst)
         return Anchor(span[1], False, indent, None, span, container)
     raise _invalid(
-        f"{container.first_line!r} has no body to move into (no structures inside and no "
+        f"{quote(container.first_line)} has no body to move into (no structures inside and no "
         "closing line); use position 'before' or 'after' a structure instead.",
         dest_target=levels,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark, quote
 from .boundaries import structure_range
 from .indentation import check_indentation, detect_unit, local_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
@@ -147,13 +147,13 @@ def _replace_text(
     body, final_newline = split_body(src)
     region = "\n".join(body[start : end + 1])
     found = _occurrences(region, old) if old else []
-    scope = {"structure_lines": [start + 1, end + 1], "structure_matched": first_line}
+    scope = {"structure_lines": [start + 1, end + 1], "structure_matched": mark(first_line)}
     if not single and expected_count is not None and expected_count != len(found):
         raise OperatorError(
             "ERR_COUNT_MISMATCH",
-            f"old_text occurs {len(found)} times in {first_line!r} (lines {start + 1}-{end + 1}) "
-            f"but expected_count is {expected_count}; nothing was replaced. Re-read the "
-            "structure and adjust old_text or expected_count.",
+            f"old_text occurs {len(found)} times in {quote(first_line)} "
+            f"(lines {start + 1}-{end + 1}) but expected_count is {expected_count}; nothing was "
+            "replaced. Re-read the structure and adjust old_text or expected_count.",
             {"expected": expected_count, "found": len(found), **scope, **UNCHANGED},
         )
     if not found:
@@ -166,7 +166,7 @@ def _replace_text(
             hint = " The text occurs with different surrounding whitespace or line breaks."
         raise OperatorError(
             "ERR_TEXT_NOT_FOUND",
-            f"old_text was not found in {first_line!r} (lines {start + 1}-{end + 1} of "
+            f"old_text was not found in {quote(first_line)} (lines {start + 1}-{end + 1} of "
             f"{path}).{hint} The match is exact and case-sensitive, including indentation; "
             "read the structure again and copy the text from it.",
             {**scope, **UNCHANGED},
@@ -175,7 +175,7 @@ def _replace_text(
         lines = [start + region.count("\n", 0, at) + 1 for at in found]
         raise OperatorError(
             "ERR_TEXT_AMBIGUOUS",
-            f"old_text occurs {len(found)} times in {first_line!r} (at lines "
+            f"old_text occurs {len(found)} times in {quote(first_line)} (at lines "
             f"{', '.join(map(str, lines[:10]))}); it must occur exactly once. Include more "
             "surrounding text, or use the replace-all operation.",
             {"occurrences": len(found), "lines": lines, **scope, **UNCHANGED},

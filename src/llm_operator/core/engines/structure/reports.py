@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import OperatorError
+from ...errors import OperatorError, quote
 from .boundaries import indent_of, owns_lines, structure_range
 from .layout import join_body
 from .source import (
@@ -70,7 +70,7 @@ def locate(
     node = match.candidate.node
     start, end = structure_range(source, node)
     if check_errors:
-        refuse_errors_in(source, start, end, f"the target {match.candidate.first_line!r}")
+        refuse_errors_in(source, start, end, f"the target {quote(match.candidate.first_line)}")
     if not owns_lines(source, node):
         raise OperatorError(
             "ERR_TARGET_SHARES_LINE",

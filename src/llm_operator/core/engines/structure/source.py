@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark
 from ..textfile import TextFile
 from .languages import SPECS, SUPPORTED_EXTENSIONS, LanguageSpec, language_for_path
 
@@ -211,7 +211,11 @@ def refuse_errors_in(source: Source, first: int, last: int, what: str) -> None:
         f"{len(inside)} found, first at line {where['line']}, column {where['column']}: "
         f"{where['kind']}), so its boundaries cannot be trusted. Fix the syntax there first "
         "(e.g. with a text or line edit), then retry.",
-        {"parse_errors": inside, "line_range_inclusive": [first + 1, last + 1], **UNCHANGED},
+        {
+            "parse_errors": [_marked(error) for error in inside],
+            "line_range_inclusive": [first + 1, last + 1],
+            **UNCHANGED,
+        },
     )
 
 
@@ -266,6 +270,11 @@ def _error_entry(source: Source, node: Node, kind: str) -> dict[str, Any]:
     prefix = line.encode("utf-8")[: node.start_point.column]
     column = len(prefix.decode("utf-8", errors="ignore")) + 1
     return {"line": row + 1, "column": column, "kind": kind, "snippet": line.strip()[:80]}
+
+
+def _marked(error: dict[str, Any]) -> dict[str, Any]:
+    """A parse error with its file text marked for redaction (``errors.mark``)."""
+    return {key: mark(value) if key == "snippet" else value for key, value in error.items()}
 
 
 def parse_errors(source: Source, limit: int = 20) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...errors import OperatorError
+from ...errors import OperatorError, mark
 from .boundaries import structure_range
 from .markdown import markdown_keys
 from .source import UNCHANGED, Source, end_row, refuse_errors_in
@@ -289,7 +289,7 @@ def resolve_one(source: Source, levels: list[str]) -> Match:
         listed = [
             {
                 "line_range_inclusive": [r[0] + 1, r[1] + 1],
-                "first_line": m.candidate.first_line,
+                "first_line": mark(m.candidate.first_line),
             }
             for m in found
             for r in [structure_range(source, m.candidate.node)]
@@ -347,19 +347,19 @@ def _not_found(
             "ERR_TARGET_NOT_FOUND",
             f"no structure {under} of {source.path} is named {levels[depth]!r} (symbol "
             f"levels are grammar names separated by '/', '[n]' for the n-th of a name). "
-            f"Names at this level: {known!r}.",
+            f"Names at this level: {mark(repr(known))}.",
             {
                 "searched_path": list(levels),
                 "parent_found": parent,
-                "suggestions": {"next_levels": known},
+                "suggestions": {"next_levels": [mark(name) for name in known]},
                 **UNCHANGED,
             },
         )
     else:
         problem = f"no structure {under} of {source.path} starts with {key!r}"
-    shown = "; ".join(repr(t.split("\n")) for t in nearest[:3])
+    shown = "; ".join(mark(repr(t.split("\n"))) for t in nearest[:3])
     hint = (f" Nearest targets (levels): {shown}." if nearest else "") + (
-        f" Valid next levels: {next_levels[:8]!r}." if next_levels else ""
+        f" Valid next levels: {mark(repr(next_levels[:8]))}." if next_levels else ""
     )
     return OperatorError(
         "ERR_TARGET_NOT_FOUND",
@@ -369,7 +369,10 @@ def _not_found(
         {
             "searched_path": levels,
             "parent_found": parent,
-            "suggestions": {"nearest_targets": nearest, "next_levels": next_levels[:40]},
+            "suggestions": {
+                "nearest_targets": [mark(text) for text in nearest],
+                "next_levels": [mark(text) for text in next_levels[:40]],
+            },
             **UNCHANGED,
         },
     )

@@ -1,0 +1,141 @@
+"""The one place where what an action produced is checked for secrets before it can leave.
+
+A command aimed at a secret-looking file (``Workspace.secret_match``: the path as
+written, each symlink on the way, the final target; for moves the destination too) may
+reveal bytes of it in three ways, and each is turned into a ``Reveal`` the user decides:
+
+- a successful read-like result (Secrecy.CONTENT): sent only if approved; otherwise the
+  command is reported as rejected by the user;
+- a failure whose message or details quote the file (``errors.quote``/``errors.mark``):
+  sent whole only if approved; otherwise the redacted failure is sent, which names the
+  problem and says the text is not shown;
+- as a last line of defence, a failure that holds a line of the file without marking it
+  (a message nobody marked) is treated the same way, and its unapproved form drops the
+  message altogether, keeping only the code.
+
+Write plans are not touched: the user approves a write seeing its diff, and that approval
+covers its result. fs.list and fs.stat (Secrecy.NAMES) show names, sizes and times only.
+fs.searchTree (Secrecy.PER_FILE) decides file by file itself; its failures pass here too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING
+
+from ..actions.base import Outcome, Plan, Result, Reveal, Secrecy
+from ..errors import OperatorError
+from ..protocol.encoder import failure_outcome
+
+if TYPE_CHECKING:
+    from ..protocol.validator import Command
+    from ..store.workspace import Workspace
+
+NOT_SHOWN_NOTE = "the file is secret-looking, so its text is not shown"
+_PATH_FIELDS = ("path", "dest_path")
+_SHORTEST_LINE = 4  # shorter lines ("}", "fi") say nothing and appear in any message
+_MAX_CHECKED_BYTES = 2_000_000
+
+
+def secret_paths(workspace: Workspace, command: Command) -> tuple[str, ...]:
+    """The secret-looking paths ``command`` reaches, each once, in field order."""
+    if command.spec.secrecy is Secrecy.NAMES:
+        return ()
+    found: list[str] = []
+    for name in _PATH_FIELDS:
+        value = getattr(command.fields, name, None)
+        if isinstance(value, str):
+            match = workspace.secret_match(value)
+            if match is not None and match not in found:
+                found.append(match)
+    return tuple(found)
+
+
+def guard_result(workspace: Workspace, command: Command, produced: Result) -> Result:
+    """A successful result of a CONTENT action on a secret-looking file needs consent."""
+    if isinstance(produced, (Reveal, Plan)) or command.spec.secrecy is not Secrecy.CONTENT:
+        return produced
+    if not produced.ok:
+        return produced  # failures built by executors carry sizes and limits, no content
+    secrets = secret_paths(workspace, command)
+    if not secrets:
+        return produced
+    return Reveal(
+        approved=produced,
+        paths=secrets,
+        reason=f"{', '.join(secrets)} looks like a secret (keys, tokens, passwords); "
+        f"{command.action} sends what it holds to the chat",
+    )
+
+
+def guard_failure(workspace: Workspace, command: Command, error: OperatorError) -> Result:
+    """The failure of ``command``, held back for consent when it would quote a secret."""
+    full = failure_outcome(command.action, error, command.id)
+    secrets = secret_paths(workspace, command)
+    if not secrets:
+        return full
+    known = _command_text(command)
+    leaked = _leaks(workspace, secrets, full, known)
+    if not error.quotes_file and not leaked:
+        return full
+    shown = error.redacted()
+    if error.quotes_file:
+        message = shown.message.rstrip(". ")
+        shown = type(shown)(shown.code, f"{message}; {NOT_SHOWN_NOTE}", shown.details)
+    redacted = failure_outcome(command.action, shown, command.id)
+    if _leaks(workspace, secrets, redacted, known):
+        redacted = failure_outcome(
+            command.action,
+            type(error)(
+                error.code,
+                f"{command.action} failed on {', '.join(secrets)}; the message would quote "
+                f"the file, and {NOT_SHOWN_NOTE}. Ask the user to approve sending it",
+            ),
+            command.id,
+        )
+    return Reveal(
+        approved=full,
+        paths=secrets,
+        reason=f"the error message quotes {', '.join(secrets)}, which looks like a secret",
+        rejected=redacted,
+    )
+
+
+def _command_text(command: Command) -> str:
+    """Every text field of the command (base64 ones decoded): what the model already knows."""
+    values = [value for value in command.fields.model_dump().values() if isinstance(value, str)]
+    return "\n".join(values)
+
+
+def _leaks(workspace: Workspace, secrets: tuple[str, ...], outcome: Outcome, known: str) -> bool:
+    """Whether ``outcome`` holds a line of one of the ``secrets`` files that the command
+    itself did not send (a patch's context lines are the model's own text)."""
+    text = outcome.summary + "\n" + (outcome.details or "")
+    for rel in secrets:
+        for line in _lines(workspace, rel):
+            if line in known:
+                continue
+            forms = {line, repr(line)[1:-1], json.dumps(line, ensure_ascii=False)[1:-1]}
+            if any(form in text for form in forms):
+                return True
+    return False
+
+
+def _lines(workspace: Workspace, rel: str) -> list[str]:
+    from ..store.tree_walk import read_limited
+
+    try:
+        handle = os.open(workspace.resolve(rel), os.O_RDONLY | os.O_NONBLOCK)
+    except (OperatorError, OSError):
+        return []
+    try:
+        data = read_limited(handle, _MAX_CHECKED_BYTES) or b""
+    except OSError:
+        return []
+    finally:
+        os.close(handle)
+    text = data.decode("utf-8", "replace")
+    return [
+        stripped for line in text.split("\n") if len(stripped := line.strip()) >= _SHORTEST_LINE
+    ]

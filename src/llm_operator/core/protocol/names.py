@@ -1,0 +1,48 @@
+"""File names as one line of text: the one escaping rule of every listing and search.
+
+A name read from the disk may hold a newline, other control characters, bytes that are
+not UTF-8 (``os.listdir`` hands those back as lone surrogates) or a backslash. Shown raw,
+a newline would split one entry into two and let a crafted name pose as a fake entry or a
+fake match. ``display_name`` escapes them the way Python writes string literals:
+
+- ``\\`` for a backslash, ``\\n`` ``\\r`` ``\\t`` for those controls;
+- ``\\xHH`` for any other C0/C1 control character, DEL, and each byte that is not UTF-8;
+- ``\\uHHHH`` for the line and paragraph separators U+2028/U+2029 and other format or
+  separator characters that editors treat as line breaks.
+
+Every other character (letters of every script, spaces, quotes) is kept as it is, so the
+result is exactly one line, and two different names never give the same text. A plain
+name (no character to escape) is returned unchanged: ``is_plain_name`` tells which.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SIMPLE = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Controls, DEL, C1 controls, lone surrogates (undecodable bytes), and the characters
+# that terminals or editors may show as a line break.
+_ODD = re.compile("[\\\\\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u0085\ufeff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    simple = _SIMPLE.get(char)
+    if simple is not None:
+        return simple
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
+
+
+def display_name(name: str) -> str:
+    """``name`` (or a ``/``-separated path) escaped so that it is one line of valid text."""
+    return _ODD.sub(_escape, name)
+
+
+def is_plain_name(name: str) -> bool:
+    """Whether ``name`` is shown exactly as it is (no character needs escaping)."""
+    return _ODD.search(name) is None

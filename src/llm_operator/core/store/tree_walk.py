@@ -1,0 +1,309 @@
+"""Walking a folder of the workspace by descriptors, in one deterministic order.
+
+fs.searchTree and the folder outline both read many files under one folder; this module
+hands them out one at a time, so a caller that has seen enough simply stops iterating and
+the walk costs nothing more (open descriptors are closed when the generator is closed).
+
+Invariants:
+- Every folder is opened relative to its parent's descriptor with O_NOFOLLOW|O_DIRECTORY,
+  starting from a descriptor of the workspace root: a folder swapped for a symlink while
+  the walk runs makes that folder unreadable (skipped and counted), never a way outside.
+- Symlinked folders are never followed. A symlinked file is read only when its target
+  resolves inside the workspace; the target is then opened by walking its real path from
+  the root descriptor, one component at a time, without following links.
+- The order is depth first with each folder's names sorted by code point, i.e. files come
+  in the lexicographic order of their path components. ``after`` resumes strictly after a
+  path in that order, skipping whole folders that lie before it without reading them.
+- Skipped and counted, never read: entries of .gitignore'd paths, entries the caller's
+  ``select`` filter drops, names that cannot be shown on one line (``display_name`` would
+  change them), folders and files that cannot be opened. Silently passed over: ``.git``
+  folders, the trash folders at the root (``.Trash``, ``.Trash-<uid>``), symlinked folders,
+  FIFOs, sockets and devices.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..errors import OperatorError
+from ..protocol.names import is_plain_name
+from .ignores import Ignores
+from .workspace import is_trash_name
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+Select = Callable[[str, bool], bool]
+"""``select(path relative to the start folder, is_folder)``: False drops the entry."""
+
+
+@dataclass
+class WalkCounts:
+    """What the walk passed over, by reason (shown in the searchTree header)."""
+
+    ignored: int = 0  # by a .gitignore
+    filtered: int = 0  # by the caller's select (glob / exclude)
+    odd_names: int = 0  # names that cannot be shown on one line
+    unreadable: int = 0  # folders or files that could not be opened, links leading outside
+    visited: int = 0  # files handed out
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    """One regular file (or a link to one inside the workspace) met by the walk.
+
+    ``read`` is valid only while the walk is positioned at this file.
+    """
+
+    rel: str  # workspace-relative path as walked (the link's own path for a link)
+    target_rel: str  # workspace-relative path of the real file (== rel unless a link)
+    _dir_fd: int = field(repr=False)
+    _name: str = field(repr=False)
+    _root_fd: int = field(repr=False)
+
+    @property
+    def is_link(self) -> bool:
+        return self.rel != self.target_rel
+
+    def open(self) -> int:
+        """A read descriptor of the file (the caller closes it); OSError when it cannot."""
+        if not self.is_link:
+            return os.open(self._name, _FILE_FLAGS, dir_fd=self._dir_fd)
+        return open_below(self._root_fd, self.target_rel, _FILE_FLAGS)
+
+
+def open_below(root_fd: int, rel: str, flags: int) -> int:
+    """Open ``rel`` (no ``..``, no symlinks) from ``root_fd`` one component at a time."""
+    parts = [part for part in rel.split("/") if part not in ("", ".")]
+    if not parts:
+        return os.open(".", flags, dir_fd=root_fd)
+    current = root_fd
+    try:
+        for part in parts[:-1]:
+            following = os.open(part, _DIR_FLAGS, dir_fd=current)
+            if current != root_fd:
+                os.close(current)
+            current = following
+        return os.open(parts[-1], flags, dir_fd=current)
+    finally:
+        if current != root_fd:
+            os.close(current)
+
+
+def _key(rel: str) -> tuple[str, ...]:
+    return tuple(part for part in rel.split("/") if part not in ("", "."))
+
+
+@dataclass
+class _Walk:
+    workspace: Workspace
+    root_fd: int
+    select: Select | None
+    after: tuple[str, ...] | None
+    counts: WalkCounts
+    ignores: Ignores
+    start_depth: int
+
+    def entries(self, fd: int) -> list[os.DirEntry[str]]:
+        with os.scandir(fd) as scan:
+            return sorted(scan, key=lambda entry: entry.name)
+
+    def files(self, fd: int, folder: tuple[str, ...]) -> Iterator[TreeFile]:
+        pushed = self.ignores.load(fd, "/".join(folder) or ".")
+        try:
+            entries = self.entries(fd)
+        except OSError:
+            self.counts.unreadable += 1
+            self.ignores.pop(pushed)
+            return
+        try:
+            for entry in entries:
+                yield from self.entry(fd, folder, entry)
+        finally:
+            self.ignores.pop(pushed)
+
+    def before_resume_point(self, key: tuple[str, ...], is_dir: bool) -> bool:
+        """Whether ``key`` (and, for a folder, all it holds) comes at or before ``after``."""
+        if self.after is None:
+            return False
+        if is_dir and self.after[: len(key)] == key:
+            return False  # the resume point is inside: walk in
+        return key <= self.after
+
+    def entry(
+        self, fd: int, folder: tuple[str, ...], entry: os.DirEntry[str]
+    ) -> Iterator[TreeFile]:
+        name = entry.name
+        key = (*folder, name)
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_link = not is_dir and entry.is_symlink()
+        except OSError:
+            self.counts.unreadable += 1
+            return
+        if is_dir and (name.casefold() == ".git" or (not folder and is_trash_name(name))):
+            return
+        if self.before_resume_point(key, is_dir):
+            return
+        if not is_plain_name(name):
+            self.counts.odd_names += 1
+            return
+        rel = "/".join(key)
+        if self.ignores.ignored(rel, is_dir):
+            self.counts.ignored += 1
+            return
+        if self.select is not None and not self.select("/".join(key[self.start_depth :]), is_dir):
+            self.counts.filtered += 1
+            return
+        if is_dir:
+            try:
+                child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except OSError:
+                self.counts.unreadable += 1
+                return
+            try:
+                yield from self.files(child, key)
+            finally:
+                os.close(child)
+            return
+        if is_link:
+            target = self.link_target(rel)
+            if target is None:
+                return
+        else:
+            try:
+                if not entry.is_file(follow_symlinks=False):
+                    return  # FIFOs, sockets, devices: never opened
+            except OSError:
+                self.counts.unreadable += 1
+                return
+            target = rel
+        self.counts.visited += 1
+        yield TreeFile(rel, target, fd, name, self.root_fd)
+
+    def link_target(self, rel: str) -> str | None:
+        """The workspace path a symlinked file leads to; None for folders and the outside."""
+        try:
+            real = self.workspace.resolve(rel)
+        except OperatorError:
+            self.counts.unreadable += 1
+            return None
+        try:
+            info = os.stat(real)
+        except OSError:
+            self.counts.unreadable += 1  # dangling
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None  # a link to a folder is not followed
+        target = self.workspace.relative(real)
+        if is_trash_name(target) or any(p.casefold() == ".git" for p in target.split("/")):
+            return None
+        return target
+
+
+def walk_files(
+    workspace: Workspace,
+    start: str,
+    counts: WalkCounts,
+    *,
+    select: Select | None = None,
+    after: str | None = None,
+    gitignore: bool = True,
+) -> Generator[TreeFile, None, None]:
+    """The files under workspace folder ``start`` (a real, symlink-free relative path).
+
+    Stop iterating at any time; the descriptors are closed when the generator is.
+    Raises OperatorError(ERR_PATH_OUTSIDE_WORKSPACE) when ``start`` cannot be opened
+    without following a symlink, and OSError for other failures to open it.
+    """
+    root_fd = os.open(workspace.root, _DIR_FLAGS)
+    try:
+        start_key = _key(start)
+        ignores = Ignores(enabled=gitignore)
+        # The .gitignore files of the folders above the start apply too, as in git.
+        for depth in range(len(start_key)):
+            above = "/".join(start_key[:depth]) or "."
+            try:
+                fd = open_below(root_fd, above, _DIR_FLAGS)
+            except OSError:
+                continue
+            try:
+                ignores.load(fd, above)
+            finally:
+                os.close(fd)
+        try:
+            start_fd = open_below(root_fd, start, _DIR_FLAGS)
+        except OSError as exc:
+            if exc.errno in (getattr(os, "ELOOP", -1), getattr(os, "ENOTDIR", -1)):
+                raise OperatorError(
+                    "ERR_PATH_OUTSIDE_WORKSPACE",
+                    f"{start!r} changed into a symlink while it was being searched",
+                ) from None
+            raise
+        walk = _Walk(
+            workspace,
+            root_fd,
+            select,
+            _key(after) if after else None,
+            counts,
+            ignores,
+            len(start_key),
+        )
+        try:
+            yield from walk.files(start_fd, start_key)
+        finally:
+            os.close(start_fd)
+    finally:
+        os.close(root_fd)
+
+
+def walk_one(workspace: Workspace, rel: str, counts: WalkCounts) -> Generator[TreeFile, None, None]:
+    """The single regular file at workspace path ``rel`` (real, symlink-free), as a walk."""
+    parent, _, name = rel.rpartition("/")
+    root_fd = os.open(workspace.root, _DIR_FLAGS)
+    try:
+        try:
+            folder_fd = open_below(root_fd, parent or ".", _DIR_FLAGS)
+        except OSError:
+            counts.unreadable += 1
+            return
+        try:
+            info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode):
+                counts.visited += 1
+                yield TreeFile(rel, rel, folder_fd, name, root_fd)
+        except OSError:
+            counts.unreadable += 1
+        finally:
+            os.close(folder_fd)
+    finally:
+        os.close(root_fd)
+
+
+def read_limited(fd: int, limit: int) -> bytes | None:
+    """The bytes of the regular file open at ``fd``; None when it is larger than ``limit``.
+
+    Raises OSError when the descriptor is not a regular file (a FIFO swapped in).
+    """
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise IsADirectoryError(0, "not a regular file")
+    if info.st_size > limit:
+        return None
+    chunks = []
+    remaining = limit + 1
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    data = b"".join(chunks)
+    return None if len(data) > limit else data

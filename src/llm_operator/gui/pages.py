@@ -1,0 +1,180 @@
+"""Pages of text built from data: diffs with line numbers, decoded results, run records.
+
+A page is its lines plus one ``RowStyle`` per line, shown by ``PageView`` (a read-only
+text box with a ``RowHighlighter``). Everything here only formats values that the core
+made in a worker (previews, results); nothing is diffed or decoded twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from .row_style import RowStyle
+
+if TYPE_CHECKING:
+    from ..core.plan.preview import ChangePreview, DiffLine
+    from ..core.protocol.encoder import Result
+    from .highlight import RowHighlighter
+
+# A readable page is for reading: past these it would only slow the UI thread down.
+MAX_DETAIL_LINES = 3000
+MAX_LINE_CHARS = 2000
+PAGE_STYLE = "QPlainTextEdit { background: #ffffff; color: #1f2328; }"
+_SIGN = {"added": "+", "removed": "-", "context": " "}
+# Characters that would start a new line in a text box but not in the data.
+_LINE_BREAKERS = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
+
+
+@dataclass
+class Page:
+    lines: list[str] = field(default_factory=list)
+    rows: list[RowStyle] = field(default_factory=list)
+
+    def add(self, text: str, style: RowStyle | None = None) -> None:
+        for line in text.translate(_LINE_BREAKERS).split("\n"):
+            self.lines.append(line)
+            self.rows.append(style or RowStyle("text"))
+
+    def extend(self, other: Page) -> None:
+        self.lines += other.lines
+        self.rows += other.rows
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _number(value: int | None) -> str:
+    return f"{value:>5}" if value is not None else "     "
+
+
+def unified_page(preview: ChangePreview) -> Page:
+    """Old and new line numbers, the sign, the line; changed words marked."""
+    page = Page()
+    language = preview.path
+    for line in preview.lines:
+        if line.kind in ("hunk", "note"):
+            page.add(line.text, RowStyle(line.kind))
+            continue
+        gutter = f"{_number(line.old_no)} {_number(line.new_no)} {_SIGN[line.kind]} "
+        text = line.text.translate(_LINE_BREAKERS)
+        page.lines.append(gutter + text)
+        page.rows.append(RowStyle(line.kind, len(gutter), line.spans, language))
+    return page
+
+
+def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
+    """The old file's lines on the left and the new file's on the right, row by row."""
+    from ..core.plan.preview import side_by_side
+
+    language = preview.path
+    left, right = Page(), Page()
+
+    def add(page: Page, line: DiffLine | None, number: int | None) -> None:
+        if line is None:
+            page.lines.append("")
+            page.rows.append(RowStyle("text"))
+            return
+        if line.kind in ("hunk", "note"):
+            page.add(line.text, RowStyle(line.kind))
+            return
+        gutter = f"{_number(number)} {_SIGN[line.kind]} "
+        page.lines.append(gutter + line.text.translate(_LINE_BREAKERS))
+        page.rows.append(RowStyle(line.kind, len(gutter), line.spans, language))
+
+    for row in side_by_side(preview.lines):
+        add(left, row.left, row.left.old_no if row.left else None)
+        add(right, row.right, row.right.new_no if row.right else None)
+    return left, right
+
+
+@dataclass(frozen=True)
+class ResultSource:
+    """What a result answers: its command's action and path (for highlighting), and
+    whether the user rejected it (a rejection is not a failure)."""
+
+    action: str | None
+    path: str | None
+    rejected: bool = False
+
+
+def readable_details(details: str) -> str:
+    """Error payloads are JSON; a person reads their message."""
+    if details.startswith("{") and details.endswith("}"):
+        try:
+            payload = json.loads(details)
+        except ValueError:
+            return details
+        if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+            related = payload.get("related_id")
+            message: str = payload["message"]
+            return message + (f"\n(related id: {related})" if related else "")
+    return details
+
+
+def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page:
+    """Each result decoded: a title with its summary, then its details as text or code."""
+    page = Page()
+    for result in results:
+        source = sources.get(result.id, ResultSource(None, None))
+        mark = "\u2714" if result.ok else ("\u2298" if source.rejected else "\u2718")
+        what = " ".join(part for part in (source.action, source.path) if part)
+        title = f"{mark} {result.id}" + (f"  {what}" if what else "")
+        if source.rejected:
+            page.add(title + "  (rejected by you)", RowStyle("title-rejected"))
+        else:
+            page.add(title, RowStyle("title-ok" if result.ok else "title-failed"))
+        page.add(result.outcome.summary, RowStyle("heading"))
+        details = result.outcome.details
+        if details:
+            code = source.path if source.path and result.ok else None
+            style = RowStyle("code", 4, (), code) if code else RowStyle("text", 4)
+            lines = readable_details(details).rstrip("\n").split("\n")
+            for line in lines[:MAX_DETAIL_LINES]:
+                if len(line) > MAX_LINE_CHARS:
+                    line = line[:MAX_LINE_CHARS] + f" ... ({len(line) - MAX_LINE_CHARS} more)"
+                page.add("    " + line, style)
+            if len(lines) > MAX_DETAIL_LINES:
+                page.add(
+                    f"    ... {len(lines) - MAX_DETAIL_LINES} more line(s) not shown here; "
+                    "the clipboard holds them all (see Protocol text)",
+                    RowStyle("note"),
+                )
+        page.add("")
+    return page
+
+
+def change_page(previews: tuple[ChangePreview, ...]) -> Page:
+    page = Page()
+    for preview in previews:
+        page.add(preview.verb, RowStyle("heading"))
+        page.extend(unified_page(preview))
+        page.add("")
+    return page
+
+
+class PageView(QPlainTextEdit):
+    """A read-only, unwrapped, monospaced view of a ``Page``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setStyleSheet(PAGE_STYLE)
+        self.highlighter: RowHighlighter | None = None  # made with the first page
+        self.page = Page()
+
+    def show_page(self, page: Page) -> None:
+        if self.highlighter is None:
+            from .highlight import RowHighlighter
+
+            self.highlighter = RowHighlighter(self.document())
+        self.page = page
+        self.highlighter.rows = page.rows
+        self.setPlainText(page.text)

@@ -1,0 +1,110 @@
+"""The status bar: messages elided to the room there is (full text as tooltip), the file
+watcher's state (click it for the files changed outside) and the clipboard watch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QMessageBox, QStatusBar, QToolButton, QWidget
+
+if TYPE_CHECKING:
+    from .watcher import WorkspaceWatcher
+
+
+class ElidingStatusBar(QStatusBar):
+    """A status bar whose messages never push the window wider: long ones end in "..."."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.messageChanged.connect(self.setToolTip)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        message = self.currentMessage()
+        if not message:
+            super().paintEvent(event)
+            return
+        right = self.width()
+        for child in self.findChildren(QWidget):
+            if child.parent() is self and child.isVisible() and child.x() > 0:
+                right = min(right, child.x())
+        painter = QPainter(self)
+        margin = 6
+        width = max(0, right - 2 * margin)
+        shown = self.fontMetrics().elidedText(message, Qt.TextElideMode.ElideRight, width)
+        painter.setPen(self.palette().windowText().color())
+        painter.drawText(margin, 0, width, self.height(), Qt.AlignmentFlag.AlignVCenter, shown)
+
+
+class WatchButton(QToolButton):
+    """The file watcher in a word or two; clicking lists the files changed outside."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("watch")
+        self.setAutoRaise(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+    def show_state(self, watcher: WorkspaceWatcher | None) -> None:
+        if watcher is None:
+            self.setText("")
+            self.setToolTip("")
+            return
+        if not watcher.running:
+            self.setText("watcher off")
+            self.setToolTip(f"File watcher off: {watcher.error}")
+            return
+        count = len(watcher.changed_outside())
+        if watcher.behind:
+            text = "watcher behind: rechecking"
+        elif count:
+            text = f"{count} changed outside"
+        else:
+            text = "watching files"
+        self.setText(text)
+        self.setToolTip(
+            f"{watcher.events_seen} file event(s) seen, {watcher.flushes} update(s), "
+            f"{watcher.overflows} overflow(s); {watcher.tracked} file(s) the LLM has seen. "
+            + ("Click to list the files changed outside since the LLM saw them." if count else "")
+        )
+
+
+class ChangedOutsideList:
+    """The files changed outside since the LLM saw them, in a plain message box."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, names: list[str]) -> None:
+        if not names:
+            text = "No file the LLM has seen was changed outside the app."
+        else:
+            more = f"\n... and {len(names) - 40} more" if len(names) > 40 else ""
+            text = (
+                f"{len(names)} file(s) changed outside the app since a run read or wrote them "
+                "(the LLM's copy may be stale):\n\n" + "\n".join(names[:40]) + more
+            )
+        QMessageBox.information(parent, "Files changed outside", text)
+
+
+class ClipboardIndicator(QLabel):
+    """Shows whether copied replies are picked up; a click switches the watch."""
+
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("clipboard-watch")
+        self.set_on(False)
+
+    def set_on(self, on: bool) -> None:
+        self.setText("clipboard: watching" if on else "clipboard: not watched")
+        colour = "#1a7f37" if on else "#6e7781"
+        self.setStyleSheet(f"QLabel {{ color: {colour}; padding: 0 4px; }}")
+        self.setToolTip(
+            "Copied replies with OPERATOR_CMD blocks run by themselves (click to stop)"
+            if on
+            else "Replies run only when pasted here (click to watch the clipboard)"
+        )
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.clicked.emit()

@@ -1,0 +1,83 @@
+"""The undo journal as the window needs it: the newest batch, named, and its undo.
+
+A small adapter over the store the command line uses (``Session.journal``), so the window
+and ``llm-operator undo`` always act on the same batch, and the store behind it can change
+without touching the window. ``undo(expected)`` undoes exactly the batch the user was
+shown: if another process recorded a newer batch meanwhile, it refuses and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.plan.session import Session
+    from ..core.store.journal import BatchInfo, UndoReport
+
+_KIND_WORDS = {"edited": "restores", "created": "removes", "deleted": "brings back"}
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    id: str
+    commands: str  # the batch's command ids, as the journal labels it
+    files: tuple[tuple[str, str], ...]  # (path, "edited" | "created" | "deleted")
+    created: datetime
+    open_batches: int  # batches not undone yet, this one included
+
+    @property
+    def when(self) -> str:
+        return self.created.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+    def short(self) -> str:
+        return f"{self.commands} ({len(self.files)} file(s), {self.when})"
+
+    def question(self) -> str:
+        """What the undo will do, file by file, in the words a person checks."""
+        lines = [f"Undo the newest batch of writes: commands {self.commands}, made {self.when}?"]
+        for path, kind in self.files[:20]:
+            lines.append(f"  {_KIND_WORDS.get(kind, 'restores')} {path}")
+        if len(self.files) > 20:
+            lines.append(f"  ... and {len(self.files) - 20} more file(s)")
+        lines.append("")
+        lines.append(
+            "Files go back to what they held before this batch; files it created are removed."
+        )
+        return "\n".join(lines)
+
+
+def _summary(info: BatchInfo, open_batches: int) -> BatchSummary:
+    files = tuple((change.path, change.kind) for change in info.changes)
+    return BatchSummary(info.id, info.label, files, info.created, open_batches)
+
+
+class UndoSource:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def newest(self) -> BatchSummary | None:
+        """The batch an undo would undo now (raises when the store cannot be read)."""
+        batches = self._session.journal.batches()  # newest first
+        open_batches = [batch for batch in batches if not batch.undone]
+        return _summary(open_batches[0], len(open_batches)) if open_batches else None
+
+    def undo(self, expected: BatchSummary) -> UndoReport:
+        """Undo ``expected`` if it is still the newest batch; runs in a worker."""
+        from ..core.store.journal import UndoReport
+
+        journal = self._session.journal
+        newest = journal.last_batch()
+        if newest is None or newest.id != expected.id:
+            summary = (
+                f"Undo of '{expected.commands}' refused: "
+                + (
+                    "it is no longer the newest batch (another run recorded a newer one). "
+                    if newest is not None
+                    else "there is nothing left to undo (it was undone elsewhere). "
+                )
+                + "Nothing was undone; ask again to see the newest batch."
+            )
+            return UndoReport(newest, (), (), (), (summary,), True, summary)
+        return self._session.undo_last()
