@@ -140,13 +140,22 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     run = session.prepare(text)
     for notice in run.notices:
         print(f"llm-operator: note: {notice}", file=sys.stderr)
+    if session.store_problem is not None:
+        print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
     if not run.items:
         print("llm-operator: no OPERATOR_CMD blocks found", file=sys.stderr)
     decisions = _decide(run.pending, args, reading_stdin=args.file == "-")
+    session.on_wait = _say_waiting
     results = session.execute(run, decisions)
+    for note in session.take_recovery_notes():
+        print(f"llm-operator: note: {note}", file=sys.stderr)
     if results:
         sys.stdout.write(encode_results(results) + "\n")
     return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
+
+
+def _say_waiting() -> None:
+    print("llm-operator: waiting for another run on this workspace...", file=sys.stderr, flush=True)
 
 
 def _decide(
@@ -172,18 +181,53 @@ def _decide(
         return {item.index: _ask(item, terminal) for item in pending}
 
 
-def _terminal(reading_stdin: bool) -> TextIO | None:
+class _Terminal:
+    """The controlling terminal, opened once for reading and once for writing.
+
+    A terminal is not seekable, so it cannot be one ``open(..., "r+")`` text file
+    (Python's buffered read-write layer insists on seeking and fails).
+    """
+
+    def __init__(self) -> None:
+        self._reader = open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: SIM115
+        try:
+            self._writer = open("/dev/tty", "w", encoding="utf-8", errors="replace")  # noqa: SIM115
+        except BaseException:
+            self._reader.close()
+            raise
+
+    def write(self, text: str) -> int:
+        return self._writer.write(text)
+
+    def flush(self) -> None:
+        self._writer.flush()
+
+    def readline(self) -> str:
+        return self._reader.readline()
+
+    def close(self) -> None:
+        self._writer.close()
+        self._reader.close()
+
+    def __enter__(self) -> _Terminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _terminal(reading_stdin: bool) -> TextIO | _Terminal | None:
     """The terminal to ask on, if a person is there: stdin (or, when the reply came on
     stdin, the controlling terminal) and stderr must both be terminals."""
     if not sys.stderr.isatty() or not (reading_stdin or sys.stdin.isatty()):
         return None
     try:
-        return open("/dev/tty", "r+", encoding="utf-8")
+        return _Terminal()
     except OSError:
         return None
 
 
-def _ask(item: Pending, terminal: TextIO) -> Decision:
+def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
     from .core.plan.preview import describe_pending
     from .core.plan.session import APPROVE, Decision
 
@@ -238,13 +282,22 @@ def _pack(args: argparse.Namespace) -> int:
 
 def _undo(session: Session) -> int:
     from .core.errors import OperatorError
+    from .core.protocol.encoder import encode_results
 
+    session.on_wait = _say_waiting
     try:
         report = session.undo_last()
+        notices = session.undo_notices()
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
+    for note in session.take_recovery_notes():
+        print(f"llm-operator: note: {note}", file=sys.stderr)
     print(report.summary)
+    if notices:
+        # The same block the next copied results begin with: paste it into the chat now,
+        # or let the next results carry it.
+        print("\nFor the chat:\n\n" + encode_results(notices))
     return EXIT_OK if not report.problems else EXIT_FAILED
 
 

@@ -209,7 +209,7 @@ def test_state_dir_remembers_ids_so_a_second_paste_writes_once(
     (result,) = assert_only_results(second.stdout, parse_results)
     assert result.repeat
     assert (workspace / "once.txt").read_text(encoding="utf-8") == "changed by hand"
-    assert any(state_dir.rglob("*.json"))
+    assert any(state_dir.rglob("state.sqlite3"))
     # A different state dir has no memory of the id: the write runs again.
     other = llm_operator(
         "exec",

@@ -70,6 +70,9 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         # state store and undo
         "ERR_JOURNAL_FAILED": "the undo copy could not be saved; nothing was written",
         "ERR_NO_STATE_DIR": "undo asked of a session that keeps no undo journal",
+        "ERR_STATE_STORE_UNAVAILABLE": "the state store is read-only or full; nothing written",
+        "ERR_STATE_STORE_DAMAGED": "the state store file is damaged; writes are refused",
+        "ERR_STATE_STORE_FAILED": "a write could not be recorded, so it was taken back",
         # patch and edits
         "ERR_MISSING_PATCH_B64": "fs.patch without patch_b64",
         "ERR_INVALID_PATCH": "a patch that is not a well-formed unified diff",
@@ -111,6 +114,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_MISSING_NEW_TEXT": "a text replacement without new_text",
         "ERR_CONTENT_TOO_LARGE": "the content exceeds the size limit of structure operations",
         "ERR_CONTENT_EMPTY": "the content of the structure is empty",
+        "ERR_INVALID_SYMBOL": "a symbol target with an empty level",
         # search and context
         "ERR_MISSING_QUERY": "a search without a non-empty query",
         "ERR_INVALID_READSLICE_PARAMS": "fs.readSlice start or lines out of range",

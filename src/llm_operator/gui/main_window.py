@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
                 say=lambda text: self.statusBar().showMessage(text, 10000),
                 show_journal=lambda text, can: self.history.set_journal(text, can),
                 show_report=self._show_undo_report,
+                offer_notice=self._offer_undo_notice,
             )
         )
         self._restore()
@@ -437,10 +438,10 @@ class MainWindow(QMainWindow):
     def undo_last_batch(self) -> None:
         self.undo_control.undo_last_batch()
 
-    def _start_undo(self, source: UndoSource, batch: BatchSummary) -> None:
+    def _start_undo(self, source: UndoSource, batch: BatchSummary, force: bool = False) -> None:
         if self.watcher is not None:
             self.watcher.hold()
-        self.flow.undo(source, batch)
+        self.flow.undo(source, batch, force)
         self.update_run_state()
 
     def _on_undone(self, report: UndoReport) -> None:
@@ -458,6 +459,14 @@ class MainWindow(QMainWindow):
 
     def _show_undo_report(self, text: str, problems: bool) -> None:
         self.results.show_error(text, "Undo had problems." if problems else "Undo finished.")
+
+    def _offer_undo_notice(self, text: str, block: str) -> None:
+        # Copy results copies only the notice; the next run's results begin with it too.
+        self.results.offer(
+            f"{text}\n\nFor the chat:\n\n{block}",
+            (block,),
+            "Undo finished. Copy results copies the notice for the chat.",
+        )
 
     def refresh_journal(self) -> None:
         self.undo_control.refresh()

@@ -20,8 +20,9 @@ Invariants:
 - Deletes go to the system trash, never ``os.remove``; if no trash takes an entry, nothing is
   erased (ERR_TRASH_UNAVAILABLE). The freedesktop trash moves a symlink itself (its target
   survives) but refuses a dangling one; such a link is unlinked, its target text having been
-  saved first, since that text is all a symlink holds. send2trash needs a name: see
-  trashing for the check made just before and the window that remains.
+  saved first, since that text is all a symlink holds. On Linux the entry is moved
+  into the freedesktop trash by one rename from its held folder (see trashing, also for
+  the send2trash fallback and its window).
 - Temp files are removed on every failure path; a process killed mid-write can leave only a
   temp file beside the untouched original, which ``clean_stale_temp_files`` removes.
 """

@@ -66,6 +66,7 @@ class CommandState:
         self.item = item
         self.approved = False
         self.reason = ""
+        self.seen: set[int] = set()  # file rows of this command shown on the right
         self.badges: list[list[str]] = []  # per file row
         if item.reveal is not None:
             self.badges.append(["secret"])
@@ -255,6 +256,7 @@ class ConfirmDialog(QDialog):
             return
         state = self._state_of[id(row)]
         self._current = state
+        state.seen.add(self.file_rows.index(row) if row in self.file_rows else -1)
         self.header.setText(state.describe())
         preview = self._preview_of[id(row)]
         if preview is not None:
@@ -268,6 +270,7 @@ class ConfirmDialog(QDialog):
         self.approve.setChecked(state.approved)
         self.approve.blockSignals(False)
         self.reason.setText(state.reason)
+        self._update_buttons()
 
     @property
     def current(self) -> CommandState | None:
@@ -354,7 +357,11 @@ class ConfirmDialog(QDialog):
         self.approve_button.setText(label)
         self.approve_button.setEnabled(approvable > 0)
         ticked = sum(1 for s in self.states if s.approved)
-        self.counts.setText(f"Ticked: {ticked} of {len(self.states)} approved.")
+        rows = len(self.file_rows)
+        seen = len({n for s in self.states for n in s.seen if n >= 0})
+        self.counts.setText(
+            f"Ticked: {ticked} of {len(self.states)} approved. Seen {seen} of {rows} file(s)."
+        )
 
     def approve_all(self) -> None:
         if not any(not s.rejected_by_reason for s in self.states):

@@ -272,7 +272,7 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
 
 def resolve_one(source: Source, levels: list[str]) -> Match:
     found = resolve(source, levels)
-    occurrence = getattr(levels, "occurrence", None)
+    occurrence: int | None = getattr(levels, "occurrence", None)
     if occurrence is not None:
         if not 1 <= occurrence <= len(found):
             where = ", ".join(
