@@ -205,3 +205,25 @@ def test_reopening_keeps_ticks_and_task_and_lists_new_files(
     assert again.ticked() == ["src/app.py"]
     assert again.task.toPlainText() == "keep me"
     again.close()
+
+
+def test_the_window_copies_what_pack_builds_for_the_same_choice(
+    qtbot: QtBot, project: Path
+) -> None:
+    from llm_operator.core.plan.context import build_context
+
+    dialog = builder(qtbot, project, part_size=9000)
+    ticked = ["src/llm_operator/cli.py", "src/.env", "src/llm_operator/core/errors.py"]
+    for rel in ticked:
+        dialog.set_ticked(rel, True)
+    dialog.task.setPlainText("Same message")
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    packed = build_context(
+        Workspace(project),
+        dialog.ticked(),
+        task="Same message",
+        outline=True,
+        include_secrets=True,  # ticking a secret-looking file is the consent
+        limit=9000,
+    )
+    assert dialog.parts == packed.message.parts
