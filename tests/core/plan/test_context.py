@@ -132,3 +132,16 @@ def test_a_path_outside_the_workspace_is_refused(project: Path) -> None:
     with pytest.raises(OperatorError) as caught:
         choose_files(Workspace(project), ["../etc"], include_secrets=False)
     assert caught.value.code == "ERR_PATH_OUTSIDE_WORKSPACE"
+
+
+def test_git_internals_are_never_packed(project: Path) -> None:
+    (project / ".git").mkdir()
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (project / "head-link").symlink_to(project / ".git" / "HEAD")
+    chosen = choose_files(Workspace(project), [".git", ".git/HEAD", "head-link"], True)
+    assert chosen.files == ()
+    assert {left.rel: left.reason for left in chosen.left_out} == {
+        ".git": "inside .git",
+        ".git/HEAD": "inside .git",
+        "head-link": "inside .git",
+    }

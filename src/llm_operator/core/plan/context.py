@@ -102,6 +102,11 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
     left: dict[str, str] = {}
     for path in paths:
         real = workspace.resolve(path)
+        inside = workspace.relative(real)
+        if any(part.casefold() == ".git" for part in inside.split("/")):
+            # Git's own files (objects, hooks, config with credentials) are not context.
+            left[posixpath.normpath(path)] = "inside .git"
+            continue
         if real.is_dir():
             rel = workspace.relative(real)
             start_secret = workspace.secret_match(rel) is not None
