@@ -106,7 +106,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_TARGET_SHARES_LINE": "the structure shares a line with other code",
         "ERR_TEXT_NOT_FOUND": "old_text is not inside the structure",
         "ERR_TEXT_AMBIGUOUS": "old_text occurs several times inside the structure",
-        "ERR_COUNT_MISMATCH": "old_text occurs a different number of times than expected_count",
+        "ERR_COUNT_MISMATCH": "the matches differ from expected_count (expectedCount)",
         "ERR_INVALID_EXPECTED_COUNT": "expected_count is not a positive number",
         "ERR_LANGUAGE_UNSUPPORTED": "the file's language has no structure parser",
         "ERR_PARSER_FAILED": "syntax errors lie inside the lines the operation uses",
@@ -123,6 +123,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_MISSING_QUERY": "a search without a non-empty query",
         "ERR_INVALID_READSLICE_PARAMS": "fs.readSlice start or lines out of range",
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
+        "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or after given for a file",
         "ERR_INVALID_REGEX": "fs.searchTree regex: true with a pattern Python re cannot compile",
     }
 )
