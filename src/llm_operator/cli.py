@@ -80,6 +80,30 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of stdout went away (``| head``): whatever ran is recorded in the
+        # store, so pasting the reply again returns the same results. Point stdout at
+        # nothing so the interpreter's final flush does not print a traceback either.
+        _silence_stdout()
+        print("llm-operator: stdout was closed before the output was written", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _silence_stdout() -> None:
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command in (None, "gui"):
         from .gui.app import run_app
