@@ -1,7 +1,8 @@
-"""Fixtures for every test: in tests, an OperatorError must carry a registered ERR_ code.
+"""Settings and fixtures for every test.
 
-At run time an unknown code is reported like any other (a typo must never become a
-traceback); in tests it fails the test that raised it, so the typo is found here.
+In tests an OperatorError must carry a registered ERR_ code. At run time an unknown code
+is reported like any other (a typo must never become a traceback); in tests it fails the
+test that raised it, so the typo is found here.
 """
 
 from __future__ import annotations
@@ -13,6 +14,16 @@ import pytest
 
 from llm_operator.core.error_codes import ERROR_CODES
 from llm_operator.core.errors import OperatorError
+
+# pytest-qt's settings in pyproject.toml; declared here when the plugin is not loaded (the
+# core run of .ci/run, with PySide6 unimportable) so that --strict-config still holds.
+QT_SETTINGS = ("qt_api", "qt_log_level_fail", "qt_log_ignore")
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    if not pluginmanager.hasplugin("pytest-qt"):
+        for name in QT_SETTINGS:
+            parser.addini(name, "a pytest-qt setting (pytest-qt is not loaded in this run)")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -255,6 +255,8 @@ def test_search_tree_neither_shows_nor_names_matching_secrets(
         block("tree-regex", "fs.searchTree", path=".", query="TOKEN[0-9a-f]+", regex="true"),
         block("tree-ci", "fs.searchTree", path=".", query="api_key", case_sensitive="false"),
         block("tree-none", "fs.searchTree", path=".", query="text nowhere at all"),
+        block("tree-folder", "fs.searchTree", path="awsconf", query="aws_access_key_id"),
+        block("tree-file", "fs.searchTree", path="notes.txt", query="DB_PASSWORD"),
     ]
     results = by_id(exec_no(secret_ws, tmp_path, blocks))
 
@@ -263,6 +265,11 @@ def test_search_tree_neither_shows_nor_names_matching_secrets(
             line for line in details.split("\n") if not line.startswith(("# query:", "# mode:"))
         ]
 
+    # A search started at a secret-looking folder or through a link to a secret file.
+    for cmd_id in ("tree-folder", "tree-file"):
+        assert results[cmd_id]["ok"]
+        assert "# matches: 0 (complete)" in results[cmd_id]["details"]
+        assert "# secret-looking files searched: 1;" in results[cmd_id]["details"]
     for cmd_id in ("tree", "tree-regex", "tree-ci"):
         details = results[cmd_id]["details"]
         assert results[cmd_id]["ok"]

@@ -53,7 +53,10 @@ def test_ctrl_alt_z_names_and_undoes_the_newest_batch(
     report = window.results.raw.toPlainText()
     assert report.startswith("Undo report")
     assert "removed made.txt" in report
-    assert window.results.parts == ()  # the report is not copied for the chat
+    # Only the notice for the chat is copyable, never the report.
+    (notice,) = window.results.parts
+    assert notice.startswith("OPERATOR_RESULT\nid: undo-1\nok: true\nsummary: The user undid")
+    assert "For the chat:" in window.results.raw.toPlainText()
     assert "newest of 1 batch(es): first" in window.history.journal.text()
     assert [window.history.runs.item(i).text()[10:] for i in range(3)] == [
         "1 command(s): 1 ok, 0 failed, 0 rejected",
@@ -168,3 +171,62 @@ def test_an_unreadable_journal_costs_the_undo_not_the_window(
     assert not window.history.undo_button.isEnabled()
     window.window_actions.undo.trigger()
     assert "Undo journal unreadable: manifest is not JSON" in window.statusBar().currentMessage()
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_after_undo_the_copied_results_begin_with_the_notice(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, batch: True)
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="made.txt", content="n")))
+    with qtbot.waitSignal(window.flow.undone, timeout=5000):
+        window.window_actions.undo.trigger()
+    paste_and_run(qtbot, window, reply(command("r1", "fs.list", path=".")))
+    copied = "".join(window.results.parts)
+    assert copied.startswith("OPERATOR_RESULT\nid: undo-1\nok: true\n")
+    assert "id: r1" in copied
+    paste_and_run(qtbot, window, reply(command("r2", "fs.list", path=".")))
+    assert "undo-1" not in "".join(window.results.parts)  # delivered once
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_undo_over_later_edits_asks_a_second_time_before_forcing(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.gui.panes.history import ForceUndoQuestion
+
+    asked: list[tuple[str, ...]] = []
+
+    def force(parent: object, paths: tuple[str, ...]) -> bool:
+        asked.append(paths)
+        return True
+
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, batch: True)
+    monkeypatch.setattr(ForceUndoQuestion, "ask", force)
+    window = make_window(workspace)
+    original = (workspace / "a.txt").read_text()
+    paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="a.txt", content="batch")))
+    (workspace / "a.txt").write_text("edited by hand", encoding="utf-8")
+    with qtbot.waitSignal(window.flow.undone, timeout=5000):
+        window.window_actions.undo.trigger()
+    assert asked == [("a.txt",)]
+    qtbot.waitUntil(lambda: not window.flow.busy, timeout=5000)
+    assert (workspace / "a.txt").read_text() == original
+
+
+def test_a_memory_that_cannot_be_cleared_is_said_not_raised(
+    make_window: WindowFactory, workspace: Path
+) -> None:
+    import contextlib
+    import sqlite3
+
+    window = make_window(workspace)
+    assert window.session is not None
+    assert window.session.state is not None
+    assert window.session.state.store is not None
+    with contextlib.closing(sqlite3.connect(window.session.state.store.path)) as db, db:
+        db.execute("DROP TABLE memory")
+    window.window_actions.forget.trigger()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("The session memory could not be cleared (ERR_STATE_STORE_")

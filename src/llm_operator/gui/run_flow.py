@@ -89,12 +89,17 @@ class RunFlow(QObject):
 
         self._execute.start(execute, self._done, self._failed, self.progress.emit)
 
-    def undo(self, source: UndoSource, expected: BatchSummary) -> None:
-        """Undo exactly ``expected`` (refused if it is no longer the newest batch)."""
+    def undo(self, source: UndoSource, expected: BatchSummary, force: bool = False) -> None:
+        """Undo exactly ``expected`` (refused if it is no longer the newest batch);
+        ``force`` overwrites files edited after it."""
         self.busy = True
+        from ..core.plan.session import WAITING
+
+        # Another run (an exec, say) may hold the workspace's write lock: say so while waiting.
+        source.on_wait(lambda: self.progress.emit(0, 1, WAITING))
 
         def undo(_progress: Progress) -> UndoReport:
-            return source.undo(expected)
+            return source.undo(expected, force)
 
         self._undo.start(undo, self._undone, self._failed)
 
@@ -104,6 +109,7 @@ class RunFlow(QObject):
 
     def _undone(self, report: UndoReport) -> None:
         self.busy = False
+        self.progress.emit(1, 1, "done")
         self.undone.emit(report)
 
     def _failed(self, failure: TaskFailure) -> None:

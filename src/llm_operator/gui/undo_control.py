@@ -22,10 +22,12 @@ class UndoHooks:
     parent: QWidget
     session: Callable[[], Session | None]
     busy: Callable[[], bool]
-    start_undo: Callable[[UndoSource, BatchSummary], None]
+    start_undo: Callable[[UndoSource, BatchSummary, bool], None]  # True: force
     say: Callable[[str], None]  # a status line
     show_journal: Callable[[str, bool], None]  # the history panel's undo line, can undo
     show_report: Callable[[str, bool], None]  # report text, had problems
+    # Report text, the undo notice's OPERATOR_RESULT block (the copy buttons copy it).
+    offer_notice: Callable[[str, str], None] = lambda text, block: None
 
 
 class UndoControl:
@@ -33,6 +35,7 @@ class UndoControl:
 
     def __init__(self, hooks: UndoHooks) -> None:
         self._hooks = hooks
+        self._expected: tuple[UndoSource, BatchSummary] | None = None
 
     def undo_last_batch(self) -> None:
         hooks = self._hooks
@@ -49,7 +52,8 @@ class UndoControl:
         from .panes.history import UndoQuestion
 
         if UndoQuestion.ask(hooks.parent, newest):
-            hooks.start_undo(source, newest)
+            self._expected = (source, newest)
+            hooks.start_undo(source, newest, False)
 
     def report_text(self, report: UndoReport) -> str:
         lines = ["Undo report (not for the chat):", report.summary]
@@ -61,7 +65,16 @@ class UndoControl:
     def on_undone(self, report: UndoReport) -> None:
         problems = bool(report.problems) or report.refused
         self._hooks.show_report(self.report_text(report), problems)
+        if report.notice is not None:
+            self._hooks.offer_notice(self.report_text(report), _notice_block(report))
         self._hooks.say(report.summary)
+        expected, self._expected = self._expected, None
+        if report.conflicts and expected is not None and not self._hooks.busy():
+            from .panes.history import ForceUndoQuestion
+
+            # The second confirmation: the user sees exactly which later edits are lost.
+            if ForceUndoQuestion.ask(self._hooks.parent, report.conflicts):
+                self._hooks.start_undo(*expected, True)
 
     def _newest(self, source: UndoSource) -> tuple[bool, BatchSummary | None]:
         """(readable, the newest open batch): an unreadable journal costs the undo only."""
@@ -88,3 +101,14 @@ class UndoControl:
             f"{newest.short()}",
             True,
         )
+
+
+def _notice_block(report: UndoReport) -> str:
+    """The undo notice as the OPERATOR_RESULT block the next copied results begin with."""
+    from ..core.actions.base import Outcome
+    from ..core.protocol.encoder import Result, encode_results
+
+    notice = report.notice
+    assert notice is not None
+    outcome = Outcome(True, notice.summary, notice.details)
+    return encode_results([Result(notice.id, outcome, notice=True)])

@@ -8,6 +8,7 @@ shown: if another process recorded a newer batch meanwhile, it refuses and says 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -63,8 +64,14 @@ class UndoSource:
         open_batches = [batch for batch in batches if not batch.undone]
         return _summary(open_batches[0], len(open_batches)) if open_batches else None
 
-    def undo(self, expected: BatchSummary) -> UndoReport:
-        """Undo ``expected`` if it is still the newest batch; runs in a worker."""
+    def on_wait(self, told: Callable[[], None]) -> None:
+        """``told`` runs (in the worker) when another run holds the workspace's lock."""
+        self._session.on_wait = told
+
+    def undo(self, expected: BatchSummary, force: bool = False) -> UndoReport:
+        """Undo ``expected`` if it is still the newest batch; runs in a worker.
+
+        ``force`` (asked twice in the window) overwrites files edited after the batch."""
         from ..core.store.journal import UndoReport
 
         journal = self._session.journal
@@ -80,4 +87,4 @@ class UndoSource:
                 + "Nothing was undone; ask again to see the newest batch."
             )
             return UndoReport(newest, (), (), (), (summary,), True, summary)
-        return self._session.undo_last()
+        return self._session.undo_last(force=force)

@@ -200,8 +200,15 @@ class WindowActions:
         session = self._commands.session()
         if session is None:
             return
-        session.memory.forget_all()
-        session.memory.save()
+        from ..core.errors import OperatorError
+
+        try:
+            session.memory.forget_all()
+        except OperatorError as error:  # a read-only, full or damaged state store
+            self._window.statusBar().showMessage(
+                f"The session memory could not be cleared ({error.code}): {error.message}"
+            )
+            return
         self._window.statusBar().showMessage(
             "Forgot which commands already ran: earlier command ids may be used again.", 5000
         )
@@ -218,12 +225,21 @@ class WindowActions:
         # A primer starts a new chat, whose model will count its ids from the start again:
         # results remembered from the old chat must not come back as repeats.
         session = self._commands.session()
-        if session is not None and len(session.memory):
-            session.memory.forget_all()
+        from ..core.errors import OperatorError
+
+        try:
+            if session is not None and len(session.memory):
+                session.memory.forget_all()
+                status.showMessage(
+                    "LLM primer copied: paste it into a new chat. Commands of the old chat "
+                    "are forgotten, so their ids may be used again.",
+                    8000,
+                )
+                return
+        except OperatorError as error:  # a read-only, full or damaged state store
             status.showMessage(
-                "LLM primer copied: paste it into a new chat. Commands of the old chat are "
-                "forgotten, so their ids may be used again.",
-                8000,
+                f"LLM primer copied, but the session memory could not be cleared "
+                f"({error.code}): {error.message}"
             )
             return
         status.showMessage("LLM primer copied: paste it into a new chat.", 8000)

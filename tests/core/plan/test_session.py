@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import gc
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from llm_operator.core.plan.session import APPROVE, Session
-from llm_operator.core.store.memory import FILE_NAME
+from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace
 
@@ -160,17 +160,25 @@ def test_memory_is_per_workspace(
     assert b.outcome.details == "other\n"
 
 
-def test_damaged_memory_file_does_not_stop_the_session(
+def test_damaged_store_runs_reads_and_refuses_writes(
     run_reply: Any, cmd: Any, workspace: Path, state_dir: Path
 ) -> None:
     (first,) = run_reply(cmd("dm", "fs.read", path="README.md"))
     assert first.ok
-    memory = workspace_state_dir(state_dir, Workspace(workspace).root) / FILE_NAME
-    memory.write_text("{not json", encoding="utf-8")
-    (second,) = run_reply(cmd("dm", "fs.read", path="README.md"))
-    assert second.ok
-    assert not second.repeat  # the memory was lost, not misread
-    assert json.loads(memory.read_text(encoding="utf-8"))["version"] == 1
+    store = workspace_state_dir(state_dir, Workspace(workspace).root) / FILE_NAME
+    gc.collect()  # the first run's connection, closing, would write its WAL back
+    for leftover in store.parent.glob(FILE_NAME + "-*"):
+        leftover.unlink()  # the WAL would otherwise still hold the tables
+    store.write_bytes(b"this is not a database" * 100)
+    read, write = run_reply(
+        cmd("dm", "fs.read", path="README.md") + "\n" + write_cmd(cmd, "dw", "new.txt", "x")
+    )
+    assert read.ok
+    assert not read.repeat  # the memory cannot be read, and says nothing false
+    assert not write.ok
+    assert write.code == "ERR_STATE_STORE_DAMAGED"
+    assert not (workspace / "new.txt").exists()
+    assert store.read_bytes() == b"this is not a database" * 100  # kept for the user
 
 
 # -- planning and approval ------------------------------------------------------------

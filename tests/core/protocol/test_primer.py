@@ -260,3 +260,18 @@ def test_the_spec_describes_repeats_as_they_are() -> None:
     assert "identical content are ignored" not in text
     assert "marked as a repeat" in text
     assert "version: 3" not in text
+
+
+def test_the_primer_names_every_edit_op_and_key() -> None:
+    import typing
+
+    from llm_operator.core.engines.edits import EditModel
+
+    line = next(row for row in primer_text().splitlines() if row.startswith("insertAfter ("))
+    for model in typing.get_args(EditModel):
+        (op,) = typing.get_args(model.model_fields["op"].annotation)
+        section = re.search(rf"(?:^|; ){op} \(([^)]*)\)", line)
+        assert section is not None, op
+        for key in model.model_fields:
+            if key != "op":
+                assert re.search(rf"\b{key}\b", section.group(1)), (op, key)

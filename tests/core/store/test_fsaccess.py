@@ -7,6 +7,7 @@ import itertools
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,40 @@ def test_settings_save_on_a_full_disk_keeps_the_old_file(tmp_path: Path) -> None
         assert Settings.load(folder / "settings.json") == Settings(path=folder / "settings.json")
     finally:
         subprocess.run(["umount", str(folder)], capture_output=True, check=False)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts /proc/self/fd")
+def test_no_descriptor_is_left_open(workspace: Path, make_session: Any, cmd: Any) -> None:
+    from llm_operator.core.plan.session import APPROVE
+
+    os.symlink("loop", workspace / "loop")
+    os.mkfifo(workspace / "pipe")
+    os.symlink("/etc", workspace / "etc")
+    session = make_session()
+
+    def one_round(i: int) -> None:
+        blocks = [
+            cmd(f"a{i}", "fs.read", path="src/main.py"),
+            cmd(f"b{i}", "fs.read", path="loop"),
+            cmd(f"c{i}", "fs.read", path="pipe"),
+            cmd(f"d{i}", "fs.list", path="src"),
+            cmd(f"e{i}", "fs.stat", path="etc/passwd"),
+            cmd(f"f{i}", "fs.write", path=f"new/x{i}.txt", content="x"),
+            cmd(f"g{i}", "fs.delete", path=f"new/x{i}.txt"),
+            cmd(f"h{i}", "fs.write", path="README.md/x", content="x"),
+            cmd(f"k{i}", "fs.readStructure", path="src/main.py", target="main"),
+            cmd(f"m{i}", "fs.write", path="src/pkg/util.py", content="VALUE = 1"),
+        ]
+        run = session.prepare("\n".join(blocks))
+        results = session.execute(run, {pending.index: APPROVE for pending in run.pending})
+        assert any(not r.outcome.ok for r in results)
+        assert any(r.outcome.ok for r in results)
+        if i % 3 == 0:
+            session.undo_last()
+
+    for i in range(3):
+        one_round(i)
+    before = len(os.listdir("/proc/self/fd"))
+    for i in range(3, 30):
+        one_round(i)
+    assert len(os.listdir("/proc/self/fd")) == before

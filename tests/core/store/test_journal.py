@@ -1,16 +1,18 @@
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
 
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.plan.changes import ChangeSet, FileChange
+from llm_operator.core.plan.changes import ChangeSet, FileChange, digest
 from llm_operator.core.store import applying, journal
 from llm_operator.core.store.applying import apply_changeset
+from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.journal import BatchChange, BatchInfo, Journal
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace
@@ -55,6 +57,11 @@ def cs(*changes: FileChange) -> ChangeSet:
     return ChangeSet(changes)
 
 
+def rows(folder: Path, query: str) -> int:
+    with contextlib.closing(sqlite3.connect(folder / FILE_NAME)) as db:
+        return int(db.execute(query).fetchone()[0])
+
+
 # -- recording --------------------------------------------------------------------------------
 
 
@@ -92,7 +99,7 @@ def test_journal_writes_nothing_inside_the_workspace(
     run(ws, jr, "r", cs(FileChange("a.txt", b"a", b"A")))
 
     assert set(tree(root)) == {"a.txt"}
-    assert (state / "journal").is_dir()
+    assert (state / FILE_NAME).is_file()
 
 
 def test_batch_with_nothing_applied_is_not_kept(
@@ -107,7 +114,7 @@ def test_batch_with_nothing_applied_is_not_kept(
     assert recorder.commit() is None
     assert jr.batches() == []
     assert jr.last_batch() is None
-    assert list((state / "journal").iterdir()) == []
+    assert rows(state, "SELECT count(*) FROM batches") == 0
 
 
 def test_rolled_back_changeset_is_forgotten(
@@ -128,8 +135,8 @@ def test_rolled_back_changeset_is_forgotten(
 
     assert info is not None
     assert info.changes == (BatchChange("a.txt", "edited"),)
-    blobs = list((jr._folder / info.id / "blobs").iterdir())
-    assert len(blobs) == 1  # b.txt's saved copy went with its entry
+    # b.txt's saved copy went with its entry
+    assert rows(jr.store.folder, "SELECT count(*) FROM blobs") == 1
 
 
 def test_journal_survives_a_new_journal_object(ws: Workspace, root: Path, state: Path) -> None:
@@ -191,7 +198,8 @@ def test_journal_keeps_the_newest_batches(
 
     kept = jr.batches()
     assert [b.label for b in kept] == ["run 4", "run 3", "run 2"]
-    assert len(list(jr._folder.iterdir())) == 3
+    assert rows(jr.store.folder, "SELECT count(*) FROM batches") == 3
+    assert rows(jr.store.folder, "SELECT count(*) FROM blobs") == 3  # older copies went too
 
 
 # -- undo -------------------------------------------------------------------------------------
@@ -389,16 +397,21 @@ def test_same_path_twice_in_one_batch_goes_back_to_the_start(
     assert tree(root) == {}
 
 
-def test_manifest_is_plain_json_with_every_entry(ws: Workspace, jr: Journal, root: Path) -> None:
+def test_the_record_is_plain_sqlite_with_every_entry(
+    ws: Workspace, jr: Journal, root: Path
+) -> None:
     (root / "a.txt").write_bytes(b"a")
     info = run(ws, jr, "r", cs(FileChange("a.txt", b"a", b"A")))
     assert info is not None
 
-    manifest = json.loads((jr._folder / info.id / "manifest.json").read_text("utf-8"))
+    with sqlite3.connect(jr.store.path) as db:
+        state = db.execute("SELECT state FROM batches WHERE id = ?", (int(info.id),)).fetchone()
+        entries = db.execute("SELECT path, kind, after FROM entries").fetchall()
+        (saved,) = db.execute("SELECT data FROM blobs").fetchone()
 
-    assert manifest["state"] == "committed"
-    assert [e["path"] for e in manifest["entries"]] == ["a.txt"]
-    assert manifest["entries"][0]["applied"] is True
+    assert state == ("committed",)
+    assert entries == [("a.txt", "edited", digest(b"A"))]
+    assert saved == b"a"
 
 
 @pytest.mark.parametrize("kind", ["symlink", "folder"])

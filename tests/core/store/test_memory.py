@@ -28,9 +28,9 @@ def test_private_details_never_reach_the_disk(tmp_path: Path) -> None:
     memory = SessionMemory(tmp_path)
     memory.remember("env", "fp", Outcome(True, "Read .env", "TOKEN=hunter2"), private=True)
     memory.save()
-    stored = (tmp_path / "session-memory.json").read_text("utf-8")
-    assert "hunter2" not in stored
-    assert "env" in stored
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("state.sqlite3*"))
+    assert b"hunter2" not in stored
+    assert b"Read .env" in stored
 
 
 def test_an_approved_secret_read_repeated_later_is_not_replayed(

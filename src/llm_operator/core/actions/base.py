@@ -15,14 +15,20 @@ Failures are raised as ``OperatorError``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..plan.changes import ChangeSet
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+    class FieldValues(Protocol):
+        """A command's field values: a fields model, or the values a quick check made."""
+
+        def model_dump(self) -> dict[str, Any]: ...
 
     from ..store.workspace import Workspace
 
@@ -103,13 +109,45 @@ Executor = Callable[[ActionContext, Any], Result]
 
 
 @dataclass(frozen=True)
+class LazyModel:
+    """A fields model named by module and class: importing it (and pydantic) waits for use."""
+
+    module: str
+    name: str
+
+    def load(self) -> type[BaseModel]:
+        model: type[BaseModel] = getattr(importlib.import_module(self.module), self.name)
+        return model
+
+
+@dataclass(frozen=True)
+class QuickCheck:
+    """A check of simple commands without pydantic (for start-up time).
+
+    ``check`` returns the field values of a command simple enough to decide without the
+    model, or None to leave it to the model. ``keys`` are all the keys the model takes,
+    aliases included, so the validator can word key errors without loading the model.
+    """
+
+    keys: frozenset[str]
+    check: Callable[[Mapping[str, str]], FieldValues | None]
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     name: str
     kind: Kind
-    fields: type[BaseModel]
+    model: type[BaseModel] | LazyModel
     execute: Executor
     description: str
     secrecy: Secrecy = Secrecy.CONTENT
+    # Must accept only what ``fields`` accepts, with the same values (a test compares them).
+    quick: QuickCheck | None = None
+
+    @property
+    def fields(self) -> type[BaseModel]:
+        """The pydantic model of the action's fields (imported on first use)."""
+        return self.model.load() if isinstance(self.model, LazyModel) else self.model
 
     @property
     def needs_path(self) -> bool:

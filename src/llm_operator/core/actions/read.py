@@ -11,21 +11,30 @@ from __future__ import annotations
 import json
 import os
 import stat as stat_module
-from typing import ClassVar
-
-from pydantic import model_validator
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand
 from ..protocol.names import display_name
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..store.workspace import is_trash_name
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
-from .fields import B64Text, Count, PathFields
+from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Secrecy
+from .read_values import (
+    QUICK_PATH,
+    QUICK_SEARCH,
+    QUICK_SLICE,
+    SLICE_DEFAULT,
+    SLICE_MAX,
+    PathValues,
+    SearchValues,
+    SliceValues,
+)
+
+if TYPE_CHECKING:
+    from .fields import PathFields
+    from .read_fields import SearchFields, SliceFields
 
 READ_LIMIT = 200_000
 SLICE_LIMIT = 2_000_000
-SLICE_DEFAULT = 120
-SLICE_MAX = 400
 SEARCH_MAX_MATCHES = 50
 LIST_MAX_ENTRIES = 5000
 LONG_LINE = 4000
@@ -60,7 +69,7 @@ def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def run_list(ctx: ActionContext, fields: PathFields) -> Result:
+def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     entries: list[str] = []
     folders = 0
     with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
@@ -85,7 +94,7 @@ def run_list(ctx: ActionContext, fields: PathFields) -> Result:
 # -- fs.read ------------------------------------------------------------------------
 
 
-def run_read(ctx: ActionContext, fields: PathFields) -> Result:
+def run_read(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     found = find_file(ctx.workspace, fields.path)
     if found.size > READ_LIMIT:
         # The spec fixes this summary word for word; the code travels in the details.
@@ -101,37 +110,7 @@ def run_read(ctx: ActionContext, fields: PathFields) -> Result:
 # -- fs.readSlice -------------------------------------------------------------------
 
 
-class SliceFields(PathFields):
-    start: Count = 1
-    lines: Count = SLICE_DEFAULT
-
-    ALIASES: ClassVar[dict[str, str]] = {
-        "line": "start",
-        "from": "start",
-        "count": "lines",
-        "len": "lines",
-    }
-    INVALID_CODES: ClassVar[dict[str, str]] = {
-        "start": "ERR_INVALID_READSLICE_PARAMS",
-        "lines": "ERR_INVALID_READSLICE_PARAMS",
-    }
-
-    @model_validator(mode="after")
-    def _bounds(self) -> SliceFields:
-        if self.start < 1:
-            raise InvalidCommand(
-                "ERR_INVALID_READSLICE_PARAMS", f"start must be 1 or more, got {self.start}"
-            )
-        if not 1 <= self.lines <= SLICE_MAX:
-            raise InvalidCommand(
-                "ERR_INVALID_READSLICE_PARAMS",
-                f"lines must be from 1 to {SLICE_MAX}, got {self.lines}; read a longer span "
-                "with several fs.readSlice commands",
-            )
-        return self
-
-
-def run_read_slice(ctx: ActionContext, fields: SliceFields) -> Result:
+def run_read_slice(ctx: ActionContext, fields: SliceFields | SliceValues) -> Result:
     found = find_file(ctx.workspace, fields.path)
     if found.size > SLICE_LIMIT:
         raise InvalidCommand(
@@ -170,29 +149,7 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields) -> Result:
 # -- fs.search ----------------------------------------------------------------------
 
 
-class SearchFields(PathFields):
-    query: str | None = None
-    query_b64: B64Text | None = None
-
-    ALIASES: ClassVar[dict[str, str]] = {"q": "query"}
-    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {("query", "query_b64"): "ERR_MISSING_QUERY"}
-
-    @model_validator(mode="after")
-    def _query(self) -> SearchFields:
-        if not self.text:
-            raise InvalidCommand(
-                "ERR_MISSING_QUERY",
-                "a non-empty query is required (query: <substring>, or q:, or query_b64 for "
-                "non-ASCII text)",
-            )
-        return self
-
-    @property
-    def text(self) -> str:
-        return self.text_of("query")
-
-
-def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
+def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Result:
     with ctx.workspace.locate(fields.path) as spot:
         is_dir = spot.is_dir
     if is_dir:
@@ -229,7 +186,7 @@ def run_search(ctx: ActionContext, fields: SearchFields) -> Result:
 # -- fs.stat ------------------------------------------------------------------------
 
 
-def run_stat(ctx: ActionContext, fields: PathFields) -> Result:
+def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     with ctx.workspace.locate(fields.path) as spot:
         info = spot.info
         rel = spot.rel
@@ -249,45 +206,54 @@ def run_stat(ctx: ActionContext, fields: PathFields) -> Result:
     return Outcome(True, f"Stat {rel}: {kind}, {info.st_size} bytes", json.dumps(payload))
 
 
+# The models (and pydantic) load only when a command is not simple enough for QUICK_*.
+_MODELS = "llm_operator.core.actions.read_fields"
+_PATH = LazyModel("llm_operator.core.actions.fields", "PathFields")
+
 ACTIONS = (
     ActionSpec(
         "fs.list",
         Kind.READ,
-        PathFields,
+        _PATH,
         run_list,
         "List a folder's entries, one per line (folders end with /, symlinks with @; "
         "control characters, invalid UTF-8 and backslashes in names escaped as \\n, \\xff, "
         "\\\\).",
         Secrecy.NAMES,
+        quick=QUICK_PATH,
     ),
     ActionSpec(
         "fs.read",
         Kind.READ,
-        PathFields,
+        _PATH,
         run_read,
         f"Read a whole file (up to {READ_LIMIT} bytes).",
+        quick=QUICK_PATH,
     ),
     ActionSpec(
         "fs.readSlice",
         Kind.READ,
-        SliceFields,
+        LazyModel(_MODELS, "SliceFields"),
         run_read_slice,
         f"Read numbered lines: start (default 1), lines (default {SLICE_DEFAULT}, max "
         f"{SLICE_MAX}).",
+        quick=QUICK_SLICE,
     ),
     ActionSpec(
         "fs.search",
         Kind.READ,
-        SearchFields,
+        LazyModel(_MODELS, "SearchFields"),
         run_search,
         f"Find lines containing a substring in one file (max {SEARCH_MAX_MATCHES} matches).",
+        quick=QUICK_SEARCH,
     ),
     ActionSpec(
         "fs.stat",
         Kind.READ,
-        PathFields,
+        _PATH,
         run_stat,
         "Size, kind and times of a path as JSON.",
         Secrecy.NAMES,
+        quick=QUICK_PATH,
     ),
 )

@@ -33,7 +33,7 @@ from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, read_limited, walk_files, walk_one
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
 from .fields import Flag
-from .read import SearchFields
+from .read_fields import SearchFields
 
 if TYPE_CHECKING:
     from collections.abc import Generator, Iterator
@@ -214,7 +214,10 @@ def _render(
         mode.append("regex")
     if not fields.case_sensitive:
         mode.append("case-insensitive")
-    header = [f"# path: {display_name(rel)}", f"# query: {fields.text}"]
+    query = fields.text
+    if not is_plain_name(query.replace("\\", "")):
+        query = display_name(query)  # a query_b64 with a line break stays on its header line
+    header = [f"# path: {display_name(rel)}", f"# query: {query}"]
     if mode:
         header.append(f"# mode: {', '.join(mode)}")
     if fields.glob is not None:

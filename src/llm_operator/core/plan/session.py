@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,17 +32,23 @@ from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejecte
 from ..protocol.paste_notes import paste_notes
 from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
-from ..store.memory import SessionMemory
+from ..store.database import StoreError
+from ..store.memory import Remembered, SessionMemory
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
+from ..store.workspace_state import WorkspaceState
+from .batch_writer import BatchWriter, taken_back, with_warning
 from .secrecy import guard_failure, guard_result, secret_paths
 
 if TYPE_CHECKING:
-    from ..store.journal import BatchRecorder, Journal, UndoReport
+    from ..store.history import RunEntry
+    from ..store.journal import Journal
+    from ..store.undoing import UndoReport
     from .changes import FileChange
     from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
+WAITING = "waiting for another run on this workspace"
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,7 @@ class Run:
     items: list[RunItem]
     notices: list[str] = field(default_factory=list)
     executed: bool = False
+    notice_results: list[Result] = field(default_factory=list)  # undo notices shown first
 
     @property
     def pending(self) -> list[Pending]:
@@ -155,18 +163,37 @@ class Session:
         self.state_folder = (
             workspace_state_dir(state_dir, workspace.root) if state_dir is not None else None
         )
-        self.memory = SessionMemory(self.state_folder)
-        self._journal: Journal | None = None
+        self.state = (
+            WorkspaceState(self.state_folder, workspace) if self.state_folder is not None else None
+        )
+        self.memory = self.state.memory if self.state is not None else SessionMemory(None)
+        # Called (from the thread running ``execute`` or ``undo_last``) when another run
+        # holds the workspace's write lock and this one starts to wait for it.
+        self.on_wait: Callable[[], None] | None = None
 
     @property
     def journal(self) -> Journal:
-        if self._journal is None:
-            from ..store.journal import Journal
+        if self.state is None:
+            raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
+        return self.state.journal
 
-            if self.state_folder is None:
-                raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
-            self._journal = Journal(self.state_folder)
-        return self._journal
+    @property
+    def store_problem(self) -> StoreError | None:
+        """Why the state store cannot be used (writes are refused), or None."""
+        return self.state.problem if self.state is not None else None
+
+    def take_recovery_notes(self) -> list[str]:
+        """What recovering a crashed run changed since the last call, for people to read."""
+        if self.state is None:
+            return []
+        # A batch left open that touched nothing (its run took its files back itself, or
+        # died before the first file) is forgotten quietly: "taken back: 0 path(s)" would
+        # tell of a rollback that did not happen.
+        return [
+            found.describe()
+            for found in self.state.take_recovered()
+            if found.rewound or found.left_alone or found.problems
+        ]
 
     # -- prepare -----------------------------------------------------------------
 
@@ -176,6 +203,11 @@ class Session:
         run.notices.extend(paste_notes(scanned))
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
+        run.notices += self.take_recovery_notes()
+        if self.store_problem is not None:
+            run.notices.append(
+                f"writes are refused: {self.store_problem.code}: {self.store_problem.message}"
+            )
         overlay = _Overlay(self.workspace)
         context = ActionContext(self.workspace, overlay)
         seen: dict[str, int] = {}
@@ -231,11 +263,24 @@ class Session:
             else:
                 entry.result = self._duplicate(entry, "earlier in this reply")
             return True
-        remembered = self.memory.lookup(entry.id)
-        if remembered is None:
-            return False
+        remembered = self._remembered(entry)
+        return remembered is not None and self._settle_remembered(entry, remembered)
+
+    def _remembered(self, entry: RunItem, strict: bool = False) -> Remembered | None:
+        """The memory of ``entry``'s id. Unreadable memory counts as none for planning
+        (``strict`` False); before a write (``strict``) it refuses the write instead, so
+        a command can never run twice because its memory could not be read."""
+        try:
+            return self.memory.lookup(entry.id)
+        except StoreError:
+            if strict:
+                raise
+            return None
+
+    def _settle_remembered(self, entry: RunItem, remembered: Remembered) -> bool:
         if remembered.fingerprint == entry.fingerprint:
-            entry.result = Result(entry.id, _as_repeat(remembered.outcome), repeat=True)
+            note = _as_repeat(remembered.outcome, remembered.at)
+            entry.result = Result(entry.id, note, repeat=True)
         else:
             entry.result = self._duplicate(entry, "by an earlier message of this session")
         return True
@@ -308,22 +353,53 @@ class Session:
         decisions: Mapping[int, Decision],
         progress: Progress | None = None,
     ) -> list[Result]:
-        """Apply the approved plans and finish every item; unknown decisions reject."""
+        """Apply the approved plans and finish every item; unknown decisions reject.
+
+        Returns the run's results, after the undo notices not yet delivered (the results
+        the user copies begin with them).
+        """
         if run.executed:
             raise RuntimeError("a run is executed once")
         run.executed = True
-        recorder: BatchRecorder | None = None
+        # The label names the commands the batch holds: the approved writes only.
+        ids = [
+            p.id
+            for p in run.pending
+            if p.plan is not None and decisions.get(p.index, REJECT).approved
+        ]
+        label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+
+        def waiting() -> None:
+            if self.on_wait is not None:
+                self.on_wait()
+            if progress is not None:
+                progress(0, len(run.items), WAITING)
+
+        writer = BatchWriter(self.state, label, waiting)
+        try:
+            self._execute_items(run, decisions, writer, progress)
+            return self._commit(run, writer)
+        finally:
+            writer.release()
+
+    def _execute_items(
+        self,
+        run: Run,
+        decisions: Mapping[int, Decision],
+        writer: BatchWriter,
+        progress: Progress | None,
+    ) -> None:
         applied: set[int] = set()
         total = len(run.items)
         for item in run.items:
             if progress is not None:
                 progress(item.index, total, f"{item.action or 'command'} {item.id}")
+            wrote = False
             if item.pending is not None:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.plan is not None and decision.approved:
-                    if recorder is None:
-                        recorder = self._begin_batch(run, decisions)
-                    item.result = self._apply(item.pending, recorder, applied)
+                    item.result = self._apply(item, writer, applied)
+                    wrote = item.index in applied
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
@@ -334,27 +410,34 @@ class Session:
                 item.result = Result(item.id, _as_repeat(first.outcome), repeat=True)
             if item.result is not None and not item.result.repeat and item.action:
                 private = item.pending is not None and item.pending.reveal is not None
-                self.memory.remember(item.id, item.fingerprint, item.result.outcome, private)
-        if recorder is not None:
-            recorder.commit()
-        self.memory.save()
+                writer.remember(item.id, item.fingerprint, item.result.outcome, private, wrote)
         if progress is not None:
             progress(total, total, "done")
-        return run.results
 
-    def _begin_batch(self, run: Run, decisions: Mapping[int, Decision]) -> BatchRecorder:
-        # The label names the commands the batch holds: the approved writes only.
-        ids = [
-            p.id
-            for p in run.pending
-            if p.plan is not None and decisions.get(p.index, REJECT).approved
+    def _commit(self, run: Run, writer: BatchWriter) -> list[Result]:
+        notices = self.state.undelivered_notices() if self.state and run.items else []
+        notice_results = [
+            Result(n.id, Outcome(True, n.summary, n.details), notice=True) for n in notices
         ]
-        label = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-        return self.journal.begin_batch(label)
+        error = writer.commit(notice_results + run.results, notices)
+        if error is not None and writer.written:
+            left = writer.take_back(error)
+            for index in writer.written:
+                item = run.items[index]
+                assert item.result is not None
+                if left:
+                    item.result = Result(item.id, with_warning(item.result.outcome, error))
+                else:
+                    outcome = taken_back(item.action or "command", item.id, error)
+                    item.result = Result(item.id, outcome)
+        run.notice_results = notice_results
+        return notice_results + run.results
 
-    def _apply(self, pending: Pending, recorder: BatchRecorder, applied: set[int]) -> Result:
+    def _apply(self, item: RunItem, writer: BatchWriter, applied: set[int]) -> Result:
         from ..store.applying import apply_changeset
 
+        pending = item.pending
+        assert pending is not None
         assert pending.plan is not None
         missing = [i for i in pending.builds_on if i not in applied]
         try:
@@ -364,12 +447,23 @@ class Session:
                     "this change was planned on top of an earlier command of the same reply "
                     "that was not applied; read the file again and resend",
                 )
+            recorder = writer.begin_write()
+            if recorder is not None:
+                # Under the lock: a run this one waited for may have done it already.
+                remembered = self._remembered(item, strict=True)
+                if remembered is not None and self._settle_remembered(item, remembered):
+                    assert item.result is not None
+                    return item.result
+                recorder.begin_command(pending.id, pending.action)
+            elif self.store_problem is not None:
+                raise self.store_problem
             notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
         except OperatorError as error:
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
+        writer.wrote(pending.index)
         return Result(pending.id, _with_notes(pending.plan.outcome, notes))
 
     def _run_deferred(self, command: Command) -> Outcome:
@@ -400,8 +494,31 @@ class Session:
 
     # -- undo --------------------------------------------------------------------
 
-    def undo_last(self) -> UndoReport:
-        return self.journal.undo_last(self.workspace)
+    def undo_last(self, force: bool = False) -> UndoReport:
+        """Undo the newest batch under the write lock; ``force`` overwrites later edits."""
+        from ..store.undoing import undo_last
+
+        if self.state is None:
+            raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
+        with self.state.writing(self.on_wait) as store:
+            return undo_last(store, self.workspace, force=force)
+
+    def recent_runs(self, limit: int = 20) -> list[RunEntry]:
+        """The workspace's newest runs, from the window and ``exec`` alike, oldest first."""
+        from ..store.history import recent_runs
+
+        if self.state is None or self.state.store is None:
+            return []
+        return recent_runs(self.state.store, limit)
+
+    def undo_notices(self) -> list[Result]:
+        """The undo notices not yet delivered, as the results that will lead the next copy."""
+        if self.state is None:
+            return []
+        return [
+            Result(n.id, Outcome(True, n.summary, n.details), notice=True)
+            for n in self.state.undelivered_notices()
+        ]
 
 
 def _decided(pending: Pending, decision: Decision) -> Outcome:
@@ -427,9 +544,12 @@ def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
     return Outcome(outcome.ok, summary, outcome.details)
 
 
-def _as_repeat(outcome: Outcome) -> Outcome:
+def _as_repeat(outcome: Outcome, at: float | None = None) -> Outcome:
+    when = "earlier in this reply"
+    if at is not None:
+        when = "at " + datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     note = (
-        " [repeat: this id already ran with identical content; not run again."
+        f" [repeat: this id already ran {when} with identical content; not run again."
         " Use a new id to run it again]"
     )
     return Outcome(outcome.ok, outcome.summary + note, outcome.details)

@@ -23,7 +23,25 @@ from ..actions.base import Outcome
 from ..errors import InvalidCommand, OperatorError
 
 _SPACE_RUN = re.compile(r"\s+")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 MAX_SUMMARY = 2000
+
+
+def without_surrogates(text: str) -> str:
+    r"""``text`` with lone surrogates shown as escapes, so it can always be encoded.
+
+    A file name that is not valid UTF-8 reaches Python as surrogate escapes (``\udcff``
+    for the byte 0xff). They are shown as ``\xff``; any other lone surrogate as ``\uXXXX``.
+    A safety net: listings escape odd names themselves before they get here.
+    """
+    if not _SURROGATE.search(text):
+        return text
+
+    def escape(found: re.Match[str]) -> str:
+        code = ord(found.group())
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+    return _SURROGATE.sub(escape, text)
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,7 @@ class Result:
     id: str
     outcome: Outcome
     repeat: bool = False  # shown again from memory, not executed again
+    notice: bool = False  # made by the app (an undo notice), answering no command
 
     @property
     def ok(self) -> bool:
@@ -40,19 +59,19 @@ class Result:
 
 
 def one_line(text: str) -> str:
-    line = _SPACE_RUN.sub(" ", text).strip()
+    line = _SPACE_RUN.sub(" ", without_surrogates(text)).strip()
     return line if len(line) <= MAX_SUMMARY else line[: MAX_SUMMARY - 3] + "..."
 
 
 def b64(text: str) -> str:
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return base64.b64encode(without_surrogates(text).encode("utf-8")).decode("ascii")
 
 
 def encode_result(result: Result) -> str:
     outcome = result.outcome
     lines = [
         "OPERATOR_RESULT",
-        f"id: {result.id}",
+        f"id: {without_surrogates(result.id)}",
         f"ok: {'true' if outcome.ok else 'false'}",
         f"summary: {one_line(outcome.summary)}",
     ]

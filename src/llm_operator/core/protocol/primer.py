@@ -69,6 +69,7 @@ ERROR_GROUPS: dict[str, tuple[str, ...]] = {
         "ERR_TARGET_REQUIRED",
         "ERR_CONTENT_EMPTY",
         "ERR_MISSING_QUERY",
+        "ERR_NAME_TOO_LONG",
     ),
     READ_AGAIN: (
         "ERR_STALE_FILE",
@@ -86,6 +87,7 @@ ERROR_GROUPS: dict[str, tuple[str, ...]] = {
         "ERR_NOT_A_DIRECTORY",
         "ERR_NOT_A_FILE",
         "ERR_SEARCH_PATH_IS_DIR",
+        "ERR_ALREADY_EXISTS",
         "ERR_REGION_MARKER_NOT_FOUND",
         "ERR_REGION_MARKER_NOT_UNIQUE",
         "ERR_REGION_MARKER_ORDER",
@@ -107,6 +109,13 @@ ERROR_GROUPS: dict[str, tuple[str, ...]] = {
         "ERR_WRITE_FAILED",
         "ERR_JOURNAL_FAILED",
         "ERR_INTERNAL",
+        "ERR_PERMISSION_DENIED",
+        "ERR_SYMLINK_LOOP",
+        "ERR_NO_SPACE",
+        "ERR_READ_ONLY_FS",
+        "ERR_FILE_BUSY",
+        "ERR_TOO_MANY_OPEN_FILES",
+        "ERR_IO_ERROR",
     ),
 }
 
@@ -150,4 +159,7 @@ def render_actions() -> str:
 
 def primer_text() -> str:
     """The primer, exactly as ``llm-operator primer`` prints and the window copies it."""
-    return "\n\n".join([INTRO, RULES, render_actions(), render_errors(), EXAMPLES]) + "\n"
+    from .primer_table import edit_ops_line
+
+    rules = RULES + "\n" + edit_ops_line()
+    return "\n\n".join([INTRO, rules, render_actions(), render_errors(), EXAMPLES]) + "\n"

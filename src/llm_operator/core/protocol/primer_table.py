@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing
+
 from ..actions import all_specs
 from ..actions.base import ActionSpec, Kind
 from ..actions.reference import FieldDoc, field_docs
@@ -57,3 +59,29 @@ def action_lines() -> list[str]:
         lines.append(f"{spec.name}{mark}: {fields}. {spec.description}")
     lines.append(STYLE_LEGEND)
     return lines
+
+
+def edit_ops_line() -> str:
+    """The fs.applyEdits ops with their keys, from the edits engine's models."""
+    from pydantic_core import PydanticUndefined
+
+    from ..engines.edits import EditModel
+
+    ops: list[str] = []
+    for model in typing.get_args(EditModel):
+        name = typing.get_args(model.model_fields["op"].annotation)[0]
+        keys: list[str] = []
+        for key, info in model.model_fields.items():
+            if key == "op":
+                continue
+            if info.is_required():
+                keys.append(key)
+                continue
+            default = info.default
+            if default is None or default is PydanticUndefined:
+                keys.append(f"[{key}]")
+            else:
+                shown = str(default).lower() if isinstance(default, bool) else str(default)
+                keys.append(f"[{key}={shown}]")
+        ops.append(f"{name} ({' '.join(keys)})")
+    return "; ".join(ops) + "."

@@ -16,7 +16,10 @@ run at once, every write is shown to me as a diff and runs only if I approve it.
 result blocks back to you. Start with a small read, for example fs.list with path: . \
 This primer is complete for normal work; the full reference is what operator.getInterfaceSpec \
 returns (or `llm-operator spec` prints), and you need it only for details this primer leaves \
-open."""
+open. fs.outline of a folder is the cheapest map of a codebase. A context message from me \
+(## Task, then files between === FILE: <path> === lines, numbered as fs.readSlice numbers \
+them, maybe in parts headed "LLM Operator context, part i of n") shows the files as they \
+were: read again before editing later."""
 
 RULES = """\
 HARD RULES
@@ -60,12 +63,11 @@ start: 1
 lines: 80
 END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
-fs.applyEdits takes edits_b64 = base64 of JSON {"version":1,"edits":[...]}; each edit has \
-"op": insertAfter or insertBefore (anchor, text, optional occurrence), replaceFirst or \
-replaceAll (find, text), replaceRange (startLine, endLine, text: whole lines). All edits \
-apply or none. fs.patch takes patch_b64 = a unified diff of one file whose context matches \
-exactly. Structure actions name code by its definition line: target: def main(): \
-(target_b64 for nested levels, one per line, outermost first)."""
+fs.patch takes patch_b64 = a unified diff of one file whose context matches exactly. \
+Structure actions name code by its definition line: target: def main(): (target_b64 for \
+nested levels, one per line, outermost first). fs.applyEdits takes edits_b64 = base64 of JSON \
+{"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
+none, each sees the ones before it; replaceRange text is whole lines. Ops and their keys:"""
 
 EXAMPLES = """\
 WORKED EXAMPLES (notes/plan.txt holds the lines Alpha and Beta)

@@ -4,11 +4,14 @@ Checks run in a fixed order and the first failure wins, so an LLM fixing one pro
 is not shown a different one for the same line next time:
 duplicate keys, required fields, version, action, workspace fields (rule 11), path
 presence (rule 10), aliases, unknown keys, then the action's own field model.
+
+An action may declare a quick check (``ActionSpec.quick``) that accepts simple commands
+without pydantic, for start-up time; it takes only what the model would accept with the
+same values, and leaves everything else, every refusal included, to the model.
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +22,7 @@ from .scanner import CommandBlock
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..actions.base import ActionSpec
+    from ..actions.base import ActionSpec, FieldValues
 
 REQUIRED = ("version", "id", "action")
 _WORKSPACE_KEYS = frozenset({"root", "cwd", "projectroot", "project_root", "basedir", "base_dir"})
@@ -29,7 +32,7 @@ _WORKSPACE_KEYS = frozenset({"root", "cwd", "projectroot", "project_root", "base
 class Command:
     id: str
     spec: ActionSpec
-    fields: BaseModel
+    fields: FieldValues  # the model, or the values of a quick check (ActionSpec.quick)
     block: CommandBlock
 
     @property
@@ -79,7 +82,7 @@ def _check_key_case(block: CommandBlock, values: dict[str, str]) -> None:
     )
     if action is not None and action in actions.ACTION_FAMILIES:
         spec = actions.get_spec(action)
-        for key in (*spec.fields.model_fields, *_aliases(spec)):
+        for key in _declared_keys(spec):
             known.setdefault(key.lower(), key)
     wrong = [
         (key, known[key.lower()])
@@ -95,6 +98,14 @@ def _check_key_case(block: CommandBlock, values: dict[str, str]) -> None:
         "ERR_MISSING_REQUIRED_FIELDS" if required else "ERR_UNKNOWN_KEY",
         f"{missing}keys are case-sensitive: write {fixes}",
     )
+
+
+def _declared_keys(spec: ActionSpec) -> frozenset[str]:
+    """Every key the action takes, aliases included; from the quick check when there is
+    one, so that a simple command never loads the model (or pydantic)."""
+    if spec.quick is not None:
+        return spec.quick.keys
+    return frozenset((*spec.fields.model_fields, *_aliases(spec)))
 
 
 def _validate(block: CommandBlock) -> Command:
@@ -141,8 +152,11 @@ def _validate(block: CommandBlock) -> Command:
             f"{spec.name} takes no path (only fs.* actions do); remove the path line "
             f"(line {block.line_of('path')})",
         )
-    params = _canonical(spec, {k: v for k, v in values.items() if k not in REQUIRED}, block)
-    fields = _build(spec, params)
+    given = {k: v for k, v in values.items() if k not in REQUIRED}
+    quick = spec.quick.check(given) if spec.quick is not None else None
+    if quick is not None:  # accepted as the model would accept it, without pydantic
+        return Command(values["id"], spec, quick, block)
+    fields = _build(spec, _canonical(spec, given, block))
     return Command(values["id"], spec, fields, block)
 
 
@@ -156,6 +170,8 @@ def _spec_for(action: str) -> ActionSpec:
         return actions.get_spec(action)
     except KeyError:
         names = actions.action_names()
+        import difflib  # lazy: only a refusal needs it, and start-up counts
+
         close = difflib.get_close_matches(action, names, n=1)
         hint = f"did you mean {close[0]}? " if close else ""
         raise InvalidCommand(
@@ -188,6 +204,8 @@ def _canonical(spec: ActionSpec, params: dict[str, str], block: CommandBlock) ->
             )
         if target not in known:
             options = [*known, *aliases]
+            import difflib
+
             close = difflib.get_close_matches(key, options, n=1)
             hint = f"did you mean {close[0]}? " if close else ""
             raise InvalidCommand(

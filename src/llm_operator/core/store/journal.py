@@ -1,191 +1,62 @@
-"""The undo journal: what each approved batch changed, kept outside the workspace.
+"""The undo journal: what each approved batch changed, kept in the state store.
 
 Invariants:
-- A batch lives in its own folder ``<state>/journal/<seq>-<time>``; ``seq`` only grows.
-  Its ``manifest.json`` is rewritten atomically after every recorded change, and a blob is
-  on disk (fsynced) before a manifest names it. A crash at any moment leaves a readable
-  manifest; at most the entries of one ChangeSet are marked not applied, and their writes
-  may or may not have happened.
-- Undo never overwrites work done after the batch. Every path must still hold what the
-  batch left there, or already hold what it held before; otherwise the whole undo is
-  refused, nothing is touched, and the report lists the conflicting paths.
-- A path touched several times in one batch is undone once: back to what it held before
-  the batch's first change, checked against what the batch's last change left.
-- Only the newest MAX_BATCHES batches are kept; older ones are deleted when a batch begins.
+- A batch is a row of ``batches`` (state ``open``, ``committed`` or ``undone``) with one
+  ``entries`` row per recorded change and the previous bytes in ``blobs``, keyed by their
+  digest. The intent of a ChangeSet (what each path held, the digest it is planned to
+  hold) is committed before ``apply_changeset`` touches its first file.
+- A batch stays ``open`` until the run commits it, in one transaction with the session
+  memory of its commands. An ``open`` batch whose run is not holding the workspace lock
+  was left by a crash and is rolled back by ``recovery`` before anything else.
+- Only the newest MAX_BATCHES committed or undone batches are kept; older ones are
+  deleted (with their saved bytes) when a batch begins.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shutil
-import stat
-from dataclasses import dataclass, field
+import sqlite3
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from ..errors import OperatorError
 from ..plan.changes import FileChange, digest
-from .applying import (
-    Recorder,
-    SavedDir,
-    SavedEntry,
-    SavedFile,
-    SavedLink,
-    SavedTooLarge,
-    SavedUnsupported,
-    restore_entry,
-    unlink_entry,
+from ..protocol.encoder import without_surrogates
+from .applying import Recorder, SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
+from .batch_records import (
+    BatchChange,
+    BatchCommand,
+    BatchInfo,
+    ChangeKind,
+    blob_names,
+    read_info,
 )
-from .atomic import write_path_atomically
-from .oserrors import reason_of
+from .database import StateStore, guarded
+from .undoing import UndoReport, undo_last
 from .workspace import Workspace
 
+__all__ = ["BatchChange", "BatchCommand", "BatchInfo", "BatchRecorder", "Journal", "UndoReport"]
+
 MAX_BATCHES = 50
-_FORMAT = 1
 
-ChangeKind = Literal["edited", "created", "deleted"]
-
-
-@dataclass(frozen=True)
-class BatchChange:
-    path: str
-    kind: ChangeKind
+Commit = Callable[[sqlite3.Connection], None]
 
 
-@dataclass(frozen=True)
-class BatchInfo:
-    id: str
-    label: str
-    created: datetime
-    changes: tuple[BatchChange, ...]
-    complete: bool  # False when the run never ended (the app stopped mid-batch)
-    undone: bool
-
-
-@dataclass(frozen=True)
-class UndoReport:
-    batch: BatchInfo | None  # None when there was nothing to undo
-    restored: tuple[str, ...]  # paths given back their previous content
-    removed: tuple[str, ...]  # files and folders the batch had created
-    already_undone: tuple[str, ...]  # paths that already held their previous content
-    problems: tuple[str, ...]
-    refused: bool  # True when a conflict stopped the whole undo before it touched anything
-    summary: str
-
-    @property
-    def ok(self) -> bool:
-        return self.batch is not None and not self.refused and not self.problems
-
-
-# -- storage --------------------------------------------------------------------------------
-
-
-def _write_durably(path: Path, data: bytes) -> None:
-    write_path_atomically(path, data)
-
-
-def _node_to_json(saved: SavedEntry, blobs: Path) -> dict[str, Any]:
+def node_to_json(saved: SavedEntry, blobs: dict[str, bytes]) -> dict[str, Any]:
+    """``saved`` as JSON; the bytes of its files go to ``blobs`` under their digest."""
     if isinstance(saved, SavedFile):
-        name = digest(saved.data).removeprefix("sha256:")
-        if not (blobs / name).exists():
-            blobs.mkdir(exist_ok=True)
-            _write_durably(blobs / name, saved.data)
+        name = digest(saved.data)
+        blobs[name] = saved.data
         return {"type": "file", "mode": saved.mode, "blob": name}
     if isinstance(saved, SavedLink):
         return {"type": "symlink", "target": saved.target}
     if isinstance(saved, SavedDir):
-        children = [[name, _node_to_json(child, blobs)] for name, child in saved.children]
+        children = [[name, node_to_json(child, blobs)] for name, child in saved.children]
         return {"type": "dir", "mode": saved.mode, "children": children}
     if isinstance(saved, SavedTooLarge):
         return {"type": "too_large", "size": saved.size}
     return {"type": "unsupported", "kind": saved.kind}
-
-
-def _node_from_json(node: dict[str, Any], blobs: Path) -> SavedEntry:
-    kind = node["type"]
-    if kind == "file":
-        return SavedFile((blobs / node["blob"]).read_bytes(), int(node["mode"]))
-    if kind == "symlink":
-        return SavedLink(str(node["target"]))
-    if kind == "dir":
-        children = tuple((str(n), _node_from_json(c, blobs)) for n, c in node["children"])
-        return SavedDir(int(node["mode"]), children)
-    if kind == "too_large":
-        return SavedTooLarge(int(node["size"]))
-    return SavedUnsupported(str(node.get("kind", "special file")))
-
-
-def _fingerprint_of_node(node: dict[str, Any] | None) -> str | None:
-    """What the path held before, in _fingerprint's terms; None if not cheaply comparable."""
-    if node is None:
-        return "absent"
-    if node["type"] == "file":
-        return "sha256:" + str(node["blob"])
-    if node["type"] == "symlink":
-        return "symlink:" + str(node["target"])
-    return None
-
-
-def _fingerprint(real: Path) -> str:
-    try:
-        info = os.lstat(real)
-    except (FileNotFoundError, NotADirectoryError):
-        return "absent"
-    if stat.S_ISLNK(info.st_mode):
-        return "symlink:" + os.readlink(real)
-    if stat.S_ISDIR(info.st_mode):
-        return "folder"
-    if stat.S_ISREG(info.st_mode):
-        return digest(real.read_bytes())
-    return "special file"
-
-
-def _describe(fingerprint: str) -> str:
-    if fingerprint == "absent":
-        return "nothing"
-    if fingerprint.startswith("sha256:"):
-        return f"a file ({fingerprint[:19]}...)"
-    if fingerprint.startswith("symlink:"):
-        return f"a symlink to {fingerprint.removeprefix('symlink:')}"
-    return f"a {fingerprint}"
-
-
-@dataclass
-class _Manifest:
-    folder: Path
-    data: dict[str, Any]
-
-    @classmethod
-    def load(cls, folder: Path) -> _Manifest | None:
-        try:
-            data = json.loads((folder / "manifest.json").read_text("utf-8"))
-        except (OSError, ValueError):
-            return None  # a batch folder from a crash before its first manifest
-        if not isinstance(data, dict) or data.get("format") != _FORMAT:
-            return None
-        return cls(folder, data)
-
-    def save(self) -> None:
-        text = json.dumps(self.data, indent=1, ensure_ascii=True)
-        _write_durably(self.folder / "manifest.json", text.encode("ascii"))
-
-    @property
-    def entries(self) -> list[dict[str, Any]]:
-        entries: list[dict[str, Any]] = self.data["entries"]
-        return entries
-
-    def info(self) -> BatchInfo:
-        return BatchInfo(
-            id=str(self.data["id"]),
-            label=str(self.data["label"]),
-            created=datetime.fromisoformat(self.data["created"]),
-            changes=tuple(BatchChange(e["path"], e["kind"]) for e in self.entries),
-            complete=self.data["state"] != "open",
-            undone=self.data["state"] == "undone",
-        )
 
 
 # -- recording ------------------------------------------------------------------------------
@@ -194,14 +65,21 @@ class _Manifest:
 class BatchRecorder(Recorder):
     """Records one approved run as it happens; ``apply_changeset`` calls it per ChangeSet."""
 
-    def __init__(self, manifest: _Manifest) -> None:
-        self._manifest = manifest
-        self._pending = 0
+    def __init__(self, store: StateStore, batch: int) -> None:
+        self._store = store
+        self.batch = batch
+        self._pending: list[int] = []
+        self._seq = 0
+        self._command: tuple[str, str] | None = None
         self._closed = False
 
     @property
     def batch_id(self) -> str:
-        return str(self._manifest.data["id"])
+        return str(self.batch)
+
+    def begin_command(self, command_id: str, action: str) -> None:
+        """Name the command whose ChangeSet comes next (the undo notice lists it)."""
+        self._command = (without_surrogates(command_id), action)
 
     def record_before(
         self,
@@ -210,262 +88,127 @@ class BatchRecorder(Recorder):
         saved: SavedEntry | None,
         created_dirs: tuple[str, ...] = (),
     ) -> None:
-        """Save what ``change.path`` holds before it is touched (``saved`` None: nothing)."""
+        """Commit what ``change.path`` holds before it is touched (``saved`` None: nothing)."""
         if self._closed:
             raise RuntimeError("this batch is already committed")
         kind: ChangeKind = (
             "deleted" if change.is_delete else "created" if saved is None else "edited"
         )
-        node = None if saved is None else _node_to_json(saved, self._manifest.folder / "blobs")
-        entry = {
-            "path": change.path,
-            "kind": kind,
-            "before": node,
-            "after": digest(change.after),
-            "created_dirs": list(created_dirs),
-            "applied": False,
-        }
-        self._manifest.entries.append(entry)
-        self._pending += 1
-        self._manifest.save()
+        blobs: dict[str, bytes] = {}
+        node = None if saved is None else node_to_json(saved, blobs)
+        command_id, action = self._command or (None, None)
+        self._seq += 1
+        with guarded("save the undo copy"), self._store.transaction() as db:
+            for name, data in blobs.items():
+                db.execute(
+                    "INSERT OR IGNORE INTO blobs (batch, digest, data) VALUES (?, ?, ?)",
+                    (self.batch, name, data),
+                )
+            db.execute(
+                "INSERT INTO entries (batch, seq, command_id, action, path, kind, before, "
+                "after, created_dirs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    self.batch,
+                    self._seq,
+                    command_id,
+                    action,
+                    without_surrogates(change.path),
+                    kind,
+                    None if node is None else json.dumps(node, ensure_ascii=True),
+                    digest(change.after),
+                    json.dumps(list(created_dirs), ensure_ascii=True),
+                ),
+            )
+        self._pending.append(self._seq)
 
     def changeset_applied(self) -> None:
-        for entry in self._manifest.entries[len(self._manifest.entries) - self._pending :]:
-            entry["applied"] = True
-        self._pending = 0
-        self._manifest.save()
+        self._pending = []
 
     def changeset_failed(self) -> None:
         """Forget the entries of a ChangeSet that was rolled back (nothing of it remains)."""
-        if self._pending:
-            del self._manifest.entries[-self._pending :]
-            self._pending = 0
-            self._manifest.save()
-            self._drop_unused_blobs()
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        with guarded("forget a taken-back change"), self._store.transaction() as db:
+            db.executemany(
+                "DELETE FROM entries WHERE batch = ? AND seq = ?",
+                [(self.batch, seq) for seq in pending],
+            )
+            _drop_unused_blobs(db, self.batch)
 
-    def commit(self) -> BatchInfo | None:
-        """End the run; a batch that changed nothing is not kept (returns None)."""
+    def commit(self, also: Commit | None = None) -> BatchInfo | None:
+        """End the run in one transaction with ``also`` (session memory, notices...).
+
+        A batch that changed nothing is not kept (returns None).
+        """
+        with guarded("commit the batch"), self._store.transaction() as db:
+            used = db.execute("SELECT 1 FROM entries WHERE batch = ?", (self.batch,)).fetchone()
+            if used is None:
+                db.execute("DELETE FROM batches WHERE id = ?", (self.batch,))
+            else:
+                db.execute("UPDATE batches SET state = 'committed' WHERE id = ?", (self.batch,))
+            if also is not None:
+                also(db)
         self._closed = True
-        if not self._manifest.entries:
-            shutil.rmtree(self._manifest.folder, ignore_errors=True)
+        if used is None:
             return None
-        self._manifest.data["state"] = "committed"
-        self._manifest.save()
-        return self._manifest.info()
+        return Journal(self._store).info(self.batch)
 
-    def _drop_unused_blobs(self) -> None:
-        used: set[str] = set()
 
-        def collect(node: dict[str, Any] | None) -> None:
-            if node is None:
-                return
-            if node["type"] == "file":
-                used.add(node["blob"])
-            for _, child in node.get("children", []):
-                collect(child)
-
-        for entry in self._manifest.entries:
-            collect(entry["before"])
-        blobs = self._manifest.folder / "blobs"
-        if blobs.is_dir():
-            for blob in blobs.iterdir():
-                if blob.name not in used:
-                    blob.unlink(missing_ok=True)
+def _drop_unused_blobs(db: sqlite3.Connection, batch: int) -> None:
+    used: set[str] = set()
+    for (before,) in db.execute(
+        "SELECT before FROM entries WHERE batch = ? AND before IS NOT NULL", (batch,)
+    ):
+        used.update(blob_names(json.loads(before)))
+    for (name,) in db.execute("SELECT digest FROM blobs WHERE batch = ?", (batch,)).fetchall():
+        if name not in used:
+            db.execute("DELETE FROM blobs WHERE batch = ? AND digest = ?", (batch, name))
 
 
 # -- the journal ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _PathUndo:
-    """One path's whole story in a batch: what it held first and what it was left holding."""
-
-    path: str
-    before: dict[str, Any] | None
-    after: str
-    created_dirs: tuple[str, ...]
-
-
-@dataclass
-class _UndoProgress:
-    restored: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    already: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    failed: bool = False  # an OS error: the batch stays undoable so undo can be retried
-
-
-def _seq(folder: Path) -> int | None:
-    head = folder.name.partition("-")[0]
-    return int(head) if head.isdigit() else None
-
-
 class Journal:
-    """The approved batches of one workspace, newest last on disk, newest first in lists."""
+    """The approved batches of one workspace, newest first in lists."""
 
-    def __init__(self, state_dir_for_workspace: Path) -> None:
-        self._folder = state_dir_for_workspace / "journal"
-
-    def _batch_folders(self) -> list[Path]:
-        """Batch folders, newest first."""
-        if not self._folder.is_dir():
-            return []
-        folders = [p for p in self._folder.iterdir() if p.is_dir() and _seq(p) is not None]
-        return sorted(folders, key=lambda p: _seq(p) or 0, reverse=True)
+    def __init__(self, store: StateStore | Path) -> None:
+        self.store = StateStore(store) if isinstance(store, Path) else store
 
     def begin_batch(self, label: str) -> BatchRecorder:
-        self._folder.mkdir(parents=True, exist_ok=True)
-        folders = self._batch_folders()
-        for old in folders[MAX_BATCHES - 1 :]:
-            shutil.rmtree(old, ignore_errors=True)
-        seq = (_seq(folders[0]) or 0) + 1 if folders else 1
-        now = datetime.now(timezone.utc)
-        while True:
-            batch_id = f"{seq:06d}-{now:%Y%m%dT%H%M%S}"
-            try:
-                (self._folder / batch_id).mkdir()
-                break
-            except FileExistsError:
-                seq += 1  # another process began a batch at the same moment
-        manifest = _Manifest(
-            self._folder / batch_id,
-            {
-                "format": _FORMAT,
-                "id": batch_id,
-                "label": label,
-                "created": now.isoformat(),
-                "state": "open",
-                "entries": [],
-            },
-        )
-        manifest.save()
-        return BatchRecorder(manifest)
+        now = datetime.now(timezone.utc).isoformat()
+        with guarded("begin an undo batch"), self.store.transaction() as db:
+            kept = db.execute(
+                "SELECT id FROM batches WHERE state != 'open' ORDER BY id DESC LIMIT -1 OFFSET ?",
+                (MAX_BATCHES - 1,),
+            ).fetchall()
+            db.executemany("DELETE FROM batches WHERE id = ?", kept)
+            cursor = db.execute(
+                "INSERT INTO batches (label, created, state) VALUES (?, ?, 'open')",
+                (without_surrogates(label), now),
+            )
+        assert cursor.lastrowid is not None
+        return BatchRecorder(self.store, cursor.lastrowid)
 
-    def _manifests(self) -> list[_Manifest]:
-        loaded = (_Manifest.load(folder) for folder in self._batch_folders())
-        return [m for m in loaded if m is not None and m.entries]
+    def info(self, batch: int) -> BatchInfo:
+        with guarded("read the undo journal"), self.store.reading() as db:
+            row = db.execute(
+                "SELECT id, label, created, state FROM batches WHERE id = ?", (batch,)
+            ).fetchone()
+            return read_info(db, row)
 
     def batches(self) -> list[BatchInfo]:
         """Every kept batch that changed something, newest first (undone ones included)."""
-        return [m.info() for m in self._manifests()]
+        with guarded("read the undo journal"), self.store.reading() as db:
+            rows = db.execute(
+                "SELECT id, label, created, state FROM batches ORDER BY id DESC"
+            ).fetchall()
+            infos = [read_info(db, row) for row in rows]
+        return [info for info in infos if info.changes]
 
     def last_batch(self) -> BatchInfo | None:
         """The batch ``undo_last`` would undo: the newest one not yet undone."""
-        manifest = self._undoable()
-        return manifest.info() if manifest else None
+        return next((b for b in self.batches() if not b.undone), None)
 
-    def _undoable(self) -> _Manifest | None:
-        return next((m for m in self._manifests() if m.data["state"] != "undone"), None)
-
-    def undo_last(self, workspace: Workspace) -> UndoReport:
-        manifest = self._undoable()
-        if manifest is None:
-            summary = "Nothing to undo: no approved change is recorded for this workspace."
-            return UndoReport(None, (), (), (), (), False, summary)
-        info = manifest.info()
-        paths = _paths_of(manifest.entries)
-        conflicts = {p.path: c for p in paths if (c := _conflict(workspace, p))}
-        if conflicts:
-            summary = (
-                f"Undo of '{info.label}' refused: {len(conflicts)} path(s) changed after the "
-                f"batch wrote them ({', '.join(conflicts)}). Nothing was undone; put those "
-                "paths back as the batch left them, or undo them by hand."
-            )
-            return UndoReport(info, (), (), (), tuple(conflicts.values()), True, summary)
-        progress = _UndoProgress()
-        blobs = manifest.folder / "blobs"
-        for path in paths:
-            _undo_path(workspace, path, blobs, progress)
-        _remove_created_dirs(workspace, paths, progress)
-        if not progress.failed:
-            manifest.data["state"] = "undone"
-            manifest.data["undone_at"] = datetime.now(timezone.utc).isoformat()
-            manifest.save()
-            info = manifest.info()
-        summary = (
-            f"Undid '{info.label}': restored {len(progress.restored)} path(s), "
-            f"removed {len(progress.removed)}"
-        )
-        if progress.problems:
-            summary += f"; {len(progress.problems)} problem(s): " + "; ".join(progress.problems)
-        return UndoReport(
-            info,
-            tuple(progress.restored),
-            tuple(progress.removed),
-            tuple(progress.already),
-            tuple(progress.problems),
-            False,
-            summary + ".",
-        )
-
-
-# -- undo, path by path -------------------------------------------------------------------------
-
-
-def _paths_of(entries: list[dict[str, Any]]) -> list[_PathUndo]:
-    """One _PathUndo per path, the path changed last first (undo walks back in time)."""
-    first: dict[str, dict[str, Any]] = {}
-    last: dict[str, dict[str, Any]] = {}
-    dirs: dict[str, list[str]] = {}
-    for entry in entries:
-        first.setdefault(entry["path"], entry)
-        last.pop(entry["path"], None)
-        last[entry["path"]] = entry
-        dirs.setdefault(entry["path"], []).extend(entry["created_dirs"])
-    return [
-        _PathUndo(path, first[path]["before"], entry["after"], tuple(dirs[path]))
-        for path, entry in reversed(last.items())
-    ]
-
-
-def _conflict(workspace: Workspace, path: _PathUndo) -> str | None:
-    try:
-        current = _fingerprint(workspace.resolve_link(path.path))
-    except (OperatorError, OSError) as exc:
-        return f"{path.path}: cannot be reached any more ({exc})"
-    if current in (path.after, _fingerprint_of_node(path.before)):
-        return None
-    return (
-        f"{path.path}: holds {_describe(current)} now, but the batch left "
-        f"{_describe(path.after)} there"
-    )
-
-
-def _undo_path(workspace: Workspace, path: _PathUndo, blobs: Path, progress: _UndoProgress) -> None:
-    real = workspace.resolve_link(path.path)
-    try:
-        current = _fingerprint(real)
-        if current != path.after or current == _fingerprint_of_node(path.before):
-            progress.already.append(path.path)
-            return
-        if path.before is None:
-            unlink_entry(workspace, path.path)
-            progress.removed.append(path.path)
-            return
-        saved = _node_from_json(path.before, blobs)
-        if current != "absent" and not isinstance(saved, SavedFile):
-            unlink_entry(workspace, path.path)  # the batch's file stands where a folder was
-        problems = restore_entry(real, saved, workspace)
-    except OSError as exc:
-        progress.failed = True
-        progress.problems.append(f"{path.path}: {reason_of(exc)}")
-        return
-    except OperatorError as exc:
-        progress.failed = True
-        progress.problems.append(f"{path.path}: {exc.message}")
-        return
-    progress.problems += [f"{path.path}: {p}" for p in problems]
-    if not isinstance(saved, SavedTooLarge):
-        progress.restored.append(path.path)
-
-
-def _remove_created_dirs(
-    workspace: Workspace, paths: list[_PathUndo], progress: _UndoProgress
-) -> None:
-    folders = {folder for path in paths for folder in path.created_dirs}
-    for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
-        real = workspace.root / folder
-        if real.is_dir() and not real.is_symlink() and not any(real.iterdir()):
-            with contextlib.suppress(OSError):
-                real.rmdir()
-                progress.removed.append(folder)
+    def undo_last(self, workspace: Workspace, force: bool = False) -> UndoReport:
+        return undo_last(self.store, workspace, force=force)

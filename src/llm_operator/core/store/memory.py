@@ -1,26 +1,29 @@
 """Which command ids a workspace session has already carried out, and what they returned.
 
 Only successful results are remembered: an id whose command failed or was rejected may be
-sent again (fixed) without tripping ERR_DUPLICATE_ID. The memory lives in the state dir,
-so pasting the same reply twice, even into two separate ``exec`` runs, writes once.
+sent again (fixed) without tripping ERR_DUPLICATE_ID. The memory lives in the state store,
+so pasting the same reply twice, into the window and ``exec`` or two ``exec`` runs, writes
+once. Nothing is cached: every lookup reads the store, so what another process committed
+a moment ago counts at once. A command that belongs to a batch of writes is remembered in
+the batch's commit transaction, and forgotten when that batch is undone.
 """
 
 from __future__ import annotations
 
-import json
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..actions.base import Outcome
-from .atomic import write_path_atomically
+from ..protocol.encoder import without_surrogates as storable
+from .database import StateStore, guarded
 
 MAX_ENTRIES = 1000
 # Details larger than this, and anything read from a secret-looking file, are not kept on
 # disk: a repeat then says so instead of replaying them.
 MAX_KEPT_DETAILS = 64_000
 DROPPED_NOTE = " [details not kept; send the command again under a new id to get them]"
-FILE_NAME = "session-memory.json"
 
 
 @dataclass(frozen=True)
@@ -30,61 +33,93 @@ class Remembered:
     at: float  # seconds since the epoch
 
 
-class SessionMemory:
-    def __init__(self, folder: Path | None) -> None:
-        self._path = folder / FILE_NAME if folder is not None else None
-        self._entries: dict[str, Remembered] = {}
-        self._load()
+@dataclass(frozen=True)
+class MemoryEntry:
+    """A result waiting to be remembered when its run commits."""
 
-    def _load(self) -> None:
-        if self._path is None or not self._path.is_file():
-            return
-        try:
-            raw = json.loads(self._path.read_text("utf-8"))
-            for key, item in raw.get("ids", {}).items():
-                outcome = Outcome(bool(item["ok"]), str(item["summary"]), item.get("details"))
-                self._entries[key] = Remembered(item["fingerprint"], outcome, float(item["at"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            # A damaged memory file must not stop the app; it only loses repeat detection.
-            self._entries = {}
+    id: str
+    fingerprint: str
+    outcome: Outcome
+    batch: int | None  # the journal batch whose writes this command made
+
+
+def entry_for(
+    command_id: str,
+    fingerprint: str,
+    outcome: Outcome,
+    private: bool = False,
+    batch: int | None = None,
+) -> MemoryEntry | None:
+    """What to remember of one result; None for a result that is not remembered."""
+    if not outcome.ok:
+        return None
+    details = outcome.details
+    if details is not None and (private or len(details) > MAX_KEPT_DETAILS):
+        outcome = Outcome(outcome.ok, outcome.summary + DROPPED_NOTE, None)
+    return MemoryEntry(command_id, fingerprint, outcome, batch)
+
+
+def store_entries(db: sqlite3.Connection, entries: list[MemoryEntry], now: float) -> None:
+    """Write ``entries`` inside the caller's transaction and keep the newest MAX_ENTRIES."""
+    for entry in entries:
+        db.execute(
+            "INSERT OR REPLACE INTO memory (id, fingerprint, ok, summary, details, at, batch) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                storable(entry.id),
+                entry.fingerprint,
+                int(entry.outcome.ok),
+                storable(entry.outcome.summary),
+                None if entry.outcome.details is None else storable(entry.outcome.details),
+                now,
+                entry.batch,
+            ),
+        )
+    db.execute(
+        "DELETE FROM memory WHERE id NOT IN (SELECT id FROM memory ORDER BY at DESC LIMIT ?)",
+        (MAX_ENTRIES,),
+    )
+
+
+class SessionMemory:
+    """The memory of one workspace; ``store`` None keeps nothing (no state dir)."""
+
+    def __init__(self, store: StateStore | Path | None) -> None:
+        self._store = StateStore(store) if isinstance(store, Path) else store
 
     def lookup(self, command_id: str) -> Remembered | None:
-        return self._entries.get(command_id)
+        if self._store is None:
+            return None
+        with guarded("read the session memory"), self._store.reading() as db:
+            row = db.execute(
+                "SELECT fingerprint, ok, summary, details, at FROM memory WHERE id = ?",
+                (storable(command_id),),
+            ).fetchone()
+        if row is None:
+            return None
+        return Remembered(str(row[0]), Outcome(bool(row[1]), row[2], row[3]), float(row[4]))
 
     def remember(
         self, command_id: str, fingerprint: str, outcome: Outcome, private: bool = False
     ) -> None:
-        if not outcome.ok:
+        """Remember one result at once (outside any batch)."""
+        entry = entry_for(command_id, fingerprint, outcome, private)
+        if entry is None or self._store is None:
             return
-        details = outcome.details
-        if details is not None and (private or len(details) > MAX_KEPT_DETAILS):
-            outcome = Outcome(outcome.ok, outcome.summary + DROPPED_NOTE, None)
-        self._entries[command_id] = Remembered(fingerprint, outcome, time.time())
+        with guarded("save the session memory"), self._store.transaction() as db:
+            store_entries(db, [entry], time.time())
 
     def forget_all(self) -> None:
-        self._entries.clear()
-        self.save()
-
-    def __len__(self) -> int:
-        return len(self._entries)
+        if self._store is None:
+            return
+        with guarded("clear the session memory"), self._store.transaction() as db:
+            db.execute("DELETE FROM memory")
 
     def save(self) -> None:
-        if self._path is None:
-            return
-        newest = sorted(self._entries.items(), key=lambda kv: kv[1].at)[-MAX_ENTRIES:]
-        self._entries = dict(newest)
-        payload = {
-            "version": 1,
-            "ids": {
-                key: {
-                    "fingerprint": item.fingerprint,
-                    "ok": item.outcome.ok,
-                    "summary": item.outcome.summary,
-                    "details": item.outcome.details,
-                    "at": item.at,
-                }
-                for key, item in self._entries.items()
-            },
-        }
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        write_path_atomically(self._path, json.dumps(payload).encode("utf-8"))
+        """Kept for callers of the JSON era: every change is already committed."""
+
+    def __len__(self) -> int:
+        if self._store is None:
+            return 0
+        with guarded("read the session memory"), self._store.reading() as db:
+            return int(db.execute("SELECT count(*) FROM memory").fetchone()[0])

@@ -1,16 +1,21 @@
 """Moving one workspace entry to the system trash, and telling where it went.
 
-send2trash only takes a path name, so this is the one place where a name is used after a
-descriptor check. The entry's parent is reached by descriptors first; just before the
-call, the name is checked to lead to the very same folder and entry (device and inode)
-with no symlink on the way. What remains is the window between that check and
-send2trash's own rename: a process that swaps a folder of the path for a symlink inside
-that window (microseconds) can make send2trash move an entry of the symlink's target. The
-entry moved is always one the name then points at; nothing is erased, only moved.
+On Linux the freedesktop trash is filled here by descriptors: the entry is moved by one
+``renameat`` from the folder descriptor that was checked into the trash's ``files/``
+folder, after its ``.trashinfo`` is created with O_EXCL. The entry's path name is used
+only to write the ``Path=`` line of the .trashinfo and to find the volume's trash, never
+to reach the entry, so a folder swapped for a symlink meanwhile cannot make the trash take
+anything outside. Just before, the name is still checked to lead to the same folder and
+entry (device and inode) with no symlink on the way, so the .trashinfo tells the truth.
+
+Where that rename cannot work (the trash on another mount of the same disk, EXDEV) and
+on other systems, send2trash gets the checked path name: the window between that check
+and send2trash's own rename (microseconds) remains there, and a swap inside it can make
+the trash take an entry of the swapped-in folder (moved, never erased).
 
 On a workspace that is itself a mount point (or holds one), the freedesktop trash of that
-volume is ``<mount>/.Trash-<uid>`` or ``<mount>/.Trash/<uid>``; when that folder (or the
-home trash) is inside the workspace, ``landing`` names it so the result can say so.
+volume is ``<mount>/.Trash-<uid>`` or ``<mount>/.Trash/<uid>``; when the trash folder used
+is inside the workspace, its relative path is returned so the result can say so.
 """
 
 from __future__ import annotations
@@ -159,6 +164,23 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
     return _inside(root, os.fsdecode(trash))
 
 
+def _gone(spot: Spot) -> bool:
+    try:
+        os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return True
+    return False
+
+
+def _vanished(spot: Spot) -> OperatorError:
+    return OperatorError(
+        "ERR_STALE_FILE",
+        f"{spot.rel} changed on disk just before its delete (it was no longer in its "
+        "folder); nothing was deleted. Look at it again and resend the delete.",
+        {"path": spot.rel},
+    )
+
+
 def _unavailable(shown: str, exc: OSError) -> OperatorError:
     return OperatorError(
         "ERR_TRASH_UNAVAILABLE",
@@ -176,6 +198,10 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
         path_text = verify_name(root, spot)  # for the .trashinfo and the volume only
         try:
             return _trash_by_descriptor(freedesktop, root, spot, path_text)
+        except FileNotFoundError as exc:
+            if _gone(spot):
+                raise _vanished(spot) from exc
+            raise _unavailable(shown, exc) from exc
         except OSError as exc:
             if exc.errno != errno.EXDEV:
                 raise _unavailable(shown, exc) from exc

@@ -158,3 +158,23 @@ class UndoQuestion:
             QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+
+class ForceUndoQuestion:
+    """The second confirmation: undo anyway, overwriting edits made after the batch."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, paths: tuple[str, ...]) -> bool:
+        shown = "\n".join(paths[:15]) + (
+            f"\n... and {len(paths) - 15} more" if len(paths) > 15 else ""
+        )
+        answer = QMessageBox.warning(
+            parent,
+            "Undo anyway?",
+            f"These files were changed after the batch wrote them:\n\n{shown}\n\n"
+            "Undo anyway? Their later changes are lost: they go back to what they held "
+            "before the batch.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes

@@ -135,6 +135,13 @@ class ResultsPane(QWidget):
         self.stale = True
         self._refresh()
 
+    def offer(self, text: str, parts: tuple[str, ...], status: str) -> None:
+        """Show ``text`` and make ``parts`` what the copy buttons copy (not copied yet)."""
+        self.show_error(text, status)
+        self.parts = parts
+        self._refresh()
+        self._set_status(status)
+
     def copy_current(self) -> None:
         if not self.parts:
             return

@@ -1,0 +1,134 @@
+"""The store side of one executed run: the write lock, the batch, memory, the commit.
+
+Invariants:
+- The workspace write lock is taken before the stale check of the run's first approved
+  change and given back after the batch's commit (or its rollback): no other run, in
+  this process or another, writes the workspace in between.
+- Under the lock, each approved command is looked up in the session memory again: a run
+  that waited may find that the other run already did it (then it is a repeat).
+- Memory entries of the run's commands, the batch's "committed" mark, the delivery of
+  undo notices and the run's history entry are one transaction. When it fails after
+  files changed, the batch is taken back (as crash recovery would) and those commands
+  report ok: false; a write that cannot be taken back keeps its result with a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..actions.base import Outcome
+from ..errors import OperatorError
+from ..protocol.encoder import Result, encode_results, failure_outcome
+from ..store.database import StoreError
+from ..store.history import record_run
+from ..store.journal import BatchRecorder
+from ..store.memory import MemoryEntry, entry_for, store_entries
+from ..store.notices import UndoNotice, mark_delivered
+from ..store.recovery import recover
+from ..store.workspace_state import WorkspaceState
+
+# Test seam: seconds to sleep after each applied command, so a test can kill a run
+# in the middle of a batch. Never set outside tests.
+APPLY_DELAY_ENV = "LLM_OPERATOR_TEST_APPLY_DELAY"
+
+Wait = Callable[[], None]
+
+
+@dataclass
+class BatchWriter:
+    state: WorkspaceState | None
+    label: str
+    on_wait: Wait | None = None
+    recorder: BatchRecorder | None = None
+    locked: bool = False
+    entries: list[MemoryEntry] = field(default_factory=list)
+    written: list[int] = field(default_factory=list)  # indexes of items whose writes landed
+    delay: float = field(default_factory=lambda: float(os.environ.get(APPLY_DELAY_ENV) or 0))
+
+    def begin_write(self) -> BatchRecorder | None:
+        """Lock and open the batch before the first approved change; raises StoreError."""
+        if self.state is None:
+            return None
+        if not self.locked:
+            self.state.acquire(self.on_wait)
+            self.locked = True
+        if self.recorder is None:
+            self.recorder = self.state.journal.begin_batch(self.label)
+        return self.recorder
+
+    def wrote(self, index: int) -> None:
+        self.written.append(index)
+        if self.delay:
+            time.sleep(self.delay)
+
+    def remember(
+        self, command_id: str, fingerprint: str, outcome: Outcome, private: bool, wrote: bool
+    ) -> None:
+        batch = self.recorder.batch if wrote and self.recorder is not None else None
+        entry = entry_for(command_id, fingerprint, outcome, private, batch)
+        if entry is not None:
+            self.entries.append(entry)
+
+    def commit(self, results: list[Result], notices: list[UndoNotice]) -> StoreError | None:
+        """One transaction for everything the run leaves in the store; the error if any."""
+        if self.state is None or self.state.store is None:
+            return None
+        text = encode_results(results)
+        failed = sum(not r.ok for r in results)
+
+        def also(db: sqlite3.Connection) -> None:
+            store_entries(db, self.entries, time.time())
+            mark_delivered(db, notices)
+            record_run(db, len(results), failed, text)
+
+        try:
+            if self.recorder is not None:
+                self.recorder.commit(also)
+            else:
+                with self.state.store.transaction() as db:
+                    also(db)
+        except StoreError as error:
+            return error
+        except (sqlite3.Error, OSError) as exc:
+            from ..store.database import store_error
+
+            return store_error(exc, "save this run")
+        return None
+
+    def take_back(self, error: StoreError) -> tuple[str, ...]:
+        """Roll the uncommitted batch back; returns the paths that could not be."""
+        if self.state is None or self.state.store is None or not self.written:
+            return ()
+        try:
+            found = recover(self.state.store, self.state.workspace)
+        except StoreError:
+            return ("(the batch's record could not be read)",)
+        return tuple(p for r in found for p in (*r.left_alone, *r.problems))
+
+    def release(self) -> None:
+        if self.locked and self.state is not None:
+            self.state.release()
+            self.locked = False
+
+
+def taken_back(action: str, command_id: str, error: StoreError) -> Outcome:
+    wrapped = OperatorError(
+        "ERR_STATE_STORE_FAILED",
+        f"the change was made but could not be recorded ({error.message}); it was taken "
+        "back, so nothing was written. Send the command again once the state store works.",
+        {"reason": error.details.get("reason", "")},
+    )
+    return failure_outcome(action, wrapped, command_id)
+
+
+def with_warning(outcome: Outcome, error: StoreError) -> Outcome:
+    note = (
+        f" [warning: this change is on disk, but the state store could not record it "
+        f"({error.code}); undo does not know it, and sending the same id again may run it "
+        "again]"
+    )
+    return Outcome(outcome.ok, outcome.summary + note, outcome.details)

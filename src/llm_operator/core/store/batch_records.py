@@ -1,0 +1,64 @@
+"""What the journal says of one batch, as values: read by the journal, undo and notices."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+ChangeKind = Literal["edited", "created", "deleted"]
+
+
+@dataclass(frozen=True)
+class BatchChange:
+    path: str
+    kind: ChangeKind
+
+
+@dataclass(frozen=True)
+class BatchCommand:
+    id: str
+    action: str
+    path: str
+
+
+@dataclass(frozen=True)
+class BatchInfo:
+    id: str
+    label: str
+    created: datetime
+    changes: tuple[BatchChange, ...]
+    complete: bool  # False while its run has not committed it (or it crashed)
+    undone: bool
+    commands: tuple[BatchCommand, ...] = ()
+
+
+def read_info(db: sqlite3.Connection, row: tuple[Any, ...]) -> BatchInfo:
+    batch, label, created, state = row
+    entries = db.execute(
+        "SELECT path, kind, command_id, action FROM entries WHERE batch = ? ORDER BY seq",
+        (batch,),
+    ).fetchall()
+    commands: dict[str, BatchCommand] = {}
+    for path, _kind, command_id, action in entries:
+        if command_id is not None and command_id not in commands:
+            commands[command_id] = BatchCommand(command_id, action or "", path)
+    return BatchInfo(
+        id=str(batch),
+        label=str(label),
+        created=datetime.fromisoformat(created),
+        changes=tuple(BatchChange(path, kind) for path, kind, _, _ in entries),
+        complete=state != "open",
+        undone=state == "undone",
+        commands=tuple(commands.values()),
+    )
+
+
+def blob_names(node: dict[str, Any] | None) -> list[str]:
+    """The digests of the saved file bytes a JSON node (and its children) needs."""
+    if node is None:
+        return []
+    if node.get("type") == "file":
+        return [str(node.get("blob"))]
+    return [name for _, child in node.get("children", []) for name in blob_names(child)]

@@ -1,0 +1,220 @@
+"""The state store: one SQLite database per workspace state folder.
+
+Invariants:
+- Everything the app remembers about a workspace (session memory, the undo journal, undo
+  notices, run history) lives in ``state.sqlite3`` in the workspace's state folder, so the
+  window and ``exec`` read the same truth at once. Nothing is cached across transactions:
+  every lookup reads the database.
+- WAL mode: readers never wait for a writer. ``synchronous=FULL`` makes every commit
+  durable before the files it describes are touched.
+- Every write happens inside ``transaction()`` (BEGIN IMMEDIATE ... COMMIT). A failure of
+  SQLite or the OS becomes a ``StoreError`` carrying an ERR_ code, never a traceback.
+- The schema has a version row; the first open of a folder that still holds the JSON files
+  of earlier versions imports them (see ``migration``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import OperatorError
+
+FILE_NAME = "state.sqlite3"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 30_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS memory (
+    id TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    ok INTEGER NOT NULL,
+    summary TEXT NOT NULL,
+    details TEXT,
+    at REAL NOT NULL,
+    batch INTEGER
+);
+CREATE TABLE IF NOT EXISTS batches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    label TEXT NOT NULL,
+    created TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('open', 'committed', 'undone')),
+    undone_at TEXT
+);
+CREATE TABLE IF NOT EXISTS entries (
+    batch INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    command_id TEXT,
+    action TEXT,
+    path TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    before TEXT,
+    after TEXT,
+    created_dirs TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (batch, seq)
+);
+CREATE TABLE IF NOT EXISTS blobs (
+    batch INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+    digest TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (batch, digest)
+);
+CREATE TABLE IF NOT EXISTS notices (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    details TEXT NOT NULL,
+    delivered INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS runs (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    at REAL NOT NULL,
+    commands INTEGER NOT NULL,
+    failed INTEGER NOT NULL,
+    results TEXT NOT NULL
+);
+"""
+
+
+class StoreError(OperatorError):
+    """The state store could not be opened, read or written."""
+
+
+def _folder_state(folder: Path | None) -> str:
+    """What the file system says about ``folder``, for errors SQLite words vaguely."""
+    if folder is None:
+        return ""
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return ""
+    if info.f_flag & os.ST_RDONLY:
+        return "read-only"
+    if info.f_bavail == 0:
+        return "full"
+    return ""
+
+
+def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> StoreError:
+    """Name what went wrong in the terms of the ERR_ registry (no absolute paths)."""
+    text = f"{exc} {_folder_state(folder)}".lower()
+    if isinstance(exc, sqlite3.DatabaseError) and (
+        "not a database" in text or "malformed" in text or "corrupt" in text
+    ):
+        return StoreError(
+            "ERR_STATE_STORE_DAMAGED",
+            f"the app's state store is damaged and could not {doing} ({exc}); writes are "
+            f"refused so that nothing runs twice. The user can move the file {FILE_NAME} "
+            "out of the workspace's state folder (a fresh one is made) and paste again.",
+            {"reason": getattr(exc, "strerror", None) or str(exc)},
+        )
+    if "full" in text or (isinstance(exc, OSError) and exc.errno == 28):
+        why = "the disk holding it is full"
+    elif "readonly" in text or "read-only" in text:
+        why = "its folder is read-only"
+    elif "permission" in text or (isinstance(exc, OSError) and exc.errno in (1, 13)):
+        why = "the app may not write its folder (permission denied)"
+    elif "locked" in text or "busy" in text:
+        why = "another program holds it locked"
+    else:
+        why = getattr(exc, "strerror", None) or str(exc)
+    return StoreError(
+        "ERR_STATE_STORE_UNAVAILABLE",
+        f"the app's state store could not {doing}: {why}; nothing was written. The user "
+        "can free space or fix the permissions of the state folder (--state-dir); then "
+        "send the command again.",
+        {"reason": getattr(exc, "strerror", None) or str(exc)},
+    )
+
+
+class StateStore:
+    """One open database; safe to share between the threads of one process."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / FILE_NAME
+        self._guard = threading.RLock()
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # The journal holds the previous bytes of every file a batch changed, secret-
+            # looking ones included: only the user may read it (SQLite gives its WAL files
+            # the database file's mode).
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise store_error(exc, "be opened", folder) from exc
+        try:
+            self._setup()
+        except (OSError, sqlite3.Error) as exc:
+            self._db.close()
+            raise store_error(exc, "be opened", folder) from exc
+
+    def _setup(self) -> None:
+        db = self._db
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA foreign_keys = ON")
+        mode = db.execute("PRAGMA journal_mode").fetchone()[0]
+        if str(mode).lower() != "wal":
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        row = None
+        with contextlib.suppress(sqlite3.OperationalError):
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+        if row is not None:
+            if int(row[0]) > SCHEMA_VERSION:
+                raise StoreError(
+                    "ERR_STATE_STORE_UNAVAILABLE",
+                    f"the state store was written by a newer version of the app (schema "
+                    f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
+                )
+            return
+        from .migration import import_json_state
+
+        with self.transaction():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            if db.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 0:
+                db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+                import_json_state(db, self.folder)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+        with self._guard:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection for plain reads (each statement sees the newest commit)."""
+        with self._guard:
+            yield self._db
+
+    def close(self) -> None:
+        with self._guard, contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+
+@contextlib.contextmanager
+def guarded(doing: str) -> Iterator[None]:
+    """Turn SQLite, OS and encoding failures into a StoreError about ``doing``."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except (sqlite3.Error, OSError, UnicodeError, ValueError) as exc:
+        raise store_error(exc, doing) from exc

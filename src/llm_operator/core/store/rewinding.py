@@ -1,0 +1,229 @@
+"""Putting a batch's paths back as they were: shared by undo and crash recovery.
+
+A path touched several times in one batch is handled once: back to what it held before
+the batch's first change. It is rewound only while it holds one of the states the batch
+left there (its planned digests); a path that already holds its previous content is
+left as it is, and anything else was changed by someone else and is reported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import OperatorError
+from ..plan.changes import digest
+from .applying import (
+    SavedDir,
+    SavedEntry,
+    SavedFile,
+    SavedLink,
+    SavedTooLarge,
+    SavedUnsupported,
+    restore_entry,
+    unlink_entry,
+)
+from .batch_records import blob_names
+from .oserrors import reason_of
+from .workspace import Workspace
+
+
+@dataclass(frozen=True)
+class PathStory:
+    """One path's whole story in a batch: what it held first, what the batch put there."""
+
+    path: str
+    before: dict[str, Any] | None
+    afters: tuple[str, ...]  # every digest the batch planned for it, the last one last
+    created_dirs: tuple[str, ...]
+
+    @property
+    def last_after(self) -> str:
+        return self.afters[-1]
+
+
+@dataclass
+class Progress:
+    restored: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    left_alone: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    failed: bool = False  # an OS error: the batch stays as it is so it can be retried
+
+
+def load_stories(db: sqlite3.Connection, batch: int) -> tuple[list[PathStory], list[str]]:
+    """The batch's paths, changed last first, and what is wrong with its record."""
+    rows = db.execute(
+        "SELECT path, before, after, created_dirs FROM entries WHERE batch = ? ORDER BY seq",
+        (batch,),
+    ).fetchall()
+    damaged: list[str] = []
+    first: dict[str, dict[str, Any] | None] = {}
+    afters: dict[str, list[str]] = {}
+    dirs: dict[str, list[str]] = {}
+    for path, before, after, created in rows:
+        try:
+            node = None if before is None else json.loads(before)
+            made = [str(d) for d in json.loads(created or "[]")]
+        except ValueError:
+            damaged.append(f"{path}: its saved state is not readable")
+            continue
+        if not after:
+            damaged.append(f"{path}: the record of what the batch wrote there is missing")
+            continue
+        first.setdefault(path, node)
+        afters.setdefault(path, [])
+        afters[path].append(str(after))
+        dirs.setdefault(path, []).extend(made)
+    order = list(dict.fromkeys(path for path, *_ in reversed(rows)))
+    stories = [
+        PathStory(path, first[path], tuple(afters[path]), tuple(dirs[path]))
+        for path in order
+        if path in first
+    ]
+    return stories, damaged
+
+
+def load_blobs(
+    db: sqlite3.Connection, batch: int, stories: list[PathStory]
+) -> tuple[dict[str, bytes], list[str]]:
+    """The saved bytes the stories need, each checked against its digest."""
+    blobs: dict[str, bytes] = {}
+    damaged: list[str] = []
+    for story in stories:
+        for name in blob_names(story.before):
+            row = db.execute(
+                "SELECT data FROM blobs WHERE batch = ? AND digest = ?", (batch, name)
+            ).fetchone()
+            if row is None:
+                damaged.append(f"{story.path}: its saved copy is missing")
+            elif digest(bytes(row[0])) != name:
+                damaged.append(f"{story.path}: its saved copy does not match its digest")
+            else:
+                blobs[name] = bytes(row[0])
+    return blobs, damaged
+
+
+def node_from_json(node: dict[str, Any], blobs: dict[str, bytes]) -> SavedEntry:
+    kind = node["type"]
+    if kind == "file":
+        return SavedFile(blobs[node["blob"]], int(node["mode"]))
+    if kind == "symlink":
+        return SavedLink(str(node["target"]))
+    if kind == "dir":
+        children = tuple((str(n), node_from_json(c, blobs)) for n, c in node["children"])
+        return SavedDir(int(node["mode"]), children)
+    if kind == "too_large":
+        return SavedTooLarge(int(node["size"]))
+    return SavedUnsupported(str(node.get("kind", "special file")))
+
+
+def node_fingerprint(node: dict[str, Any] | None) -> str | None:
+    """What the path held before, in ``fingerprint``'s terms; None if not cheaply comparable."""
+    if node is None:
+        return "absent"
+    if node["type"] == "file":
+        return str(node["blob"])
+    if node["type"] == "symlink":
+        return "symlink:" + str(node["target"])
+    return None
+
+
+def fingerprint(real: Path) -> str:
+    try:
+        info = os.lstat(real)
+    except (FileNotFoundError, NotADirectoryError):
+        return "absent"
+    if stat.S_ISLNK(info.st_mode):
+        return "symlink:" + os.readlink(real)
+    if stat.S_ISDIR(info.st_mode):
+        return "folder"
+    if stat.S_ISREG(info.st_mode):
+        return digest(real.read_bytes())
+    return "special file"
+
+
+def describe(found: str) -> str:
+    if found == "absent":
+        return "nothing"
+    if found.startswith("sha256:"):
+        return f"a file ({found[:19]}...)"
+    if found.startswith("symlink:"):
+        return f"a symlink to {found.removeprefix('symlink:')}"
+    return f"a {found}"
+
+
+def conflict(workspace: Workspace, story: PathStory) -> str | None:
+    """Why ``story.path`` may not be rewound: it holds neither the batch's nor its old state."""
+    try:
+        current = fingerprint(workspace.resolve_link(story.path))
+    except (OSError, OperatorError) as exc:  # the jail refuses: the path moved away
+        return f"{story.path}: cannot be reached any more ({exc})"
+    if current in story.afters or current == node_fingerprint(story.before):
+        return None
+    return (
+        f"{story.path}: holds {describe(current)} now, but the batch left "
+        f"{describe(story.last_after)} there"
+    )
+
+
+def rewind(
+    workspace: Workspace,
+    story: PathStory,
+    blobs: dict[str, bytes],
+    progress: Progress,
+    force: bool = False,
+) -> None:
+    """Give ``story.path`` back what it held before the batch (see the module's rules)."""
+    try:
+        real = workspace.resolve_link(story.path)
+        current = fingerprint(real)
+        if current == node_fingerprint(story.before):
+            progress.already.append(story.path)
+            return
+        if current not in story.afters and not force:
+            if story.before is not None and story.before["type"] == "dir" and current == "folder":
+                progress.already.append(story.path)  # a folder delete that never happened
+            else:
+                progress.left_alone.append(story.path)
+            return
+        if story.before is None:
+            if current != "absent":
+                unlink_entry(workspace, story.path)
+            progress.removed.append(story.path)
+            return
+        saved = node_from_json(story.before, blobs)
+        if current != "absent" and not isinstance(saved, SavedFile):
+            unlink_entry(workspace, story.path)  # the batch's file stands where a folder was
+        problems = restore_entry(real, saved, workspace)
+    except OSError as exc:
+        progress.failed = True
+        progress.problems.append(f"{story.path}: {reason_of(exc)}")
+        return
+    except OperatorError as exc:  # the jail refuses the way there (a folder became a link)
+        progress.failed = True
+        progress.problems.append(f"{story.path}: {exc.message}")
+        return
+    progress.problems += [f"{story.path}: {p}" for p in problems]
+    if not isinstance(saved, SavedTooLarge):
+        progress.restored.append(story.path)
+
+
+def remove_created_dirs(workspace: Workspace, stories: list[PathStory], progress: Progress) -> None:
+    folders = {folder for story in stories for folder in story.created_dirs}
+    for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+        # By descriptor: rmdir removes only an empty folder, and never through a symlink.
+        with (
+            contextlib.suppress(OSError, OperatorError),
+            workspace.locate(folder, follow_last=False) as spot,
+        ):
+            if spot.is_dir:
+                os.rmdir(spot.name, dir_fd=spot.dir_fd)
+                progress.removed.append(folder)

@@ -1,0 +1,118 @@
+"""Undo of the newest batch, safe on a damaged store.
+
+Invariants:
+- Undo takes the newest batch that is not undone, never an older one in its place: when
+  that batch's record is incomplete or a saved copy fails its digest check, the undo is
+  refused with the files named, and nothing is touched.
+- Undo never silently overwrites work done after the batch. A path that holds neither
+  what the batch left there nor what it held before makes the whole undo refuse, listing
+  those paths; ``force=True`` (the window asks twice) rewinds them anyway.
+- A finished undo marks the batch undone, forgets the session memory of its commands
+  (pasted again, they are planned and asked again) and queues the undo notice for the
+  chat, all in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .batch_records import BatchInfo, read_info
+from .database import StateStore, guarded
+from .notices import UndoNotice, queue_notice
+from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
+from .workspace import Workspace
+
+
+@dataclass(frozen=True)
+class UndoReport:
+    batch: BatchInfo | None  # None when there was nothing to undo
+    restored: tuple[str, ...]  # paths given back their previous content
+    removed: tuple[str, ...]  # files and folders the batch had created
+    already_undone: tuple[str, ...]  # paths that already held their previous content
+    problems: tuple[str, ...]
+    refused: bool  # True when nothing was touched: a conflict or a damaged record
+    summary: str
+    conflicts: tuple[str, ...] = ()  # paths edited after the batch (undo with force=True)
+    notice: UndoNotice | None = None  # what the chat is told
+
+    @property
+    def ok(self) -> bool:
+        return self.batch is not None and not self.refused and not self.problems
+
+
+def _nothing() -> UndoReport:
+    summary = "Nothing to undo: no approved change is recorded for this workspace."
+    return UndoReport(None, (), (), (), (), False, summary)
+
+
+def _info(store: StateStore, batch: int) -> BatchInfo:
+    with guarded("read the undo journal"), store.reading() as db:
+        row = db.execute(
+            "SELECT id, label, created, state FROM batches WHERE id = ?", (batch,)
+        ).fetchone()
+        return read_info(db, row)
+
+
+def undo_last(store: StateStore, workspace: Workspace, force: bool = False) -> UndoReport:
+    with guarded("read the undo journal"), store.reading() as db:
+        row = db.execute(
+            "SELECT id FROM batches WHERE state != 'undone' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return _nothing()
+        batch = int(row[0])
+        info = _info(store, batch)
+        stories, damaged = load_stories(db, batch)
+        blobs, bad_copies = load_blobs(db, batch, stories)
+    damaged += bad_copies
+    if not stories and not damaged:
+        damaged.append("the batch has no readable record of any change")
+    if damaged:
+        summary = (
+            f"Undo of '{info.label}' refused: its record in the state store is damaged "
+            f"({'; '.join(damaged)}). Nothing was undone, and no older batch was undone in "
+            "its place; restore those files by hand (the system trash may hold deleted ones)."
+        )
+        return UndoReport(info, (), (), (), tuple(damaged), True, summary)
+    conflicts = {s.path: c for s in stories if (c := conflict(workspace, s))}
+    if conflicts and not force:
+        summary = (
+            f"Undo of '{info.label}' refused: {len(conflicts)} path(s) changed after the "
+            f"batch wrote them ({', '.join(conflicts)}). Nothing was undone; put those "
+            "paths back as the batch left them, or undo anyway (the window asks to confirm "
+            "overwriting those later edits)."
+        )
+        return UndoReport(
+            info, (), (), (), tuple(conflicts.values()), True, summary, tuple(conflicts)
+        )
+    progress = Progress()
+    for story in stories:
+        rewind(workspace, story, blobs, progress, force=force)
+    remove_created_dirs(workspace, stories, progress)
+    notice = None
+    if not progress.failed:
+        files = sorted({s.path for s in stories})
+        with guarded("mark the batch undone"), store.transaction() as db:
+            db.execute(
+                "UPDATE batches SET state = 'undone', undone_at = datetime('now') WHERE id = ?",
+                (batch,),
+            )
+            db.execute("DELETE FROM memory WHERE batch = ?", (batch,))
+            notice = queue_notice(db, info.commands, files)
+        info = _info(store, batch)
+    summary = (
+        f"Undid '{info.label}': restored {len(progress.restored)} path(s), "
+        f"removed {len(progress.removed)}"
+    )
+    if progress.problems:
+        summary += f"; {len(progress.problems)} problem(s): " + "; ".join(progress.problems)
+    return UndoReport(
+        info,
+        tuple(progress.restored),
+        tuple(progress.removed),
+        tuple(progress.already),
+        tuple(progress.problems),
+        False,
+        summary + ".",
+        notice=notice,
+    )

@@ -1,0 +1,99 @@
+"""A workspace's state as a session sees it: the store, the write lock, memory, journal.
+
+Opening never fails: a state store that cannot be opened (read-only or full folder, a
+damaged file) leaves ``problem`` set, reads still run, and every write is refused with
+that problem's ERR_ code, so nothing can run twice unnoticed. Opening also recovers a
+batch a crashed run left open, when no other run holds the lock (a run that holds it is
+alive; the lock's next holder recovers instead).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from .database import StateStore, StoreError
+from .journal import Journal
+from .lock import OnWait, WorkspaceLock
+from .memory import SessionMemory
+from .notices import UndoNotice, undelivered
+from .recovery import Recovered, recover
+from .workspace import Workspace
+
+
+class WorkspaceState:
+    def __init__(self, folder: Path, workspace: Workspace) -> None:
+        self.folder = folder
+        self.workspace = workspace
+        self.problem: StoreError | None = None
+        self.store: StateStore | None = None
+        self.recovered: list[Recovered] = []
+        try:
+            self.store = StateStore(folder)
+        except StoreError as error:
+            self.problem = error
+        self.memory = SessionMemory(self.store)
+        self.lock = WorkspaceLock(folder)
+        if self.store is not None:
+            self._recover_if_free()
+
+    def _recover_if_free(self) -> None:
+        try:
+            if not self.lock.try_acquire():
+                return
+        except StoreError:
+            return  # the lock file cannot be made; writes will say why
+        try:
+            self.recovered += recover(self._open_store(), self.workspace)
+        except StoreError as error:
+            self.problem = error
+        finally:
+            self.lock.release()
+
+    def _open_store(self) -> StateStore:
+        if self.store is None:
+            assert self.problem is not None
+            raise self.problem
+        return self.store
+
+    @property
+    def journal(self) -> Journal:
+        return Journal(self._open_store())
+
+    @contextlib.contextmanager
+    def writing(self, on_wait: OnWait | None = None) -> Iterator[StateStore]:
+        """Hold the write lock (waiting for another run) and recover what it left."""
+        store = self._open_store()
+        self.lock.acquire(on_wait)
+        try:
+            self.recovered += recover(store, self.workspace)
+            yield store
+        finally:
+            self.lock.release()
+
+    def acquire(self, on_wait: OnWait | None = None) -> StateStore:
+        """Take the write lock for a run's batch (``release`` gives it back)."""
+        store = self._open_store()
+        self.lock.acquire(on_wait)
+        try:
+            self.recovered += recover(store, self.workspace)
+        except BaseException:
+            self.lock.release()
+            raise
+        return store
+
+    def release(self) -> None:
+        self.lock.release()
+
+    def take_recovered(self) -> list[Recovered]:
+        found, self.recovered = self.recovered, []
+        return found
+
+    def undelivered_notices(self) -> list[UndoNotice]:
+        if self.store is None:
+            return []
+        try:
+            return undelivered(self.store)
+        except StoreError:
+            return []

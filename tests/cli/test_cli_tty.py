@@ -1,0 +1,130 @@
+"""`llm-operator exec` on a real terminal asks per command, and `undo` tells the chat.
+
+The terminal is a real pseudo-terminal (pty.fork): the child's controlling terminal,
+stdin, stdout and stderr, exactly as when a person runs it in a terminal window.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX terminals")
+
+
+def _read_until(fd: int, wanted: str, seen: list[str], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while wanted not in "".join(seen):
+        left = deadline - time.monotonic()
+        assert left > 0, f"never saw {wanted!r} in:\n{''.join(seen)}"
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            chunk = b""
+        assert chunk, f"the terminal closed before {wanted!r}:\n{''.join(seen)}"
+        seen.append(chunk.decode("utf-8", "replace"))
+
+
+def _drain(fd: int, seen: list[str]) -> None:
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            return
+        if not chunk:
+            return
+        seen.append(chunk.decode("utf-8", "replace"))
+
+
+def test_exec_asks_each_write_on_a_real_terminal(
+    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any
+) -> None:
+    reply = tmp_path / "reply.txt"
+    reply.write_text(
+        "\n".join(
+            [
+                cmd("w1", "fs.write", path="yes.txt", content="approved"),
+                cmd("w2", "fs.write", path="no.txt", content="rejected"),
+                cmd("w3", "fs.write", path="why.txt", content="rejected with a reason"),
+            ]
+        ),
+        encoding="utf-8",
+    )
+    argv = [sys.executable, "-m", "llm_operator.cli", "exec"]
+    argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the pty is its controlling terminal and stdio
+        try:
+            os.execv(sys.executable, argv)
+        finally:
+            os._exit(127)
+    seen: list[str] = []
+    try:
+        _read_until(fd, "Approve fs.write w1?", seen)
+        os.write(fd, b"y\n")
+        _read_until(fd, "Approve fs.write w2?", seen)
+        os.write(fd, b"\n")
+        _read_until(fd, "Approve fs.write w3?", seen)
+        os.write(fd, b"not this file, thanks\n")
+        _read_until(fd, "END_OPERATOR_RESULT", seen)
+        _drain(fd, seen)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    output = "".join(seen).replace("\r\n", "\n")
+    assert os.waitstatus_to_exitcode(status) == 1
+    assert "+++ b/yes.txt" in output
+    assert "not seekable" not in output
+    assert "Traceback" not in output
+    assert (workspace / "yes.txt").read_text() == "approved"
+    assert not (workspace / "no.txt").exists()
+    assert not (workspace / "why.txt").exists()
+    assert "id: w1\nok: true" in output
+    assert "ERR_REJECTED_BY_USER): rejected by the user: not this file, thanks" in output
+
+
+def _cli(*args: str | Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "llm_operator.cli", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_undo_prints_the_notice_and_the_next_exec_begins_with_it(
+    workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    where = ["--workspace", str(workspace), "--state-dir", str(state_dir)]
+    text = cmd("w1", "fs.write", path="made.txt", content="x")
+    assert _cli("exec", *where, "--yes", stdin=text).returncode == 0
+
+    undo = _cli("undo", *where)
+
+    assert undo.returncode == 0, undo.stderr
+    assert "removed 1" in undo.stdout
+    block = undo.stdout.split("For the chat:\n\n", 1)[1]
+    (notice,) = parse_results(block)
+    assert notice.id == "undo-1"
+    assert notice.json()["undone"] == [{"id": "w1", "action": "fs.write", "path": "made.txt"}]
+    assert not (workspace / "made.txt").exists()
+
+    again = _cli("exec", *where, "--no", stdin=text)
+    results = parse_results(again.stdout)
+    assert [r.id for r in results] == ["undo-1", "w1"]
+    assert results[0].summary == notice.summary
+    assert results[1].code == "ERR_REJECTED_BY_USER"  # asked again, not a repeat
+    assert not (workspace / "made.txt").exists()
