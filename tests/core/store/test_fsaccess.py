@@ -143,7 +143,7 @@ def test_settings_save_on_a_full_disk_keeps_the_old_file(tmp_path: Path) -> None
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts /proc/self/fd")
 def test_no_descriptor_is_left_open(workspace: Path, make_session: Any, cmd: Any) -> None:
-    from support.fixtures import run_session
+    from llm_operator.core.plan.session import APPROVE
 
     os.symlink("loop", workspace / "loop")
     os.mkfifo(workspace / "pipe")
@@ -163,9 +163,10 @@ def test_no_descriptor_is_left_open(workspace: Path, make_session: Any, cmd: Any
             cmd(f"k{i}", "fs.readStructure", path="src/main.py", target="main"),
             cmd(f"m{i}", "fs.write", path="src/pkg/util.py", content="VALUE = 1"),
         ]
-        results = run_session(session, "\n".join(blocks), True)
-        assert any(not r.ok for r in results)
-        assert any(r.ok for r in results)
+        run = session.prepare("\n".join(blocks))
+        results = session.execute(run, {pending.index: APPROVE for pending in run.pending})
+        assert any(not r.outcome.ok for r in results)
+        assert any(r.outcome.ok for r in results)
         if i % 3 == 0:
             session.undo_last()
 

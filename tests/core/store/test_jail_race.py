@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -138,4 +139,5 @@ def test_swapping_a_folder_for_an_outside_symlink(
     succeeded = {r.id[0] for r in results if r.ok}
     # The race must not have starved the session: each kind succeeded at least once.
     assert succeeded >= {"w", "r", "s", "l", "x"}, succeeded
-    print(f"{rounds} rounds, {swaps} swaps, {made} folders made, {len(results)} results")
+    codes = Counter(result.code or "ok" for result in results)
+    print(f"{rounds} rounds, {swaps} swaps, {made} folders made, results: {dict(codes)}")

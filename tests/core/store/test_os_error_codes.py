@@ -146,3 +146,73 @@ def test_os_faults_have_named_codes_and_relative_messages(
     assert must <= seen, seen
     if "full" in mounts:
         assert not any((workspace / "full").iterdir())  # no temp file left on the full disk
+
+
+def _drop_dac_override() -> None:
+    """In the child: drop the capabilities that let root ignore permission bits, so the
+    exec process meets EACCES as a normal user would (prctl PR_CAPBSET_DROP)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def test_permission_faults_are_named(
+    tmp_path: Path, workspace: Path, cmd: Any, parse_results: Any, trash: Path
+) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("chmod already binds a normal user; this case is about root")
+    (workspace / "closed.txt").write_text("x\n")
+    (workspace / "closed.txt").chmod(0)
+    (workspace / "locked").mkdir()
+    (workspace / "locked").chmod(0)
+    (workspace / "frozen").mkdir()
+    (workspace / "frozen" / "a.txt").write_text("a\n")
+    (workspace / "frozen" / "c.txt").write_text("c\n")
+    (workspace / "frozen").chmod(0o500)
+    blocks = [
+        cmd("read", "fs.read", path="closed.txt"),
+        cmd("list", "fs.list", path="locked"),
+        cmd("into", "fs.write", path="locked/x.txt", content="x"),
+        cmd("new", "fs.write", path="frozen/b.txt", content="b"),
+        cmd("over", "fs.write", path="frozen/a.txt", content="b"),
+        cmd("del", "fs.delete", path="frozen/c.txt"),
+        cmd("fine", "fs.write", path="open.txt", content="still works"),
+    ]
+    reply = tmp_path / "reply.txt"
+    reply.write_text("\n\n".join(blocks) + "\n")
+    try:
+        command = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
+        done = subprocess.run(
+            [
+                *command,
+                "--workspace",
+                str(workspace),
+                "--state-dir",
+                str(tmp_path / "st"),
+                str(reply),
+            ],
+            preexec_fn=_drop_dac_override,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    except subprocess.SubprocessError as exc:
+        pytest.skip(f"cannot drop capabilities here: {exc}")
+    finally:
+        for folder in ("locked", "frozen"):
+            (workspace / folder).chmod(0o700)
+    assert "Traceback" not in done.stderr, done.stderr
+    by_id = {result.id: result for result in parse_results(done.stdout)}
+    for name in ("read", "list", "into", "new", "over"):
+        assert by_id[name].code == "ERR_PERMISSION_DENIED", by_id[name].summary
+    assert by_id["del"].code == "ERR_TRASH_UNAVAILABLE"
+    assert "permission denied" in by_id["del"].summary
+    assert by_id["fine"].ok, by_id["fine"].summary
+    for result in by_id.values():
+        assert str(workspace) not in result.summary + (result.details or "")
+    assert (workspace / "frozen" / "a.txt").read_text() == "a\n"
+    assert sorted(p.name for p in (workspace / "frozen").iterdir()) == ["a.txt", "c.txt"]

@@ -15,8 +15,10 @@ import contextlib
 import os
 from dataclasses import dataclass
 
+from ..errors import OperatorError
 from .applying import TEMP_NAME
 from .database import StateStore, StoreError, guarded
+from .files import open_dir
 from .rewinding import PathStory, Progress, load_blobs, load_stories, remove_created_dirs, rewind
 from .workspace import Workspace
 
@@ -85,10 +87,16 @@ def _remove_temp_files(workspace: Workspace, stories: list[PathStory]) -> None:
     """Temp files (``.<name>.llmop-<hex>.tmp``) of a write killed before its rename."""
     for story in stories:
         folder, _, name = story.path.rpartition("/")
-        real_folder = workspace.root / folder if folder else workspace.root
         prefix = f".{name[:200]}.llmop-"
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(real_folder):
+        # By descriptor, so a folder swapped for a symlink is never searched or cleaned.
+        with (
+            contextlib.suppress(OSError, OperatorError),
+            open_dir(workspace, folder or ".") as (
+                _,
+                fd,
+            ),
+        ):
+            for entry in os.scandir(fd):
                 if entry.name.startswith(prefix) and TEMP_NAME.fullmatch(entry.name):
                     with contextlib.suppress(OSError):
-                        os.unlink(entry.path)
+                        os.unlink(entry.name, dir_fd=fd)

@@ -219,8 +219,11 @@ def rewind(
 def remove_created_dirs(workspace: Workspace, stories: list[PathStory], progress: Progress) -> None:
     folders = {folder for story in stories for folder in story.created_dirs}
     for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
-        real = workspace.root / folder
-        if real.is_dir() and not real.is_symlink() and not any(real.iterdir()):
-            with contextlib.suppress(OSError):
-                real.rmdir()
+        # By descriptor: rmdir removes only an empty folder, and never through a symlink.
+        with (
+            contextlib.suppress(OSError, OperatorError),
+            workspace.locate(folder, follow_last=False) as spot,
+        ):
+            if spot.is_dir:
+                os.rmdir(spot.name, dir_fd=spot.dir_fd)
                 progress.removed.append(folder)
