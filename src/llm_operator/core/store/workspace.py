@@ -49,6 +49,7 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".env",
     ".env.*",
     ".envrc",
+    "?*.env",  # prod.env, docker.env: env files named by their purpose (not .env itself)
     "*.pem",
     "*.key",
     "*.p12",
@@ -75,6 +76,8 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     "*.jks",
     "*.kdbx",
     "*.tfstate",
+    "*.tfvars",  # Terraform variables: where its passwords and tokens are set
+    "*.ppk",  # PuTTY private keys
     "secrets.*",
 )
 
