@@ -280,3 +280,16 @@ def test_a_failure_planned_on_an_earlier_write_of_the_reply_says_so(
     # Alone, the same failure carries no such note.
     (alone,) = run_reply(cmd("r-alone", "fs.search", path="src/pkg/nothing.py", query="x"))
     assert "checked against" not in alone.summary
+
+
+def test_a_fault_of_the_command_itself_gets_no_planned_content_note(
+    run_reply: Any, cmd: Any
+) -> None:
+    import base64
+
+    bad = base64.b64encode(b'{"version":1,"edits":[{"op":"replaceAll","find":"","text":"y"}]}')
+    edit = cmd("e-bad", "fs.applyEdits", path="src/pkg/util.py", edits_b64=bad.decode())
+    write = write_cmd(cmd, "w-before", "src/pkg/util.py", "replaced")
+    _, failed = run_reply(write + "\n" + edit, False)
+    assert failed.code == "ERR_INVALID_EDITS_JSON"
+    assert "checked against" not in failed.summary

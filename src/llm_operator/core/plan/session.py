@@ -20,6 +20,7 @@ Invariants:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -327,6 +328,11 @@ class Session:
         missing, and those writes may yet be rejected."""
         if not overlay.planned or command.path is None:
             return outcome
+        from ..protocol.primer import ERROR_GROUPS, READ_AGAIN
+
+        code = re.search(r"\((ERR_[A-Z_]+)\)", outcome.summary)
+        if code is None or code.group(1) not in ERROR_GROUPS[READ_AGAIN]:
+            return outcome  # a fault of the command itself, whatever the file holds
         try:
             rel = self.workspace.relative(self.workspace.resolve(command.path))
         except OperatorError:
