@@ -3,6 +3,7 @@ name check that refuses a path whose folder was swapped after the descriptor che
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import sys
@@ -170,12 +171,10 @@ def test_no_descriptor_is_left_open(workspace: Path, make_session: Any, cmd: Any
         if i % 3 == 0:
             session.undo_last()
 
-    import gc
-
     for i in range(3):
         one_round(i)
-    # Descriptors of objects that earlier tests left to the garbage collector must not
-    # close in the middle of the count (in a whole-suite run they did: 26 before, 17 after).
+    # Earlier tests may leave garbage holding descriptors; collected mid-loop it would
+    # make the count drop, so collect it before counting.
     gc.collect()
     before = len(os.listdir("/proc/self/fd"))
     for i in range(3, 30):
