@@ -81,3 +81,22 @@ def test_nothing_heavy_is_imported_before_the_window_shows(tmp_path: Path, works
         check=True,
     )
     assert done.stdout.strip() == ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11/Wayland variables")
+def test_without_a_display_the_window_says_so_instead_of_aborting(tmp_path: Path) -> None:
+
+    hidden = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    env = {key: value for key, value in os.environ.items() if key not in hidden}
+    done = subprocess.run(
+        [sys.executable, "-m", "llm_operator.cli", "gui", "--workspace", str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "no display to open the window on" in done.stderr
+    assert "llm-operator exec" in done.stderr
+    assert "Traceback" not in done.stderr

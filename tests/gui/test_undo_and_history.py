@@ -230,3 +230,23 @@ def test_a_memory_that_cannot_be_cleared_is_said_not_raised(
     window.window_actions.forget.trigger()
     message = window.statusBar().currentMessage()
     assert message.startswith("The session memory could not be cleared (ERR_STATE_STORE_")
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_after_undo_the_command_list_shows_the_undone_commands_as_undone(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(UndoQuestion, "ask", lambda parent, batch: True)
+    window = make_window(workspace)
+    text = reply(
+        command("r1", "fs.list", path="."),
+        command("w1", "fs.write", path="made.txt", content="n"),
+    )
+    paste_and_run(qtbot, window, text)
+    table = window.paste.table
+    assert table.topLevelItem(1).text(1).startswith("ok: Wrote made.txt")
+    with qtbot.waitSignal(window.flow.undone, timeout=5000):
+        window.window_actions.undo.trigger()
+    assert not (workspace / "made.txt").exists()
+    assert table.topLevelItem(0).text(1).startswith("ok: Listed")  # a read stays as it was
+    assert table.topLevelItem(1).text(1).startswith("undone: Wrote made.txt")

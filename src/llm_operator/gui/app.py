@@ -44,10 +44,29 @@ def make_application() -> QApplication:
     return app
 
 
+def missing_display() -> str | None:
+    """Why the window cannot open here, when Qt would only abort (SIGABRT, exit 134) with
+    a message about its xcb plugin: Linux without DISPLAY, WAYLAND_DISPLAY or an explicit
+    QT_QPA_PLATFORM."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "llm-operator: no display to open the window on (neither DISPLAY nor "
+        "WAYLAND_DISPLAY is set). Start it from a desktop session (over ssh: ssh -X), or "
+        "run replies headless with `llm-operator exec`."
+    )
+
+
 def run_app(workspace: Path | None) -> int:
     from ..core.store.settings import Settings
     from .main_window import MainWindow
 
+    problem = missing_display()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     keep_the_ui_thread_responsive()
     app = make_application()
     app.setWindowIcon(app_icon())

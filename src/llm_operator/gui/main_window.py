@@ -448,6 +448,8 @@ class MainWindow(QMainWindow):
         from .panes.history import RunRecord
 
         self.undo_control.on_undone(report)
+        if report.batch is not None and not report.refused:
+            self.paste.mark_undone({command.id for command in report.batch.commands})
         text = self.undo_control.report_text(report)
         from .pages import Page
 

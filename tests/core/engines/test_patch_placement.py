@@ -161,3 +161,32 @@ def test_mode_lines_set_and_clear_the_executable_bit() -> None:
     with pytest.raises(OperatorError) as caught:
         apply_unified_diff("a\n", "diff --git a/f b/f\nnew mode 120000\n", "f")
     assert caught.value.code == "ERR_INVALID_PATCH"
+
+
+@pytest.mark.parametrize(
+    ("text", "patch", "patched"),
+    [
+        # Adding a copy of a line after its twin: the old side stands at the stated line,
+        # the new side only overlaps it one line earlier. git apply applies it.
+        ("a\na\n", "@@ -2 +2,2 @@\n a\n+a\n", "a\na\na\n"),
+        # The same with blank lines between two functions.
+        ("}\n\n\n}\n", "@@ -3,2 +3,3 @@\n \n+\n }\n", "}\n\n\n\n}\n"),
+    ],
+)
+def test_a_repeated_line_added_at_its_stated_place_is_not_already_applied(
+    text: str, patch: str, patched: str, tmp_path: Path
+) -> None:
+    assert apply_unified_diff(text, patch, "f.txt").text == patched
+    if shutil.which("git") is None:
+        return
+    (tmp_path / "f.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "p.diff").write_text("--- a/f.txt\n+++ b/f.txt\n" + patch, encoding="utf-8")
+    subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / "f.txt").read_text(encoding="utf-8") == patched
+
+
+def test_an_append_sent_again_is_still_already_applied() -> None:
+    once = apply_unified_diff("x\ny\n", "@@ -2 +2,2 @@\n y\n+z\n", "f.txt").text
+    with pytest.raises(OperatorError) as caught:
+        apply_unified_diff(once, "@@ -2 +2,2 @@\n y\n+z\n", "f.txt")
+    assert caught.value.code == "ERR_PATCH_ALREADY_APPLIED"

@@ -251,3 +251,45 @@ def test_llm_written_results_give_a_notice(make_session: Any, cmd: Any) -> None:
     assert [item.id for item in run.items] == ["real"]
     assert len(run.notices) == 1
     assert "not run" in run.notices[0]
+
+
+def test_a_failure_planned_on_an_earlier_write_of_the_reply_says_so(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    """The file on disk still holds the text the edit looks for; a bare "not found"
+    would be untrue once the earlier write is rejected."""
+    import base64
+    import json
+
+    edits = {"version": 1, "edits": [{"op": "replaceFirst", "find": "VALUE = 42", "text": "X"}]}
+    edit = cmd(
+        "e-after",
+        "fs.applyEdits",
+        path="src/pkg/util.py",
+        edits_b64=base64.b64encode(json.dumps(edits).encode()).decode(),
+    )
+    write = write_cmd(cmd, "w-first", "src/pkg/util.py", "replaced")
+    rejected, failed = run_reply(write + "\n" + edit, False)
+    assert rejected.code == "ERR_REJECTED_BY_USER"
+    assert failed.code == "ERR_ANCHOR_NOT_FOUND"
+    assert failed.summary.endswith(
+        "[checked against src/pkg/util.py as the earlier write(s) w-first of this reply "
+        "would leave it, not as it is on disk now]"
+    )
+    assert (workspace / "src" / "pkg" / "util.py").read_text(encoding="utf-8") == "VALUE = 42\n"
+    # Alone, the same failure carries no such note.
+    (alone,) = run_reply(cmd("r-alone", "fs.search", path="src/pkg/nothing.py", query="x"))
+    assert "checked against" not in alone.summary
+
+
+def test_a_fault_of_the_command_itself_gets_no_planned_content_note(
+    run_reply: Any, cmd: Any
+) -> None:
+    import base64
+
+    bad = base64.b64encode(b'{"version":1,"edits":[{"op":"replaceAll","find":"","text":"y"}]}')
+    edit = cmd("e-bad", "fs.applyEdits", path="src/pkg/util.py", edits_b64=bad.decode())
+    write = write_cmd(cmd, "w-before", "src/pkg/util.py", "replaced")
+    _, failed = run_reply(write + "\n" + edit, False)
+    assert failed.code == "ERR_INVALID_EDITS_JSON"
+    assert "checked against" not in failed.summary

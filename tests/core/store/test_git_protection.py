@@ -161,3 +161,34 @@ def test_git_contents_stay_readable_and_look_alikes_stay_writable(
 )
 def test_git_name_spellings(name: str, protected: bool) -> None:
     assert is_git_name(name) is protected
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".repo/projects/real.git/config",  # the symlinked .git's target, by its own name
+        ".repo/projects/real.git/hooks/pre-commit",
+        ".repo/projects/real.git",
+        "bare.git/config",  # a bare repository inside the workspace
+    ],
+)
+def test_a_git_folder_not_named_git_is_protected_by_its_own_name(
+    path: str, workspace: Path, run_reply: Any, cmd: Any
+) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    for bare in (workspace / ".repo" / "projects" / "real.git", workspace / "bare.git"):
+        subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    (workspace / "app").mkdir()
+    os.symlink("../.repo/projects/real.git", workspace / "app" / ".git")
+    before = tree_bytes(workspace)
+    results = run_reply(writes(cmd, path, "b"))
+    assert_protected(results)
+    assert "a git repository's own folder" in results[0].summary
+    assert tree_bytes(workspace) == before
+    # Next to it, an ordinary file is written as usual.
+    (ok,) = run_reply(cmd("b-ok", "fs.write", path=".repo/notes.txt", content="fine"))
+    assert ok.ok, ok.summary

@@ -29,6 +29,10 @@ from llm_operator.core.store.workspace import DEFAULT_SECRET_PATTERNS, Workspace
         ".pgpass",
         "cert.p12",
         "secrets.d/app.conf",  # inside a folder named like a secret
+        "deploy/prod.env",  # env files named by their purpose
+        "Docker.ENV",
+        "infra/prod.TFVARS",
+        "keys/server.ppk",
     ],
 )
 def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:
@@ -36,7 +40,16 @@ def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "rel", ["README.md", "src/env.py", "config/credentials.py", "aws/credentials", ".github/x"]
+    "rel",
+    [
+        "README.md",
+        "src/env.py",
+        "config/credentials.py",
+        "aws/credentials",
+        ".github/x",
+        "src/environment.ts",
+        "main.tf",
+    ],
 )
 def test_ordinary_paths(rel: str, tmp_path: Path) -> None:
     assert not Workspace(tmp_path).is_secret(rel)

@@ -20,6 +20,7 @@ Invariants:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -122,6 +123,7 @@ class _Overlay(FileSource):
     def __init__(self, workspace: Workspace) -> None:
         self._workspace = workspace
         self.planned: dict[str, tuple[bytes | None, int]] = {}
+        self.ids: dict[int, str] = {}  # index of a pending item -> its command id
 
     def read(self, rel: str) -> bytes | None:
         if rel in self.planned:
@@ -301,6 +303,8 @@ class Session:
             return
         produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
+            if not produced.ok:
+                produced = self._on_planned_content(produced, command, overlay)
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
             entry.pending = Pending(entry.index, command, reveal=produced)
@@ -310,12 +314,40 @@ class Session:
             )
             for change in produced.changes.changes:
                 overlay.planned[change.path] = (change.after, entry.index)
+            overlay.ids[entry.index] = command.id
             from .preview import preview_change  # lazy: exec of reads never needs the diffs
 
             previews = tuple(preview_change(change) for change in produced.changes.changes)
             entry.pending = Pending(
                 entry.index, command, plan=produced, builds_on=builds_on, previews=previews
             )
+
+    def _on_planned_content(self, outcome: Outcome, command: Command, overlay: _Overlay) -> Outcome:
+        """A failure checked against what earlier, not yet approved writes of this reply
+        would leave says so: the file on disk may still hold what the message says is
+        missing, and those writes may yet be rejected."""
+        if not overlay.planned or command.path is None:
+            return outcome
+        from ..protocol.primer import ERROR_GROUPS, READ_AGAIN
+
+        code = re.search(r"\((ERR_[A-Z_]+)\)", outcome.summary)
+        if code is None or code.group(1) not in ERROR_GROUPS[READ_AGAIN]:
+            return outcome  # a fault of the command itself, whatever the file holds
+        try:
+            rel = self.workspace.relative(self.workspace.resolve(command.path))
+        except OperatorError:
+            return outcome
+        owners = sorted(
+            {index for path, (_, index) in overlay.planned.items() if _related(rel, path)}
+        )
+        if not owners:
+            return outcome
+        names = ", ".join(overlay.ids.get(index, "?") for index in owners)
+        note = (
+            f" [checked against {rel} as the earlier write(s) {names} of this reply would "
+            "leave it, not as it is on disk now]"
+        )
+        return Outcome(outcome.ok, outcome.summary + note, outcome.details)
 
     def _guarded(self, command: Command, context: ActionContext) -> Outcome | Reveal | Plan:
         """Run ``command``; what it would reveal of secret-looking files waits for consent

@@ -24,7 +24,13 @@ from pathlib import Path
 
 from ..errors import OperatorError
 from .fsaccess import Spot, locate
-from .pathtext import check_not_git, check_path_text, outside_error, split_parts
+from .pathtext import (
+    check_not_git,
+    check_path_text,
+    outside_error,
+    protected_error,
+    split_parts,
+)
 
 __all__ = ["DEFAULT_SECRET_PATTERNS", "Workspace", "check_path_text", "outside_error"]
 
@@ -43,6 +49,7 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".env",
     ".env.*",
     ".envrc",
+    "?*.env",  # prod.env, docker.env: env files named by their purpose (not .env itself)
     "*.pem",
     "*.key",
     "*.p12",
@@ -69,6 +76,8 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     "*.jks",
     "*.kdbx",
     "*.tfstate",
+    "*.tfvars",  # Terraform variables: where its passwords and tokens are set
+    "*.ppk",  # PuTTY private keys
     "secrets.*",
 )
 
@@ -139,6 +148,31 @@ class Workspace:
                 "ERR_PATH_PROTECTED", "the workspace root itself cannot be written or deleted"
             )
         check_not_git(path, [*spot.trail, *split_parts(spot.rel)])
+        self._check_not_in_git_dir(path, spot.rel)
+
+    def _check_not_in_git_dir(self, path: str, rel: str) -> None:
+        """ERR_PATH_PROTECTED inside a git folder that is not named .git: the target of a
+        ``.git`` symlink (``app/.git -> ../.repo/projects/app.git``, as Google's repo tool
+        lays it out) or a bare repository, written to by its own name. Its config and hooks
+        run code at the next git command just as ``.git/`` does."""
+        parts = split_parts(rel)
+        for end in range(1, len(parts) + 1):
+            folder = self.root.joinpath(*parts[:end])
+            try:
+                is_git_dir = (
+                    (folder / "HEAD").is_file()
+                    and (folder / "objects").is_dir()
+                    and (folder / "refs").is_dir()
+                )
+            except OSError:
+                is_git_dir = False
+            if is_git_dir:
+                raise protected_error(
+                    path,
+                    f"is inside {'/'.join(parts[:end])!r}, a git repository's own folder "
+                    "(it holds HEAD, objects/ and refs/), which is protected from writes "
+                    "and deletes like .git/",
+                )
 
     def check_writable(self, path: str, real: Path) -> None:
         if real == self.root:
@@ -146,6 +180,7 @@ class Workspace:
                 "ERR_PATH_PROTECTED", "the workspace root itself cannot be written or deleted"
             )
         check_not_git(path, [*split_parts(check_path_text(path)), *self.relative(real).split("/")])
+        self._check_not_in_git_dir(path, self.relative(real))
 
     def relative(self, real: Path) -> str:
         """The ``/``-separated path of ``real`` relative to the root ('.' for the root)."""

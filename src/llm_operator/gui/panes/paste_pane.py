@@ -180,6 +180,18 @@ class PastePane(QWidget):
             colour = {"ok": OK_FG, "rejected": WRITE_FG}.get(verdict, PROBLEM_FG)
             item.setForeground(1, QBrush(QColor(colour)))
 
+    def mark_undone(self, ids: set[str]) -> None:
+        """After an undo: a listed command that ran ok under one of ``ids`` is shown as
+        undone, so the list never claims a change that is no longer on disk."""
+        for row, found in enumerate(self.detected):
+            item = self.table.topLevelItem(row)
+            if item is None or found.id not in ids or not item.text(1).startswith("ok: "):
+                continue
+            status = "undone: " + item.text(1).removeprefix("ok: ")
+            item.setText(1, status)
+            item.setToolTip(1, status)
+            item.setForeground(1, QBrush(QColor(WRITE_FG)))
+
     def describe(self) -> str:
         if not self.detected:
             base = "No OPERATOR_CMD blocks found." if self.text().strip() else "No commands yet."
