@@ -7,17 +7,22 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from llm_operator.gui.app import app_icon, run_app
+from llm_operator.gui.app import UI_SWITCH_INTERVAL, app_icon, run_app
 from llm_operator.gui.assets import DESKTOP_FILE, ICON, ICON_PNG, asset_bytes
 from llm_operator.gui.main_window import MainWindow
 
 
-def test_run_app_shows_the_window_for_the_workspace(qtbot: QtBot, workspace: Path) -> None:
+def test_run_app_shows_the_window_for_the_workspace(
+    qtbot: QtBot, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen: list[str] = []
+    switched: list[float] = []
+    monkeypatch.setattr(sys, "setswitchinterval", switched.append)  # process-wide: not here
 
     def look_and_close() -> None:
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
@@ -34,6 +39,7 @@ def test_run_app_shows_the_window_for_the_workspace(qtbot: QtBot, workspace: Pat
     QTimer.singleShot(0, look_and_close)
     assert run_app(workspace) == 0
     assert seen == ["LLM Operator - project"]
+    assert switched == [UI_SWITCH_INTERVAL]  # the watcher's threads yield to the UI quickly
 
 
 def test_the_icon_and_the_desktop_file_ship_as_resources() -> None:

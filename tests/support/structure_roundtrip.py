@@ -134,7 +134,7 @@ def _contains_block(data: bytes, text: str, *, exact_indent: bool = True) -> boo
     want[-1] = want[-1].rstrip().rstrip(",")
     first = want[0].strip()
     for i, line in enumerate(lines):
-        if line.strip() == first and i + len(want) <= len(lines):
+        if line.strip().rstrip(",") == first.rstrip(",") and i + len(want) <= len(lines):
             window = lines[i : i + len(want)]
             window[-1] = window[-1].rstrip().rstrip(",")
             if exact_indent and _relative("\n".join(window)) == "\n".join(want):

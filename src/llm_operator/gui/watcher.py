@@ -101,7 +101,17 @@ class WorkspaceWatcher(QObject):
     def start(self) -> bool:
         """Start watching; False (and ``error`` set) when the system refuses a watch."""
         try:
-            from watchdog.events import FileSystemEvent, FileSystemEventHandler
+            from watchdog.events import (
+                DirDeletedEvent,
+                DirMovedEvent,
+                FileClosedEvent,
+                FileCreatedEvent,
+                FileDeletedEvent,
+                FileModifiedEvent,
+                FileMovedEvent,
+                FileSystemEvent,
+                FileSystemEventHandler,
+            )
             from watchdog.observers import Observer
         except ImportError as exc:  # pragma: no cover - watchdog is a dependency
             self.error = f"watchdog is not installed ({exc})"
@@ -119,7 +129,18 @@ class WorkspaceWatcher(QObject):
         observer = Observer()
         observer.daemon = True  # a hung observer must never keep the app from exiting
         try:
-            observer.schedule(_Handler(), str(self.root), recursive=True)
+            # Only what changes files: opens and reads (a build reads thousands) never reach
+            # this process, since on Linux the filter becomes the inotify mask.
+            changes: list[type[FileSystemEvent]] = [
+                FileCreatedEvent,
+                FileDeletedEvent,
+                FileModifiedEvent,
+                FileMovedEvent,
+                FileClosedEvent,
+                DirDeletedEvent,
+                DirMovedEvent,
+            ]
+            observer.schedule(_Handler(), str(self.root), recursive=True, event_filter=changes)
             observer.start()
         except OSError as exc:  # e.g. the inotify watch limit
             self.error = f"cannot watch {self.root.name}: {exc.strerror or exc}"
