@@ -5,10 +5,15 @@
     llm-operator exec --workspace DIR [--yes | --no] [--state-dir DIR] [FILE]
     llm-operator undo --workspace DIR [--state-dir DIR]
     llm-operator spec
+    llm-operator pack --workspace DIR [--task TEXT] [--outline] [--include-secrets]
+                      [--limit CHARS] [PATH ...]
     llm-operator primer
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
+``pack`` prints the context message (its parts, in order) on stdout and on stderr what it
+left out and why; exit status 0 when every file asked for went in, 1 when any was left
+out (secret-looking, binary, missing...), 2 usage or workspace error.
 """
 
 from __future__ import annotations
@@ -50,11 +55,55 @@ def _parser() -> argparse.ArgumentParser:
     undo.add_argument("--state-dir", type=Path)
 
     commands.add_parser("spec", help="print the interface specification served to the LLM")
+
+    pack = commands.add_parser(
+        "pack", help="print a context message: primer, task, chosen files, outline"
+    )
+    pack.add_argument("--workspace", type=Path, required=True)
+    pack.add_argument("--task", default="", help="what the LLM should do")
+    pack.add_argument(
+        "--outline", action="store_true", help="add an outline of the rest of the workspace"
+    )
+    pack.add_argument(
+        "--include-secrets",
+        action="store_true",
+        help="let secret-looking files in (they are left out otherwise, even when named)",
+    )
+    pack.add_argument(
+        "--limit",
+        type=int,
+        help="characters per part (default: the window's chat part size setting)",
+    )
+    pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
     commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of stdout went away (``| head``): whatever ran is recorded in the
+        # store, so pasting the reply again returns the same results. Point stdout at
+        # nothing so the interpreter's final flush does not print a traceback either.
+        _silence_stdout()
+        print("llm-operator: stdout was closed before the output was written", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _silence_stdout() -> None:
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command in (None, "gui"):
         from .gui.app import run_app
@@ -65,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(interface_spec())
         return EXIT_OK
+    if args.command == "pack":
+        return _pack(args)
     if args.command == "primer":
         from .core.protocol.primer import primer_text
 
@@ -213,6 +264,44 @@ def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
     if answer.lower() in ("", "n", "no"):
         return Decision(False)
     return Decision(False, answer)
+
+
+def _pack(args: argparse.Namespace) -> int:
+    from .core.errors import OperatorError
+    from .core.plan.context import build_context
+    from .core.protocol.context_pack import MIN_LIMIT
+    from .core.store.settings import Settings
+    from .core.store.workspace import Workspace
+
+    settings = Settings.load()
+    limit = args.limit if args.limit is not None else settings.part_size
+    if limit < MIN_LIMIT:
+        print(f"llm-operator: --limit must be at least {MIN_LIMIT}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        workspace = Workspace(args.workspace, tuple(settings.secret_patterns))
+        pack = build_context(
+            workspace,
+            args.paths,
+            task=args.task,
+            outline=args.outline,
+            include_secrets=args.include_secrets,
+            limit=limit,
+        )
+    except OperatorError as error:
+        print(f"llm-operator: pack failed ({error.code}): {error.message}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(pack.message.whole + "\n")
+    message = pack.message
+    print(
+        f"llm-operator: packed {len(pack.files)} file(s): {message.chars} characters, about "
+        f"{message.tokens} tokens (characters / 4), {len(message.parts)} part(s) of at most "
+        f"{limit} characters",
+        file=sys.stderr,
+    )
+    for left in pack.left_out:
+        print(f"llm-operator: left out {left.rel}: {left.reason}", file=sys.stderr)
+    return EXIT_FAILED if pack.left_out else EXIT_OK
 
 
 def _undo(session: Session) -> int:

@@ -254,3 +254,46 @@ def test_exec_of_an_empty_reply_imports_no_heavy_modules(workspace: Path, state_
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"code": 0, "heavy": []}
+
+
+def _run_with_closed_stdout(*args: str | Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run the command line with stdout a pipe nobody reads (``| head`` that has exited)."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "llm_operator.cli", *map(str, args)],
+            input=stdin,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+
+
+def test_a_closed_stdout_gives_a_message_not_a_traceback_and_loses_nothing(
+    exec_args: list[str], cmd: Any, workspace: Path, state_dir: Path, parse_results: Any
+) -> None:
+    text = cmd("pipe-1", "fs.write", path="piped.txt", content="landed")
+    done = _run_with_closed_stdout(*exec_args, "--yes", stdin=text)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "stdout was closed" in done.stderr
+    assert done.returncode == 1
+    assert (workspace / "piped.txt").read_text(encoding="utf-8") == "landed"
+    # The write was recorded: pasting the reply again reports it, and does not run it twice.
+    again = llm_operator(*exec_args, "--yes", stdin=text)
+    (result,) = parse_results(again.stdout)
+    assert result.ok
+    assert result.repeat
+    undone = _run_with_closed_stdout("undo", "--workspace", workspace, "--state-dir", state_dir)
+    assert "Traceback" not in undone.stderr, undone.stderr
+    assert not (workspace / "piped.txt").exists()
+    for name in ("spec", "primer"):
+        printed = _run_with_closed_stdout(name)
+        assert "Traceback" not in printed.stderr, printed.stderr
+        assert printed.returncode == 1

@@ -120,7 +120,10 @@ def run_session(session: Session, text: str, approve: Decide = None) -> list[Dec
         elif approve is not None:
             decisions[pending.index] = APPROVE if approve else REJECT
     results = session.execute(run, decisions)
-    assert len(results) == len(run.items), "every scanned block must get exactly one result"
+    answers = [result for result in results if not result.notice]
+    notices = results[: len(results) - len(answers)]
+    assert all(result.notice for result in notices), "undo notices come first, before any answer"
+    assert len(answers) == len(run.items), "every scanned block must get exactly one result"
     return parse_results(encode_results(results))
 
 

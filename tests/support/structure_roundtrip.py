@@ -42,6 +42,11 @@ DEFINITION = re.compile(
     r"at_rule|media_statement|keyframes|list_item|fenced_code_block|property|macro|"
     r"constructor|object|protocol|extension|^singleton|^def$|^if$|^case$|command$"
 )
+# Statements inside function bodies are not definitions (a Rust block's tail expression
+# must stay last, so "move to the end" of a body is not a definition's trip).
+_BODIES = frozenset(
+    {"block", "statement_block", "compound_statement", "constructor_body", "statements"}
+)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 STEPS = ("read", "replace", "replace_text", "delete_insert", "move")
 
@@ -98,8 +103,11 @@ def _definitions(src: Source) -> list[tuple[list[str], Candidate, list[str] | No
         following: list[tuple[list[str], object]] = []
         for levels, node in frontier:
             for kid in children(src, node):  # type: ignore[arg-type]
-                kid_levels = [*levels, kid.keys[0][:50].rstrip()]
-                if DEFINITION.search(kid.node.type) or src.spec.name == "markdown":
+                kid_levels = [*levels, (kid.keys[0] if kid.keys else kid.first_line)[:50].rstrip()]
+                in_body = kid.node.parent is not None and kid.node.parent.type in _BODIES
+                if (
+                    DEFINITION.search(kid.node.type) and not in_body
+                ) or src.spec.name == "markdown":
                     found.append((kid_levels, kid, levels or None))
                 following.append((kid_levels, kid.node))
         frontier = following
@@ -121,10 +129,14 @@ def _contains_block(data: bytes, text: str, *, exact_indent: bool = True) -> boo
     converted to the file's indent unit)."""
     lines = data.decode("utf-8-sig").replace("\r\n", "\n").split("\n")
     want = _relative(text).split("\n")
+    # A JSON member that becomes the last one loses its comma (and gains one if it
+    # stops being last): the comma after the last line is not the structure's text.
+    want[-1] = want[-1].rstrip().rstrip(",")
     first = want[0].strip()
     for i, line in enumerate(lines):
         if line.strip() == first and i + len(want) <= len(lines):
             window = lines[i : i + len(want)]
+            window[-1] = window[-1].rstrip().rstrip(",")
             if exact_indent and _relative("\n".join(window)) == "\n".join(want):
                 return True
             if not exact_indent and [w.strip() for w in window] == [w.strip() for w in want]:
@@ -324,7 +336,9 @@ def _trip_delete_insert(
             removed, path, neighbour, textwrap.dedent(text)
         ).new_source
     except OperatorError as exc:
-        record("delete_insert", False, f"insert {exc.code}")  # type: ignore[operator]
+        # A neighbour sharing its line with other code cannot anchor an insert: no trip.
+        ok = exc.code == "ERR_TARGET_SHARES_LINE"
+        record("delete_insert", ok, f"insert {exc.code}")  # type: ignore[operator]
         return
     ok = _error_count(path, back, src) <= base_errors
     ok = ok and _contains_block(back, text, exact_indent=False)

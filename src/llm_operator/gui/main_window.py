@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ..core.store.settings import Settings
 from .clipboard import ClipboardBridge
+from .dialogs.context_builder import add_context_action, open_context_builder
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
@@ -37,6 +38,7 @@ from .window_actions import WindowActions, WindowCommands
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
     from ..core.store.journal import UndoReport
+    from .dialogs.context_builder import ContextBuilder
     from .panes.history import HistoryPanel
     from .run_flow import RunDone
     from .undo_source import BatchSummary, UndoSource
@@ -59,6 +61,7 @@ class MainWindow(QMainWindow):
         self._shown_once = False
         self._painted_once = False
         self.session: Session | None = None
+        self.context_builder: ContextBuilder | None = None
         self.watcher: WorkspaceWatcher | None = None
         self.clipboard = ClipboardBridge(self)
         self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
@@ -88,6 +91,9 @@ class MainWindow(QMainWindow):
         self.clipboard_indicator.clicked.connect(self.window_actions.watch.toggle)
         self.run_button.setDefaultAction(self.window_actions.run)
         self.primer_button.setDefaultAction(self.window_actions.primer)
+        self.context_action = add_context_action(
+            self, self.window_actions.primer, self.show_context_builder
+        )
         self.undo_control = UndoControl(
             UndoHooks(
                 parent=self,
@@ -218,6 +224,15 @@ class MainWindow(QMainWindow):
     @property
     def workspace_root(self) -> Path | None:
         return self.session.workspace.root if self.session else None
+
+    def show_context_builder(self) -> None:
+        workspace = self.session.workspace if self.session else None
+        if workspace is None:
+            self.statusBar().showMessage("Choose a workspace first (Ctrl+O).", 5000)
+            return
+        self.context_builder = open_context_builder(
+            self, workspace, self.clipboard, lambda: self.settings.part_size, self.context_builder
+        )
 
     def choose_workspace(self) -> None:
         start = str(self.workspace_root or Path.home())

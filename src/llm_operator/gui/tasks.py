@@ -10,16 +10,21 @@ queued signals, so every callback runs on the main thread.
 from __future__ import annotations
 
 import threading
-import traceback
 from collections.abc import Callable
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from typing_extensions import TypeVar
 
-# A runner made without a type (``TaskRunner(self)``) is a TaskRunner[Any]: one runner per
-# result type (``TaskRunner[Run]``) is what makes a call site checked.
-T = TypeVar("T", default=Any)
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    # A runner made without a type (``TaskRunner(self)``) is a TaskRunner[Any]; one runner
+    # per result type (``TaskRunner[Run]``) is what makes a call site checked.
+    T = TypeVar("T", default=Any)
+else:
+    from typing import TypeVar
+
+    T = TypeVar("T")  # the default matters to type checkers only: no import at start-up
 Progress = Callable[[int, int, str], None]
 Work = Callable[[Progress], T]
 
@@ -43,6 +48,8 @@ class TaskFailure(Exception):
     """What a failed worker raised, carried to the main thread with its traceback."""
 
     def __init__(self, error: BaseException) -> None:
+        import traceback  # lazy: only a failure needs it, and start-up is measured
+
         super().__init__(f"{type(error).__name__}: {error}")
         self.error = error
         self.trace = "".join(traceback.format_exception(error))

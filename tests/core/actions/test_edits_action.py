@@ -198,3 +198,41 @@ def test_rejected_edits_change_nothing(run_reply: Any, cmd: Any, workspace: Path
     )
     assert result.code == "ERR_REJECTED_BY_USER"
     assert tree(workspace) == before
+
+
+def test_regex_options_through_the_protocol_path(run_reply: Any, cmd: Any, workspace: Path) -> None:
+    edit = {
+        "op": "replaceAll",
+        "find": r"PRINT\('(\w+)'\)",
+        "text": r"log('\1')",
+        "regex": True,
+        "caseSensitive": False,
+        "wholeWord": True,
+        "expectedCount": 1,
+    }
+    result = apply(run_reply, cmd, edit)
+    assert result.ok, result.summary
+    assert (workspace / "src/main.py").read_text() == SOURCE.replace(
+        "print('hello')", "log('hello')"
+    )
+
+
+def test_expected_count_mismatch_through_the_protocol_path_writes_nothing(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    edit = {"op": "replaceAll", "find": "s", "text": "S", "expectedCount": 1}
+    text = cmd("e1", "fs.applyEdits", path="src/main.py", edits_b64=edits_b64(edit))
+    result = expect_failure(run_reply, workspace, text, "ERR_COUNT_MISMATCH", "e1", "src/main.py")
+    assert "expectedCount is 1 but find 's' matches 2 times (at lines 1, 1)" in result.summary
+
+
+def test_bad_pattern_through_the_protocol_path_names_edit_and_position(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    edit = {"op": "replaceFirst", "find": "a)b", "text": "x", "regex": True}
+    text = cmd("e1", "fs.applyEdits", path="src/main.py", edits_b64=edits_b64(edit))
+    result = expect_failure(
+        run_reply, workspace, text, "ERR_INVALID_EDITS_JSON", "e1", "src/main.py"
+    )
+    assert "edit 0 (replaceFirst): find pattern is not valid" in result.summary
+    assert "at position 1" in result.summary

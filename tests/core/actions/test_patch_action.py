@@ -480,3 +480,74 @@ def test_real_patches_with_a_corrupted_context_line_fail_and_change_nothing(
             assert tree(mine) == before
             tried += 1
     assert tried >= 6
+
+
+# -- modes and line breaks through the write path ------------------------------------------
+
+
+def test_new_mode_100755_makes_the_file_executable_like_git_apply(
+    run_reply: Any, cmd: Any, workspace: Path, tmp_path: Path
+) -> None:
+    script = workspace / "run.sh"
+    script.write_text("echo a\n", encoding="utf-8")
+    script.chmod(0o644)
+    patch = (
+        "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
+        "--- a/run.sh\n+++ b/run.sh\n@@ -1 +1 @@\n-echo a\n+echo b\n"
+    )
+    (result,) = run_reply(cmd("m1", "fs.patch", path="run.sh", patch_b64=b64(patch)))
+    assert result.ok, result.summary
+    assert "file mode set to executable (100755)" in result.summary
+    assert script.read_text(encoding="utf-8") == "echo b\n"
+    if shutil.which("git"):
+        other = tmp_path / "git-side"
+        other.mkdir()
+        (other / "run.sh").write_text("echo a\n", encoding="utf-8")
+        (other / "run.sh").chmod(0o644)
+        (other / "p.diff").write_text(patch, encoding="utf-8")
+        subprocess.run(["git", "apply", "p.diff"], cwd=other, check=True)
+        assert os.stat(other / "run.sh").st_mode & 0o777 == os.stat(script).st_mode & 0o777
+    assert os.stat(script).st_mode & 0o777 == 0o755
+    back = "diff --git a/run.sh b/run.sh\nold mode 100755\nnew mode 100644\n"
+    (cleared,) = run_reply(cmd("m2", "fs.patch", path="run.sh", patch_b64=b64(back)))
+    assert cleared.ok, cleared.summary
+    assert os.stat(script).st_mode & 0o777 == 0o644
+    assert script.read_text(encoding="utf-8") == "echo b\n"
+
+
+def test_new_file_mode_100755_creates_an_executable_file(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    patch = (
+        "diff --git a/tool.sh b/tool.sh\nnew file mode 100755\n"
+        "--- /dev/null\n+++ b/tool.sh\n@@ -0,0 +1 @@\n+echo hi\n"
+    )
+    (result,) = run_reply(cmd("n1", "fs.patch", path="tool.sh", patch_b64=b64(patch)))
+    assert result.ok, result.summary
+    assert (workspace / "tool.sh").read_text(encoding="utf-8") == "echo hi\n"
+    assert os.stat(workspace / "tool.sh").st_mode & 0o111
+
+
+def test_mixed_line_breaks_survive_a_patch_next_to_an_identical_line(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    target = workspace / "mixed.txt"
+    target.write_bytes(b"same\r\nsame\nother\r\nend\n")
+    patch = "@@ -1,3 +1,2 @@\n same\n-same\n other\n"
+    (result,) = run_reply(cmd("x1", "fs.patch", path="mixed.txt", patch_b64=b64(patch)))
+    assert result.ok, result.summary
+    assert target.read_bytes() == b"same\r\nother\r\nend\n"
+
+
+def test_a_patch_sent_again_is_refused_as_already_applied(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    patch = "@@ -5,2 +5,3 @@\n     print('hello')\n     return 0\n+# end\n"
+    (first,) = run_reply(cmd("a1", "fs.patch", path="src/main.py", patch_b64=b64(patch)))
+    assert first.ok, first.summary
+    before = (workspace / "src" / "main.py").read_bytes()
+    (again,) = run_reply(cmd("a2", "fs.patch", path="src/main.py", patch_b64=b64(patch)))
+    assert not again.ok
+    assert again.summary.startswith("fs.patch failed (ERR_PATCH_ALREADY_APPLIED)"), again.summary
+    assert "looks already applied at line 5" in again.summary
+    assert (workspace / "src" / "main.py").read_bytes() == before

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from llm_operator.core.engines import diffing
 from llm_operator.core.engines.diffing import diff_stats, unified_diff
 from llm_operator.core.engines.patching import apply_unified_diff
+from llm_operator.core.errors import OperatorError
 
 
 def text_of(lines: list[str], final_newline: bool = True) -> str:
@@ -134,6 +135,14 @@ def test_round_trip_property(
     diff = unified_diff(old, new, "f.txt", context=context)
     if old == new:
         assert diff == ""
+        return
+    if old and "\n@@ -0,0 " in diff and diff.count("\n@@ ") == 1:
+        # Without context, an insertion above line 1 reads "@@ -0,0 ...", the shape of a
+        # creation patch when it is the only hunk: refused on a file that has lines, as
+        # git apply refuses it.
+        with pytest.raises(OperatorError) as caught:
+            apply_unified_diff(old, diff, "f.txt")
+        assert caught.value.code == "ERR_PATCH_CONTEXT_MISMATCH"
         return
     assert apply_unified_diff(old, diff, "f.txt").text == new
     added, removed = diff_stats(diff)

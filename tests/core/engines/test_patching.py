@@ -73,7 +73,13 @@ def test_golden_llm_style_patch_reports_its_offset() -> None:
 def test_single_hunk_without_headers() -> None:
     patch = "@@ -3,3 +3,3 @@\n line 3\n-line 4\n+LINE FOUR\n line 5\n"
     result = apply_unified_diff(BASE, patch, "f.txt")
-    assert result == PatchResult(BASE.replace("line 4\n", "LINE FOUR\n"), 1, (0,), "1 hunk applied")
+    assert result == PatchResult(
+        BASE.replace("line 4\n", "LINE FOUR\n"),
+        1,
+        (0,),
+        "1 hunk applied",
+        kept=((0, 0, 2), (2, 2, 1), (4, 4, 1), (5, 5, 15)),
+    )
 
 
 def test_several_hunks_and_section_text() -> None:
@@ -110,17 +116,19 @@ TIE_TEXT = "x\nA\nB\nx\nx\nx\nx\nA\nB\n"
 TIE_PATCH = "--- a/f.txt\n+++ b/f.txt\n@@ -5,2 +5,2 @@\n A\n-B\n+C\n"
 
 
-def test_equal_distance_prefers_the_later_place_like_git() -> None:
+def test_equal_distance_is_refused_with_both_lines() -> None:
     # "A B" sits three lines above and three lines below the stated line 5.
-    result = apply_unified_diff(TIE_TEXT, TIE_PATCH, "f.txt")
-    assert result.offsets == (3,)
-    assert result.text == "x\nA\nB\nx\nx\nx\nx\nA\nC\n"
+    error = apply_error(TIE_TEXT, TIE_PATCH)
+    assert error.code == "ERR_PATCH_AMBIGUOUS"
+    assert error.details["candidate_lines"] == [2, 8]
+    assert "lines 2 and 8" in error.message
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_equal_distance_choice_is_the_one_git_apply_makes(tmp_path: Path) -> None:
+def test_git_apply_picks_one_of_two_equal_places_silently(tmp_path: Path) -> None:
+    # The case the refusal exists for: git edits the later copy and reports success.
     by_git, stderr = git_apply(tmp_path, "f.txt", TIE_TEXT, TIE_PATCH)
-    assert apply_unified_diff(TIE_TEXT, TIE_PATCH, "f.txt").text == by_git
+    assert by_git == "x\nA\nB\nx\nx\nx\nx\nA\nC\n"
     assert git_offsets(stderr, 1) == (3,)
 
 
@@ -133,12 +141,38 @@ def test_nearest_place_wins_over_a_farther_one() -> None:
     assert result.text.endswith("A\nC\n" + "x\n" * 3)
 
 
-def test_later_hunk_never_overlaps_an_earlier_one() -> None:
+def test_two_hunks_claiming_the_same_lines_are_refused() -> None:
     text = "A\nB\nc\nd\nA\nB\n"
     patch = "@@ -1,2 +1,2 @@\n A\n-B\n+b1\n@@ -1,2 +1,2 @@\n A\n-B\n+b2\n"
-    result = apply_unified_diff(text, patch, "f.txt")
-    assert result.text == "A\nb1\nc\nd\nA\nb2\n"
-    assert result.offsets == (0, 4)
+    error = apply_error(text, patch)
+    assert error.code == "ERR_PATCH_OVERLAP"
+    assert error.details["hunks"] == [1, 2]
+
+
+OUT_OF_ORDER_TEXT = "".join(
+    f"def f{n}():\n    x = {n}\n    return x\n\n" for n in (1, 2, 1, 2)
+)  # the same two functions twice: f1 at lines 1 and 9, f2 at lines 5 and 13
+OUT_OF_ORDER_PATCH = (
+    "@@ -9,3 +9,3 @@\n def f1():\n-    x = 1\n+    x = 10\n     return x\n"
+    "@@ -5,3 +5,3 @@\n def f2():\n-    x = 2\n+    x = 20\n     return x\n"
+)
+
+
+def test_hunks_out_of_order_each_land_nearest_their_own_line() -> None:
+    result = apply_unified_diff(OUT_OF_ORDER_TEXT, OUT_OF_ORDER_PATCH, "f.py")
+    lines = result.text.split("\n")
+    assert lines[5] == "    x = 20"  # the f2 at line 5, as stated
+    assert lines[9] == "    x = 10"  # the f1 at line 9, as stated
+    assert lines[1] == "    x = 1"
+    assert lines[13] == "    x = 2"
+    assert result.offsets == (0, 0)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_hunks_out_of_order_land_where_git_apply_puts_them(tmp_path: Path) -> None:
+    patch = "--- a/f.py\n+++ b/f.py\n" + OUT_OF_ORDER_PATCH
+    by_git, _ = git_apply(tmp_path, "f.py", OUT_OF_ORDER_TEXT, patch)
+    assert apply_unified_diff(OUT_OF_ORDER_TEXT, patch, "f.py").text == by_git
 
 
 def test_create_file_from_dev_null() -> None:
@@ -368,12 +402,12 @@ def test_marker_claims_end_of_file_that_is_not() -> None:
     assert apply_error("a\nb\nc\n", patch).code == "ERR_PATCH_CONTEXT_MISMATCH"
 
 
-def test_mismatch_when_hunk_would_overlap_the_previous_one() -> None:
+def test_hunks_whose_places_overlap_are_refused() -> None:
     patch = "@@ -3,2 +3,2 @@\n line 3\n-line 4\n+four\n@@ -2,2 +2,2 @@\n line 2\n-line 3\n+3\n"
     error = apply_error(BASE, patch)
-    assert error.code == "ERR_PATCH_CONTEXT_MISMATCH"
-    assert error.details["hunk"] == 2
-    assert "must not overlap" in error.message
+    assert error.code == "ERR_PATCH_OVERLAP"
+    assert error.details == {"hunks": [2, 1], "lines": [2, 3]}
+    assert "overlapping lines" in error.message
 
 
 def test_creating_a_file_that_has_content_is_a_mismatch() -> None:

@@ -118,3 +118,15 @@ def test_the_batch_label_names_only_the_approved_writes(
     newest = session.journal.last_batch()
     assert newest is not None
     assert newest.label == "w1, w3"
+
+
+def test_odd_characters_inside_a_line_do_not_split_it() -> None:
+    diff = "@@ -1,2 +1,2 @@\n-a\rb\x0cc\u2028d\n+abcd\n same\n"
+    rows = diff_rows(diff)
+    assert [(r.kind, r.old_no, r.new_no) for r in rows] == [
+        ("hunk", None, None),
+        ("removed", 1, None),
+        ("added", None, 1),
+        ("context", 2, 2),
+    ]
+    assert rows[1].text == "a\rb\x0cc\u2028d"

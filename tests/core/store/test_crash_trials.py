@@ -149,3 +149,38 @@ def test_the_next_exec_recovers_first_and_says_so(tmp_path: Path, cmd: Any) -> N
     assert done.returncode == 0
     assert "a run that stopped mid-batch was taken back: 1 path(s) restored" in done.stderr
     assert _files(workspace) == {f"f{n:02d}.txt": OLD for n in range(FILES)}
+
+
+def test_a_left_open_batch_that_changed_nothing_gets_no_recovery_note(
+    tmp_path: Path, cmd: Any
+) -> None:
+    """A run that could not commit (a full state disk) takes its files back itself and
+    leaves its batch open; the next run forgets it without claiming a run was taken back."""
+    import sqlite3
+
+    workspace, state_dir = tmp_path / "ws", tmp_path / "state"
+    workspace.mkdir()
+    (workspace / "a.txt").write_bytes(OLD)
+    argv = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
+    argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), "-"]
+
+    def run(reply: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv, input=reply, capture_output=True, text=True, timeout=60, check=False
+        )
+
+    assert run(cmd("w1", "fs.write", path="b.txt", content="x")).returncode == 0
+    (database,) = state_dir.rglob("state.sqlite3")
+    with sqlite3.connect(database) as db:
+        db.execute("INSERT INTO batches (label, created, state) VALUES ('w2', 'now', 'open')")
+    db.close()
+
+    done = run(cmd("r1", "fs.read", path="a.txt"))
+
+    assert done.returncode == 0, done.stderr
+    assert "taken back" not in done.stderr, done.stderr
+    assert (workspace / "a.txt").read_bytes() == OLD
+    with sqlite3.connect(database) as db:
+        left = db.execute("SELECT COUNT(*) FROM batches WHERE state = 'open'").fetchone()[0]
+    db.close()
+    assert left == 0

@@ -26,6 +26,7 @@ ACTION_FAMILIES: dict[str, str] = {
     "fs.search": "read",
     "fs.stat": "read",
     "fs.searchTree": "search_tree",
+    "fs.outline": "outline",
     "fs.write": "write",
     "fs.patch": "write",
     "fs.applyEdits": "write",

@@ -25,6 +25,11 @@ from ..plan.changes import ChangeSet
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    class FieldValues(Protocol):
+        """A command's field values: a fields model, or the values a quick check made."""
+
+        def model_dump(self) -> dict[str, Any]: ...
+
     from ..store.workspace import Workspace
 
 
@@ -113,12 +118,6 @@ class LazyModel:
     def load(self) -> type[BaseModel]:
         model: type[BaseModel] = getattr(importlib.import_module(self.module), self.name)
         return model
-
-
-class FieldValues(Protocol):
-    """A command's field values: a fields model, or the values a quick check made."""
-
-    def model_dump(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

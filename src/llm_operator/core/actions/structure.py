@@ -31,15 +31,47 @@ def _levels(text: str) -> list[str]:
 _TARGET = {("target", "target_b64"): "ERR_MISSING_TARGET"}
 
 
+def _target_of(levels: list[str], symbol: str | None, occurrence: int | None) -> list[str]:
+    from ..engines.structure import Target, symbol_target
+
+    if symbol is not None:
+        return symbol_target(symbol, occurrence)
+    return Target(levels, occurrence=occurrence)
+
+
 class TargetFields(PathFields):
     target: str | None = None
     target_b64: B64Text | None = None
+    # The short form: grammar names separated by "/" ("UserAuth/validate", "parse[2]").
+    symbol: str | None = None
+    # Which of several identical matches, 1-based in file order.
+    occurrence: Count | None = None
 
     ONE_OF: ClassVar[dict[tuple[str, str], str]] = _TARGET
+    INVALID_CODES: ClassVar[dict[str, str]] = {"occurrence": "ERR_INVALID_OCCURRENCE"}
+
+    @model_validator(mode="after")
+    def _one_of_pairs(self) -> TargetFields:
+        pairs = dict(self.ONE_OF)
+        if self.symbol is not None:
+            if self.target is not None or self.target_b64 is not None:
+                raise InvalidCommand(
+                    "ERR_CONFLICTING_FIELDS", "give either symbol or target/target_b64, not both"
+                )
+            pairs.pop(("target", "target_b64"), None)
+        for (plain, encoded), code in pairs.items():
+            one_of(self, plain, encoded, code)
+        if self.occurrence is not None and self.occurrence < 1:
+            raise InvalidCommand(
+                "ERR_INVALID_OCCURRENCE",
+                f"occurrence must be 1 or more (1 is the first match in file order), "
+                f"not {self.occurrence}",
+            )
+        return self
 
     @property
     def levels(self) -> list[str]:
-        return _levels(self.text_of("target"))
+        return _target_of(_levels(self.text_of("target")), self.symbol, self.occurrence)
 
 
 class ContentFields(TargetFields):
@@ -86,7 +118,10 @@ class TextFields(TargetFields):
 class AllTextFields(TextFields):
     expected_count: Count | None = None
 
-    INVALID_CODES: ClassVar[dict[str, str]] = {"expected_count": "ERR_INVALID_EXPECTED_COUNT"}
+    INVALID_CODES: ClassVar[dict[str, str]] = {
+        "expected_count": "ERR_INVALID_EXPECTED_COUNT",
+        "occurrence": "ERR_INVALID_OCCURRENCE",
+    }
 
 
 class MoveFields(TargetFields):
@@ -94,8 +129,14 @@ class MoveFields(TargetFields):
     dest_path: str | None = None
     dest_target: str | None = None
     dest_target_b64: B64Text | None = None
+    dest_symbol: str | None = None
+    dest_occurrence: Count | None = None
 
     MISSING_CODES: ClassVar[dict[str, str]] = {"position": "ERR_INVALID_POSITION"}
+    INVALID_CODES: ClassVar[dict[str, str]] = {
+        "occurrence": "ERR_INVALID_OCCURRENCE",
+        "dest_occurrence": "ERR_INVALID_OCCURRENCE",
+    }
 
     @model_validator(mode="after")
     def _destination(self) -> MoveFields:
@@ -104,7 +145,19 @@ class MoveFields(TargetFields):
                 "ERR_INVALID_POSITION",
                 f"position {self.position!r} is not one of {', '.join(POSITIONS)}",
             )
-        if self.position in ("before", "after"):
+        if self.dest_symbol is not None and (
+            self.dest_target is not None or self.dest_target_b64 is not None
+        ):
+            raise InvalidCommand(
+                "ERR_CONFLICTING_FIELDS",
+                "give either dest_symbol or dest_target/dest_target_b64, not both",
+            )
+        if self.dest_occurrence is not None and self.dest_occurrence < 1:
+            raise InvalidCommand(
+                "ERR_INVALID_OCCURRENCE",
+                f"dest_occurrence must be 1 or more, not {self.dest_occurrence}",
+            )
+        if self.position in ("before", "after") and self.dest_symbol is None:
             one_of(self, "dest_target", "dest_target_b64", "ERR_MISSING_DEST_TARGET")
         elif self.dest_target is not None and self.dest_target_b64 is not None:
             raise InvalidCommand(
@@ -115,7 +168,9 @@ class MoveFields(TargetFields):
     @property
     def dest_levels(self) -> list[str] | None:
         text = pick_text(self, "dest_target", "dest_target_b64")
-        return _levels(text) if text is not None else None
+        if text is None and self.dest_symbol is None:
+            return None
+        return _target_of(_levels(text or ""), self.dest_symbol, self.dest_occurrence)
 
 
 # -- running ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from ..engines.textfile import TextFile
@@ -61,12 +61,17 @@ def existing_text(ctx: ActionContext, rel: str, path: str) -> tuple[bytes, TextF
 
 
 def plan_file(
-    rel: str, before: bytes | None, after: bytes, summary: str, notes: tuple[str, ...] = ()
+    rel: str,
+    before: bytes | None,
+    after: bytes,
+    summary: str,
+    notes: tuple[str, ...] = (),
+    executable: bool | None = None,
 ) -> Result:
     """A one-file plan, or an immediate outcome when nothing would change."""
-    if before == after:
+    if before == after and executable is None:
         return Outcome(True, f"{rel} already holds this content; nothing to write")
-    change = FileChange(rel, before, after)
+    change = FileChange(rel, before, after, executable=executable)
     return Plan(ChangeSet((change,)), Outcome(True, summary), notes)
 
 
@@ -80,17 +85,22 @@ def plan_text_edit(
     path: str,
     verb: str,
     edit: Callable[[str], tuple[str, str]],
+    *,
+    kept: Callable[[], Sequence[tuple[int, int, int]] | None] = lambda: None,
+    executable: Callable[[], bool | None] = lambda: None,
 ) -> Result:
     """Decode ``path``, run ``edit`` on its text (-> new text, note), re-encode, plan.
 
-    BOM, line-break style and every untouched byte survive: TextFile re-applies them.
+    BOM, line-break style and every untouched byte survive: TextFile re-applies them
+    (``kept``, asked after the edit, names the untouched lines when the edit knows them).
     """
     rel = target_for_write(ctx, path)
     before, decoded = existing_text(ctx, rel, path)
     new_text, note = edit(decoded.text)
-    after = decoded.encode(new_text)
+    after = decoded.encode(new_text, kept())
     detail = f"; {note}" if note else ""
-    return plan_file(rel, before, after, f"{verb} {rel} (now {_shape(new_text)}{detail})")
+    summary = f"{verb} {rel} (now {_shape(new_text)}{detail})"
+    return plan_file(rel, before, after, summary, executable=executable())
 
 
 # -- fs.write -----------------------------------------------------------------------
@@ -137,7 +147,7 @@ class PatchFields(PathFields):
 
 
 def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
-    from ..engines.patching import apply_unified_diff, parse_patch
+    from ..engines.patching import PatchResult, apply_unified_diff, parse_patch
 
     rel = target_for_write(ctx, fields.path)
     before = ctx.files.read(rel)
@@ -145,17 +155,30 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
         # Only a patch that creates the file (@@ -0,0 +1,N @@) applies to a missing one;
         # a malformed patch still gets its own precise error.
         parsed = parse_patch(fields.patch_b64, rel)
-        if not parsed.creates and any(hunk.old_count for hunk in parsed.hunks):
+        if not parsed.hunks or (
+            not parsed.creates and any(hunk.old_count for hunk in parsed.hunks)
+        ):
             raise not_found(ctx.workspace, fields.path)
         result = apply_unified_diff("", fields.patch_b64, rel)
         summary = f"Patched {rel} (new file, {_shape(result.text)}; {result.summary_note})"
-        return plan_file(rel, None, result.text.encode("utf-8"), summary)
+        return plan_file(
+            rel, None, result.text.encode("utf-8"), summary, executable=result.executable
+        )
+
+    done: list[PatchResult] = []
 
     def edit(text: str) -> tuple[str, str]:
-        result = apply_unified_diff(text, fields.patch_b64, rel)
-        return result.text, result.summary_note
+        done.append(apply_unified_diff(text, fields.patch_b64, rel))
+        return done[0].text, done[0].summary_note
 
-    return plan_text_edit(ctx, fields.path, "Patched", edit)
+    return plan_text_edit(
+        ctx,
+        fields.path,
+        "Patched",
+        edit,
+        kept=lambda: done[0].kept,
+        executable=lambda: done[0].executable,
+    )
 
 
 # -- fs.applyEdits ------------------------------------------------------------------

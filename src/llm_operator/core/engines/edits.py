@@ -15,7 +15,10 @@ Decisions (the protocol docs record them):
   "\\n", "\\n" is appended, so inserted lines stay lines.
 - An empty ``anchor``, ``find`` or insert ``text`` is ERR_INVALID_EDITS_JSON.
 - replaceFirst / replaceAll: no match is ERR_ANCHOR_NOT_FOUND (replaceAll too: a
-  replaceAll that changes nothing is almost always a wrong ``find``).
+  replaceAll that changes nothing is almost always a wrong ``find``). Their options
+  ``regex``, ``caseSensitive`` and ``wholeWord`` are edit_matching's; ``expectedCount`` on
+  replaceAll is checked before anything is replaced (ERR_COUNT_MISMATCH with the real
+  count and the lines of the matches).
 - replaceRange: ``startLine``..``endLine`` are 1-based and inclusive, over the current
   text's lines. ``text`` is a block of whole lines: one trailing "\\n" on it is optional,
   the file's final-newline state is kept, and ``""`` deletes the lines. ``startLine`` >
@@ -33,17 +36,20 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import OperatorError, mark, quote
+from .edit_matching import Finder, compile_finder
 from .textfile import split_lines
 
 INVALID_JSON = "ERR_INVALID_EDITS_JSON"
 NOT_FOUND = "ERR_ANCHOR_NOT_FOUND"
 BAD_OCCURRENCE = "ERR_INVALID_ANCHOR_OCCURRENCE"
 BAD_RANGE = "ERR_INVALID_LINE_RANGE"
+COUNT_MISMATCH = "ERR_COUNT_MISMATCH"
 
 _FORMAT = (
     '{"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}, ...]}; ops: '
     "insertAfter/insertBefore (anchor, text, optional occurrence>=1), replaceFirst/"
-    "replaceAll (find, text), replaceRange (startLine, endLine, text)"
+    "replaceAll (find, text, optional regex, caseSensitive, wholeWord; replaceAll also "
+    "expectedCount), replaceRange (startLine, endLine, text)"
 )
 
 
@@ -76,12 +82,19 @@ class ReplaceFirst(_Edit):
     op: Literal["replaceFirst"]
     find: str = Field(min_length=1)
     text: str
+    regex: bool = False
+    caseSensitive: bool = True
+    wholeWord: bool = False
 
 
 class ReplaceAll(_Edit):
     op: Literal["replaceAll"]
     find: str = Field(min_length=1)
     text: str
+    regex: bool = False
+    caseSensitive: bool = True
+    wholeWord: bool = False
+    expectedCount: int | None = Field(default=None, ge=1)
 
 
 class ReplaceRange(_Edit):
@@ -154,6 +167,8 @@ def _describe(error: Any, document: Any) -> str:
         return f"{where}: {field} must be a whole number >= 1"
     if kind == "string_type":
         return f"{where}: {field} must be a string"
+    if kind == "bool_type":
+        return f"{where}: {field} must be true or false (a JSON boolean, not a string)"
     return f"{where}: {field}: {error['msg']}; {allowed}"
 
 
@@ -192,7 +207,21 @@ def parse_edits(edits_json: str) -> EditList:
                 f"{edit.endLine}; the range is inclusive, so one line is startLine == endLine",
                 {"edit": index},
             )
+        if isinstance(edit, ReplaceFirst | ReplaceAll):
+            _finder(edit, index)  # a bad pattern is refused before any edit runs
     return parsed
+
+
+def _finder(edit: ReplaceFirst | ReplaceAll, index: int) -> Finder:
+    return compile_finder(
+        _lf(edit.find),
+        _lf(edit.text),
+        regex=edit.regex,
+        case_sensitive=edit.caseSensitive,
+        whole_word=edit.wholeWord,
+        where=f"edit {index} ({edit.op})",
+        index=index,
+    )
 
 
 def _lf(value: str) -> str:
@@ -225,8 +254,15 @@ def _nearest_line(text: str, wanted: str) -> tuple[int, str] | None:
     return None if best < 0 else (best + 1, lines[best])
 
 
-def _not_found(where: str, label: str, wanted: str, text: str, index: int) -> OperatorError:
-    message = f"{where}: {label} {wanted!r} was not found (matching is exact, whitespace included)"
+def _not_found(
+    where: str,
+    label: str,
+    wanted: str,
+    text: str,
+    index: int,
+    how: str = "matching is exact, whitespace included",
+) -> OperatorError:
+    message = f"{where}: {label} {wanted!r} was not found ({how})"
     details: dict[str, Any] = {"edit": index, label: wanted}
     nearest = _nearest_line(text, wanted)
     if nearest is not None:
@@ -286,6 +322,47 @@ def _replace_range(text: str, edit: ReplaceRange, where: str, index: int) -> str
     return "\n".join(lines) + ("\n" if final_newline else "")
 
 
+def _replace(text: str, edit: ReplaceFirst | ReplaceAll, where: str, index: int) -> tuple[str, str]:
+    finder = _finder(edit, index)
+    spans = finder.spans(text, 1 if isinstance(edit, ReplaceFirst) else None)
+    if not spans:
+        how = "matching is exact, whitespace included"
+        if finder.pattern is not None:
+            how = f"matched as {finder.options()}"
+        raise _not_found(where, "find", finder.find, text, index, how)
+    empty = next((start for start, end, _ in spans if start == end), None)
+    if empty is not None:
+        raise OperatorError(
+            INVALID_JSON,
+            f"{where}: the find pattern {finder.find!r} matches empty text at line "
+            f"{_line_of(text, empty)}; a find must match at least one character",
+            {"edit": index, "line": _line_of(text, empty)},
+        )
+    expected = edit.expectedCount if isinstance(edit, ReplaceAll) else None
+    if expected is not None and expected != len(spans):
+        lines = [_line_of(text, start) for start, _, _ in spans[:20]]
+        at = ", ".join(map(str, lines)) + (", ..." if len(spans) > len(lines) else "")
+        raise OperatorError(
+            COUNT_MISMATCH,
+            f"{where}: expectedCount is {expected} but find {finder.find!r}"
+            f"{finder.describe()} matches {len(spans)} time{'s' if len(spans) != 1 else ''} "
+            f"(at line{'s' if len(spans) != 1 else ''} {at}); nothing was changed. Check the "
+            "matches, then send the real count or narrow the find text",
+            {"edit": index, "expected": expected, "count": len(spans), "lines": lines},
+        )
+    pieces: list[str] = []
+    last = 0
+    for start, end, replacement in spans:
+        pieces.append(text[last:start])
+        pieces.append(replacement)
+        last = end
+    pieces.append(text[last:])
+    if isinstance(edit, ReplaceFirst):
+        return "".join(pieces), f"replaceFirst at line {_line_of(text, spans[0][0])}"
+    count = len(spans)
+    return "".join(pieces), f"replaceAll ({count} replaced)"
+
+
 def _apply_one(text: str, edit: EditModel, index: int) -> tuple[str, str]:
     """The text after one edit, and a few words on what it did."""
     where = f"edit {index} ({edit.op})"
@@ -303,19 +380,8 @@ def _apply_one(text: str, edit: EditModel, index: int) -> tuple[str, str]:
             if starts_line and not insert.endswith("\n"):
                 insert += "\n"
         return text[:at] + insert + text[at:], f"{edit.op} at line {_line_of(text, start)}"
-    if isinstance(edit, ReplaceFirst):
-        find = _lf(edit.find)
-        start = text.find(find)
-        if start == -1:
-            raise _not_found(where, "find", find, text, index)
-        new = text[:start] + _lf(edit.text) + text[start + len(find) :]
-        return new, f"replaceFirst at line {_line_of(text, start)}"
-    if isinstance(edit, ReplaceAll):
-        find = _lf(edit.find)
-        count = text.count(find)
-        if count == 0:
-            raise _not_found(where, "find", find, text, index)
-        return text.replace(find, _lf(edit.text)), f"replaceAll ({count} replaced)"
+    if isinstance(edit, ReplaceFirst | ReplaceAll):
+        return _replace(text, edit, where, index)
     note = f"replaceRange lines {edit.startLine}-{edit.endLine}"
     return _replace_range(text, edit, where, index), note
 

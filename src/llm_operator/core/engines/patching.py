@@ -8,13 +8,22 @@ Invariants:
   never matches a patch line that has one (``\\ No newline at end of file`` says which).
   The flag of the result follows the patch: it changes only where a hunk ends at the end
   of the file.
-- Hunks are matched against the original lines, in patch order, each strictly after the
-  lines taken by the hunk before it. Context and removed lines match exactly: no fuzz
-  factor, no whitespace leniency.
-- A hunk is looked for at the line its header states (the old side, ``-a``), then at
-  offsets +1, -1, +2, -2, ... as ``git apply`` does; the offsets used are reported. A hunk
-  with no old-side lines (pure insertion, no context) is only tried at its stated line:
-  there is nothing to recognise it by anywhere else.
+- Each hunk is matched against the original lines on its own, whatever the hunk order:
+  it goes to the place nearest the line its header states (the old side, ``-a``), as
+  ``git apply`` looks at offsets +1, -1, +2, -2, ...; the offsets used are reported.
+  Context and removed lines match exactly: no fuzz factor, no whitespace leniency.
+- Stricter than git where a model's line numbers mislead: two places equally near the
+  stated line refuse (ERR_PATCH_AMBIGUOUS, both lines named); hunks whose places overlap
+  refuse (ERR_PATCH_OVERLAP); a hunk whose new side already stands where it would go, or
+  stands near its line while its old side is nowhere, refuses as "looks already applied
+  at line N" (ERR_PATCH_ALREADY_APPLIED), as GNU patch detects previously applied patches.
+- A hunk with no old-side lines (pure insertion, no context) is only tried at its stated
+  line: there is nothing to recognise it by anywhere else. ``@@ -0,0 +1,N @@`` as the only
+  hunk creates the whole file, with or without ``/dev/null`` headers, and is refused on a
+  file that has lines.
+- ``new file mode 100755`` / ``new mode 100755`` make the file executable (100644: not);
+  the result carries it for the write. A result also lists the runs of untouched lines,
+  so a file with mixed line breaks keeps each untouched line's own break.
 - The text is never split into lines on success: each hunk's old lines, joined, are
   found with ``str.find`` and their line number counted with ``str.count``; the result is
   one join of slices. Applying a few hunks to a big file is linear and runs mostly in C.
@@ -36,16 +45,18 @@ Decisions (the protocol docs record them):
   (``a/``/``b/`` prefixes and tab-separated timestamps allowed). ``--- /dev/null`` creates
   a file and needs empty text; ``+++ /dev/null`` is accepted only when every line is
   removed and gives empty text (fs.delete, not fs.patch, removes files).
-- ``diff --git``, ``index`` and ``new file mode`` lines are tolerated before the headers;
+- ``diff --git`` (or a plain ``diff ...`` command line), ``index``, ``old mode`` and
+  ``deleted file mode`` lines are tolerated before the headers;
   renames, copies, binary patches and a second file are refused.
 """
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import OperatorError, mark, quote
@@ -55,7 +66,9 @@ INVALID = "ERR_INVALID_PATCH"
 MISMATCH = "ERR_PATCH_CONTEXT_MISMATCH"
 
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
-_TOLERATED_GIT_LINES = ("index ", "new file mode ")
+_TOLERATED_GIT_LINES = ("index ", "old mode ", "deleted file mode ")
+_MODE_LINES = ("new file mode ", "new mode ")
+_MODES = {"100644": False, "100755": True}
 _TWO_FILE_GIT_LINES = (
     "rename from ",
     "rename to ",
@@ -74,6 +87,10 @@ class PatchResult:
     hunks: int
     offsets: tuple[int, ...]
     summary_note: str
+    executable: bool | None = None
+    # Runs of untouched lines: (first old line, first new line, count), 0-based, so the
+    # encoder gives each its own line break back in a file with mixed breaks.
+    kept: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,7 @@ class Hunk:
     new: tuple[str, ...]
     old_no_eol: bool  # the old side's last line has no newline (it ends the file)
     new_no_eol: bool
+    kinds: str = ""  # one of " ", "-", "+" per body line: which lines are context
 
     @property
     def stated_index(self) -> int:
@@ -97,8 +115,9 @@ class Hunk:
 @dataclass(frozen=True)
 class ParsedPatch:
     hunks: tuple[Hunk, ...]
-    creates: bool  # --- /dev/null
+    creates: bool  # --- /dev/null, or a hunk @@ -0,0 ... @@ that makes the whole file
     deletes: bool  # +++ /dev/null
+    executable: bool | None = None  # new (file) mode 100755 / 100644; None: unchanged
 
 
 def _fail(message: str, **details: object) -> OperatorError:
@@ -151,6 +170,7 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
     old_name: str | None = None
     new_name: str | None = None
     seen_git_line = False
+    executable: bool | None = None
     while i < len(lines) and not lines[i].startswith("@@"):
         line = lines[i]
         if line.strip() == "":
@@ -159,8 +179,19 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
             if seen_git_line or old_name is not None:
                 raise _two_files(i)
             seen_git_line = True
+        elif line.startswith("diff ") and not seen_git_line and old_name is None:
+            seen_git_line = True  # the command line of a plain diff ("diff -u a/f b/f")
         elif line.startswith(_TOLERATED_GIT_LINES):
             pass
+        elif line.startswith(_MODE_LINES):
+            mode = line.split()[-1]
+            if mode not in _MODES:
+                raise _fail(
+                    f"line {i + 1} ({line!r}): only the modes 100644 (regular) and 100755 "
+                    "(executable) can be set by fs.patch",
+                    line=i + 1,
+                )
+            executable = _MODES[mode]
         elif line.startswith(_TWO_FILE_GIT_LINES):
             raise _fail(
                 f"line {i + 1} ({line!r}): renames and copies name two files; "
@@ -220,6 +251,8 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
                 "counts are already complete",
                 line=i + 1,
             )
+    if not hunks and executable is not None:
+        return ParsedPatch((), False, False, executable)
     if not hunks:
         raise _fail(
             "the patch has no hunks: expected at least one '@@ -a,b +c,d @@' header "
@@ -232,13 +265,15 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
                 "of file') but more hunks follow it",
                 hunk=hunk.number,
             )
-    creates = old_name == "/dev/null"
+    # "@@ -0,0 +1,N @@" as the only hunk makes the whole file, with or without headers.
+    whole = len(hunks) == 1 and hunks[0].old_start == 0 and hunks[0].old_count == 0
+    creates = old_name == "/dev/null" or whole
     deletes = new_name == "/dev/null"
     if creates and any(h.old for h in hunks):
         raise _fail("the patch creates the file (--- /dev/null) but its hunks have old lines")
     if deletes and any(h.new for h in hunks):
         raise _fail("the patch deletes the file (+++ /dev/null) but its hunks add lines")
-    return ParsedPatch(tuple(hunks), creates, deletes)
+    return ParsedPatch(tuple(hunks), creates, deletes, executable)
 
 
 def _two_files(index: int) -> OperatorError:
@@ -360,6 +395,7 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
             tuple(new),
             old_no_eol,
             new_no_eol,
+            "".join(line[:1] or " " for line in body if not line.startswith("\\")),
         ),
         end,
     )
@@ -395,43 +431,59 @@ def _offset_of_line(text: str, start: int, count: int) -> int | None:
     return None if match is None else match.end()
 
 
-def _locate(text: str, hunk: Hunk, low_line: int, low_char: int) -> _Place | None:
-    """Nearest place at or after line ``low_line`` where the hunk applies, as git finds it.
-
-    Candidates are ordered by distance from the stated line, the later one first on a tie
-    (git tries +1 before -1). Occurrences come from ``str.find`` on the old lines joined,
-    so the text is never split; the line of each is counted incrementally.
-    """
-    stated = hunk.stated_index
-    if not hunk.old:
-        # Nothing to recognise the place by: only the stated line will do.
-        if stated < low_line:
-            return None
-        start = _offset_of_line(text, low_char, stated - low_line)
-        if start is None or not _fits_end(text, hunk, start):
-            return None
-        return _Place(stated, start, start)
-    needle = "\n".join(hunk.old) + ("" if hunk.old_no_eol else "\n")
-    if not needle:
-        return None  # an empty last line without newline: no text holds one
-    best: _Place | None = None
-    best_key = (0, 0)
-    line, counted_to = low_line, low_char
-    found = text.find(needle, low_char)
+def _nearest(text: str, needle: str, stated: int, fits: Callable[[int], bool]) -> list[_Place]:
+    """The places nearest line ``stated`` where ``needle`` (whole lines) occurs: one, or two
+    equally near (one above, one below). Occurrences come from ``str.find`` over the text,
+    never split; the line of each is counted incrementally, and the scan stops once it is
+    farther below the stated line than the best place found."""
+    best: list[_Place] = []
+    best_distance = 0
+    line, counted_to = 0, 0
+    found = text.find(needle)
     while found != -1:
         line += text.count("\n", counted_to, found)
         counted_to = found
-        if best is not None and line - stated > best_key[0]:
+        distance = abs(line - stated)
+        if best and line - stated > best_distance:
             break
         end = found + len(needle)
-        if (found == 0 or text[found - 1] == "\n") and _fits_end(text, hunk, end):
-            key = (abs(line - stated), int(line < stated))
-            if best is None or key < best_key:
-                best, best_key = _Place(line, found, end), key
-                if key == (0, 0):
-                    break
+        if (found == 0 or text[found - 1] == "\n") and fits(end):
+            if not best or distance < best_distance:
+                best, best_distance = [_Place(line, found, end)], distance
+            elif distance == best_distance and best[-1].line != line:
+                best.append(_Place(line, found, end))
         found = text.find(needle, found + 1)
     return best
+
+
+def _locate(text: str, hunk: Hunk) -> list[_Place]:
+    """Where the hunk's old lines are nearest its stated line, anywhere in the file."""
+    stated = hunk.stated_index
+    if not hunk.old:
+        # Nothing to recognise the place by: only the stated line will do.
+        start = _offset_of_line(text, 0, stated)
+        if start is None or not _fits_end(text, hunk, start):
+            return []
+        return [_Place(stated, start, start)]
+    needle = "\n".join(hunk.old) + ("" if hunk.old_no_eol else "\n")
+    if not needle:
+        return []  # an empty last line without newline: no text holds one
+    return _nearest(text, needle, stated, lambda end: _fits_end(text, hunk, end))
+
+
+def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
+    """The line where the hunk's new side already stands, when the file looks patched:
+    its new lines are found near the stated line, covering the place its old lines match
+    (an append applied before), or where its old lines are not found at all."""
+    if not hunk.new or hunk.new == hunk.old or not hunk.old:
+        # A pure insertion has no context to tell a second copy from the first.
+        return None
+    needle = "\n".join(hunk.new) + ("" if hunk.new_no_eol else "\n")
+    found = _nearest(text, needle, hunk.stated_index, lambda end: True)
+    for done in found:
+        if place is None or (done.start <= place.start and place.end <= done.end):
+            return done.line
+    return None
 
 
 def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
@@ -468,6 +520,12 @@ def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
         f"{label} does not apply to {path}: its context and removed lines were not found "
         f"at line {hunk.stated_index + 1} or at any offset (matching is exact).",
     ]
+    stated_end = hunk.stated_index + len(hunk.old)
+    if stated_end > len(lines):
+        out.append(
+            f"The hunk's old lines run from line {hunk.stated_index + 1} to line {stated_end}, "
+            f"but {path} ends at line {len(lines)}."
+        )
     if first_diff < len(hunk.old) and first_diff < len(found):
         want, have = hunk.old[first_diff], found[first_diff]
         if want.strip() == have.strip() or want.split() == have.split():
@@ -482,13 +540,6 @@ def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
             "The lines match but the end of file does not: check '\\ No newline at end of "
             f"file' (the file {'ends' if eol else 'does not end'} with a newline)."
         )
-    if low > 0:
-        earlier = _locate(text, hunk, 0, 0)
-        if earlier is not None and earlier.line < low:
-            out.append(
-                f"It matches at line {earlier.line + 1}, but lines up to {low} belong to the "
-                "previous hunk: hunks must be in file order and must not overlap."
-            )
     out.append(f"Expected (the hunk's ' ' and '-' lines, from line {hunk.stated_index + 1}):")
     out.extend(_numbered(hunk.old, hunk.stated_index, first_diff))
     if found:
@@ -527,14 +578,21 @@ def _numbered(lines: Sequence[str], first_index: int, marked: int) -> list[str]:
 
 
 def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
-    """Apply a single-file unified diff to LF ``text``; raise OperatorError on any problem."""
+    """Apply a single-file unified diff to LF ``text``; raise OperatorError on any problem.
+
+    Each hunk is placed nearest its own stated line, whatever the order of the hunks;
+    two equally near places, overlapping hunks and a hunk whose new side is already in
+    place are refused rather than guessed.
+    """
     parsed = parse_patch(patch, path)
     if parsed.creates and text:
         lines = split_lines(text)[0]
+        how = "'--- /dev/null'" if parsed.hunks and parsed.hunks[0].old_count == 0 else ""
         raise OperatorError(
             MISMATCH,
-            f"the patch creates {path} ('--- /dev/null') but the file already has "
-            f"{len(lines)} lines; diff against its current content instead",
+            f"the patch creates {path} ({how or '@@ -0,0 @@'}: the old side is an empty file) "
+            f"but the file already has {len(lines)} lines; diff against its current content "
+            "instead (old lines as context, e.g. '@@ -1,3 +1,4 @@')",
             {
                 "hunk": 1,
                 "found_at_line": 1,
@@ -542,25 +600,51 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
                 "found": [mark(line) for line in lines[:_SHOWN_LINES]],
             },
         )
-    places: list[_Place] = []
-    low_line = low_char = 0
+    placed: list[tuple[Hunk, _Place]] = []
     for hunk in parsed.hunks:
-        place = _locate(text, hunk, low_line, low_char)
-        if place is None:
-            raise _mismatch(text, hunk, low_line, path)
-        places.append(place)
-        low_line, low_char = place.line + len(hunk.old), place.end
+        places = _locate(text, hunk)
+        if not places:
+            done = _applied_at(text, hunk, None)
+            if done is not None:
+                raise _already_applied(hunk, done, path)
+            raise _mismatch(text, hunk, 0, path)
+        if len(places) > 1:
+            raise _ambiguous(hunk, places, path)
+        done = _applied_at(text, hunk, places[0])
+        if done is not None:
+            raise _already_applied(hunk, done, path)
+        placed.append((hunk, places[0]))
+    ordered = sorted(placed, key=lambda item: (item[1].start, item[1].end))
+    for (first, at), (second, then) in itertools.pairwise(ordered):
+        if then.start < at.end or (then.start == at.start and at.start != at.end):
+            raise _overlap(first, at, second, then, path)
 
     pieces: list[str] = []
+    kept: list[tuple[int, int, int]] = []
     cursor = 0
-    for hunk, place in zip(parsed.hunks, places, strict=True):
+    old_line = new_line = 0
+    for hunk, place in ordered:
         pieces.append(text[cursor : place.start])
+        untouched = place.line - old_line
+        if untouched > 0:
+            kept.append((old_line, new_line, untouched))
+        old_at, new_at = place.line, new_line + untouched
+        for kind in hunk.kinds:
+            if kind == " ":
+                kept.append((old_at, new_at, 1))  # a context line is untouched too
+            old_at += kind != "+"
+            new_at += kind != "-"
+        new_line += untouched + len(hunk.new)
+        old_line = place.line + len(hunk.old)
         if hunk.new:
             pieces.append("\n".join(hunk.new))
             # A hunk may drop the final newline only where it ends the file (_fits_end).
             pieces.append("" if hunk.new_no_eol else "\n")
         cursor = place.end
     pieces.append(text[cursor:])
+    rest = text.count("\n", cursor) + (0 if text.endswith("\n") or cursor >= len(text) else 1)
+    if rest > 0:
+        kept.append((old_line, new_line, rest))
     result = "".join(pieces)
     if parsed.deletes and result:
         remaining = split_lines(result)[0]
@@ -574,10 +658,49 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
                 "found": [mark(line) for line in remaining[:_SHOWN_LINES]],
             },
         )
-    offsets = tuple(
-        place.line - hunk.stated_index for hunk, place in zip(parsed.hunks, places, strict=True)
+    offsets = tuple(place.line - hunk.stated_index for hunk, place in placed)
+    note = _summary(offsets)
+    if parsed.executable is not None:
+        mode = "executable (100755)" if parsed.executable else "not executable (100644)"
+        note = f"{note}; file mode set to {mode}" if offsets else f"file mode set to {mode}"
+    return PatchResult(result, len(parsed.hunks), offsets, note, parsed.executable, tuple(kept))
+
+
+def _already_applied(hunk: Hunk, line: int, path: str) -> OperatorError:
+    return OperatorError(
+        "ERR_PATCH_ALREADY_APPLIED",
+        f"{_hunk_label(hunk.number, hunk.header)} looks already applied at line {line + 1} "
+        f"of {path}: its new lines ('+' and ' ') are in place there. Nothing was changed; "
+        "read the file again before sending another patch.",
+        {"hunk": hunk.number, "header": hunk.header, "applied_at_line": line + 1},
     )
-    return PatchResult(result, len(parsed.hunks), offsets, _summary(offsets))
+
+
+def _ambiguous(hunk: Hunk, places: list[_Place], path: str) -> OperatorError:
+    lines = [place.line + 1 for place in places]
+    distance = abs(places[0].line - hunk.stated_index)
+    return OperatorError(
+        "ERR_PATCH_AMBIGUOUS",
+        f"{_hunk_label(hunk.number, hunk.header)} matches {path} equally well at lines "
+        f"{lines[0]} and {lines[1]} ({distance} lines from its stated line "
+        f"{hunk.stated_index + 1}); nothing was changed. Give the hunk's real line number or "
+        "more context lines so that one place fits.",
+        {"hunk": hunk.number, "header": hunk.header, "candidate_lines": lines},
+    )
+
+
+def _overlap(first: Hunk, at: _Place, second: Hunk, then: _Place, path: str) -> OperatorError:
+    return OperatorError(
+        "ERR_PATCH_OVERLAP",
+        f"{_hunk_label(first.number, first.header)} (lines {at.line + 1}-"
+        f"{at.line + max(len(first.old), 1)}) and {_hunk_label(second.number, second.header)} "
+        f"(from line {then.line + 1}) change overlapping lines of {path}; nothing was changed. "
+        "Merge them into one hunk, or fix their line numbers and context.",
+        {
+            "hunks": [first.number, second.number],
+            "lines": [at.line + 1, then.line + 1],
+        },
+    )
 
 
 def _summary(offsets: tuple[int, ...]) -> str:

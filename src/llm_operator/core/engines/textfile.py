@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import OperatorError
@@ -84,14 +85,32 @@ class TextFile:
             raw = raw.replace(style, "\n")
         return cls(raw, bom, style)
 
-    def encode(self, text: str) -> bytes:
-        """``text`` (LF line breaks) as bytes in this file's BOM and line-break style."""
-        if self.mixed_newlines:
+    def encode(self, text: str, kept: Sequence[tuple[int, int, int]] | None = None) -> bytes:
+        """``text`` (LF line breaks) as bytes in this file's BOM and line-break style.
+
+        ``kept`` (runs of untouched lines: first old line, first new line, count), when the
+        edit knows them, says exactly which lines keep their own break in a file with mixed
+        breaks; without it they are found by matching the old and new lines.
+        """
+        if self.mixed_newlines and kept is not None:
+            text = self._breaks_of_runs(text.replace("\r\n", "\n"), kept)
+        elif self.mixed_newlines:
             text = self._restore_breaks(text.replace("\r\n", "\n"))
         elif self.newline != "\n":
             text = text.replace("\r\n", "\n").replace("\n", self.newline)
         data = text.encode("utf-8")
         return BOM + data if self.bom else data
+
+    def _breaks_of_runs(self, text: str, kept: Sequence[tuple[int, int, int]]) -> str:
+        new = text.split("\n")
+        breaks = [self.newline] * (len(new) - 1)
+        for old_first, new_first, count in kept:
+            for k in range(count):
+                if new_first + k < len(breaks) and old_first + k < len(self.line_breaks):
+                    breaks[new_first + k] = self.line_breaks[old_first + k]
+        return "".join(
+            line + (breaks[index] if index < len(breaks) else "") for index, line in enumerate(new)
+        )
 
     def _restore_breaks(self, text: str) -> str:
         from difflib import SequenceMatcher

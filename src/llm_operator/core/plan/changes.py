@@ -32,6 +32,8 @@ class FileChange:
     after: bytes | None
     before_is_dir: bool = False
     before_is_symlink: bool = False
+    # A patch's "new mode 100755" (True) or "100644" (False); None keeps the file's mode.
+    executable: bool | None = None
 
     @property
     def before_digest(self) -> str:

@@ -95,7 +95,12 @@ def diff_rows(diff: str) -> tuple[DiffLine, ...]:
     """The lines of a unified diff with their numbers and word-level spans."""
     rows: list[DiffLine] = []
     old = new = 0
-    for line in diff.splitlines():
+    # Split on "\n" only: splitlines() would also break at "\r", "\x0c", "\u2028" and
+    # other characters a line of a file may hold, and shift every number after it.
+    lines = diff.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
         if line.startswith(("--- ", "+++ ")) and not rows:
             continue
         hunk = _HUNK.match(line)

@@ -186,7 +186,14 @@ class Session:
         """What recovering a crashed run changed since the last call, for people to read."""
         if self.state is None:
             return []
-        return [found.describe() for found in self.state.take_recovered()]
+        # A batch left open that touched nothing (its run took its files back itself, or
+        # died before the first file) is forgotten quietly: "taken back: 0 path(s)" would
+        # tell of a rollback that did not happen.
+        return [
+            found.describe()
+            for found in self.state.take_recovered()
+            if found.rewound or found.left_alone or found.problems
+        ]
 
     # -- prepare -----------------------------------------------------------------
 

@@ -16,7 +16,10 @@ run at once, every write is shown to me as a diff and runs only if I approve it.
 result blocks back to you. Start with a small read, for example fs.list with path: . \
 This primer is complete for normal work; the full reference is what operator.getInterfaceSpec \
 returns (or `llm-operator spec` prints), and you need it only for details this primer leaves \
-open."""
+open. fs.outline of a folder is the cheapest map of a codebase. A context message from me \
+(## Task, then files between === FILE: <path> === lines, numbered as fs.readSlice numbers \
+them, maybe in parts headed "LLM Operator context, part i of n") shows the files as they \
+were: read again before editing later."""
 
 RULES = """\
 HARD RULES

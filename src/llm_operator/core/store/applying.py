@@ -407,13 +407,27 @@ class _Rollback:
         return problems
 
 
+def _mode_after(target: _Target) -> int | None:
+    """The permission bits to write: the file's own, with the execute bits a patch's
+    ``new mode`` sets (x wherever r is) or clears."""
+    wanted = target.change.executable
+    if wanted is None:
+        return target.mode
+    base = target.mode
+    if base is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        base = 0o666 & ~umask
+    return base | ((base & 0o444) >> 2) if wanted else base & ~0o111
+
+
 def _write(workspace: Workspace, target: _Target, rollback: _Rollback) -> None:
     with _locate_target(workspace, target.change) as spot:
         fd, created = make_missing_dirs(spot)
         rollback.created_dirs += created
         try:
             assert target.change.after is not None
-            _write_in(fd, spot.name, target.real, target.change.after, target.mode)
+            _write_in(fd, spot.name, target.real, target.change.after, _mode_after(target))
         finally:
             os.close(fd)
     if target.change.before is None:

@@ -8,7 +8,6 @@ descriptor of its folder, reached from the root one component at a time, and its
 from __future__ import annotations
 
 import contextlib
-import difflib
 import errno
 import os
 import stat
@@ -77,6 +76,8 @@ def not_found(workspace: Workspace, path: str) -> OperatorError:
             f"nothing at {path!r}: the folder {parent_text!r} does not exist either; "
             "use fs.list or fs.searchTree to find the right path",
         )
+    import difflib  # lazy: only a missing path needs it, and start-up counts
+
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     prefix = f"{parent_text}/" if parent_text else ""
     hint = (

@@ -22,6 +22,7 @@ from .operations import (
     replace_structure,
     replace_text_in_structure,
 )
+from .outline import FileOutline, OutlineEntry, outline_structures
 from .reports import StructureEdit, StructureMove
 from .source import MAX_CONTENT_BYTES, MAX_FILE_BYTES
 from .targeting import Target, symbol_target
@@ -31,6 +32,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "POSITIONS",
     "SUPPORTED_LANGUAGES",
+    "FileOutline",
+    "OutlineEntry",
     "StructureEdit",
     "StructureMove",
     "Target",
@@ -39,6 +42,7 @@ __all__ = [
     "insert_before_structure",
     "language_for_path",
     "move_structure",
+    "outline_structures",
     "read_structure",
     "replace_all_text_in_structure",
     "replace_structure",

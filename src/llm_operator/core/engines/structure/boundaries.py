@@ -7,7 +7,8 @@ Rules:
   no blank line between, same indentation as the range's first line, nothing else on
   their lines. A shebang line never belongs to a structure.
 - It ends at the node's last line, minus trailing blank and comment-only lines, which
-  tree-sitter sometimes puts inside a block although they introduce what follows.
+  tree-sitter sometimes puts inside a block although they introduce what follows; a
+  comment that starts on that last line after the node and runs on ends where it ends.
 - A trailing ``;`` or ``,`` on the last line comes along, since ranges are whole lines.
 """
 
@@ -54,10 +55,23 @@ def _comment_line(source: Source, row: int) -> Node | None:
     return node
 
 
+def _trailing_comment_end(source: Source, node: Node, end: int) -> int:
+    """The last row of a comment that starts on the structure's last line after it
+    (``} /* the end\n   of a */``): the structure ends where that comment ends."""
+    after = node.next_sibling
+    while after is not None and after.start_point.row == end:
+        if after.type in source.spec.comment_types:
+            end = max(end, end_row(after))
+        elif after.type not in (";", ","):
+            break
+        after = after.next_sibling
+    return end
+
+
 def structure_range(source: Source, node: Node) -> tuple[int, int]:
     """0-based first and last row of the structure, attached comments included."""
     start = node.start_point.row
-    end = end_row(node)
+    end = _trailing_comment_end(source, node, end_row(node))
     lines = source.lines
     while end > start:
         if not lines[end].strip():
@@ -81,6 +95,21 @@ def structure_range(source: Source, node: Node) -> tuple[int, int]:
     return start, end
 
 
+def _led_by_prefixes(source: Source, node: Node) -> bool:
+    """Whether only the structure's own decorators precede it on its first line
+    (``@HostListener('click') onClick() {``, where the decorator is a sibling node)."""
+    row = node.start_point.row
+    before = node.prev_sibling
+    start = node.start_point.column
+    while before is not None and before.end_point.row == row:
+        if before.type not in source.spec.attached_types:
+            return False
+        start = before.start_point.column
+        before = before.prev_sibling
+    line = source.lines[row].encode("utf-8")
+    return not line[:start].strip()
+
+
 def owns_lines(source: Source, node: Node) -> bool:
     """Whether no other code shares the structure's first or last line.
 
@@ -90,7 +119,7 @@ def owns_lines(source: Source, node: Node) -> bool:
     if source.spec.name == "markdown":
         return True
     first = source.lines[node.start_point.row].encode("utf-8")
-    if first[: node.start_point.column].strip():
+    if first[: node.start_point.column].strip() and not _led_by_prefixes(source, node):
         return False
     if node.end_point.column == 0 and node.end_point.row > node.start_point.row:
         return True

@@ -207,10 +207,13 @@ def rebase(
         for rows in literal_rows(root):
             literal.update(rows)
     verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in strings)
+    first_code = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    # Directives inside the structure (``#if DEBUG`` at column 0 in a method) do not set
+    # its base; a structure that is itself a directive (``#define``) does.
     directives = frozenset(
         i
         for i, line in enumerate(lines)
-        if spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#")
+        if spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#") and i != first_code
     )
     code = [
         line

@@ -74,9 +74,16 @@ SPECS: dict[str, LanguageSpec] = {
         pep8=True,
         def_types=frozenset({"function_definition", "class_definition", "decorated_definition"}),
     ),
-    "javascript": LanguageSpec("javascript", containers=_JS_CONTAINERS, prefix_types=_JS_PREFIX),
-    "typescript": LanguageSpec("typescript", containers=_TS_CONTAINERS, prefix_types=_JS_PREFIX),
-    "tsx": LanguageSpec("tsx", containers=_TS_CONTAINERS, prefix_types=_JS_PREFIX),
+    # A method's decorators are its siblings in the class body: attached above it.
+    "javascript": LanguageSpec(
+        "javascript", containers=_JS_CONTAINERS, prefix_types=_JS_PREFIX, attached_types=_JS_PREFIX
+    ),
+    "typescript": LanguageSpec(
+        "typescript", containers=_TS_CONTAINERS, prefix_types=_JS_PREFIX, attached_types=_JS_PREFIX
+    ),
+    "tsx": LanguageSpec(
+        "tsx", containers=_TS_CONTAINERS, prefix_types=_JS_PREFIX, attached_types=_JS_PREFIX
+    ),
     "go": LanguageSpec(
         "go",
         containers=frozenset(

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...errors import OperatorError, quote
 from .boundaries import indent_of, owns_lines, structure_range
+from .commas import fixed_if_clean
 from .layout import join_body
 from .source import (
     UNCHANGED,
@@ -99,6 +100,8 @@ def finish(
     not the edit's doing: only more errors than before count, and they are only noted.
     """
     text = join_body(body, final_newline)
+    if source.spec.name == "json":
+        text = fixed_if_clean(source.text, text)
     edited = reparse(source, text)
     errors = list(edited.errors)
     if len(errors) > len(source.errors):

@@ -99,6 +99,10 @@ def name_of(source: Source, node: Node, depth: int = 0) -> str | None:
     for child in node.named_children:
         if child.type in ("function_definition", "class_definition", "declaration"):
             return name_of(source, child, depth + 1)
+    # Grammars without a name field (Kotlin, Swift): the first identifier child.
+    for child in node.named_children:
+        if child.type in ("type_identifier", "simple_identifier", "identifier"):
+            return _leaf_text(child) or None
     return None
 
 

@@ -1,0 +1,131 @@
+"""A 300-file folder outline (fs.outline) against fs.searchTree over the same files.
+
+The tree is 300 files copied from this repository's own Python sources (real code, cycled
+when there are fewer), in 10 folders. fs.searchTree searches for a string found nowhere,
+so it reads every file; fs.outline parses every file, at its default depth 2, in as many
+calls as its line cap needs (each continuing with ``after:``), all timed together. Both run
+in one process after a warm-up (grammars loaded, the page cache full); the figure is the
+median of several runs. The outline is timed twice: cold (its in-process outline cache
+cleared before each run, so every file is parsed: the first outline a process makes) and
+warm (the cache holds the unchanged files, as in the window's later outlines).
+Target: the outline at most 3x the search.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from llm_operator.core.actions import get_spec
+from llm_operator.core.actions.base import ActionContext, FileSource, Outcome
+from llm_operator.core.actions.outline import clear_outline_cache
+from llm_operator.core.store.workspace import Workspace
+
+TARGET_RATIO = 3.0
+FILES = 300
+RUNS = 7
+SOURCES = Path(__file__).resolve().parents[1] / "src" / "llm_operator"
+
+
+class _Disk(FileSource):
+    def __init__(self, root: Path) -> None:
+        self._root = root
+
+    def read(self, rel: str) -> bytes | None:
+        return (self._root / rel).read_bytes()
+
+
+def build_tree(root: Path, count: int = FILES) -> None:
+    sources = sorted(p for p in SOURCES.rglob("*.py") if p.stat().st_size > 200)
+    for n in range(count):
+        source = sources[n % len(sources)]
+        target = root / "tree" / f"pkg{n % 10}" / f"m{n:03d}_{source.name}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+def _median_s(call: Callable[[], object], runs: int = RUNS) -> float:
+    call()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _runner(ctx: ActionContext, action: str, **values: str) -> Callable[[], Outcome]:
+    spec = get_spec(action)
+    fields = spec.fields.model_validate({"path": "tree", **values})
+
+    def run() -> Outcome:
+        outcome = spec.execute(ctx, fields)
+        assert isinstance(outcome, Outcome), outcome
+        assert outcome.ok, outcome.summary
+        return outcome
+
+    return run
+
+
+def run() -> list[str]:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        build_tree(root)
+        ctx = ActionContext(Workspace(root), _Disk(root))
+        search = _runner(ctx, "fs.searchTree", query="no such text anywhere 1f2e3d")
+        assert "files scanned: 300" in (search().details or "")
+        calls: list[int] = []
+
+        def outline() -> None:
+            after: str | None = None
+            files = 0
+            calls.append(0)
+            while True:
+                values = {"after": after} if after else {}
+                details = _runner(ctx, "fs.outline", **values)().details or ""
+                calls[-1] += 1
+                files += int(details.split("# files outlined: ", 1)[1].split(";", 1)[0])
+                if "\n# more: after: " not in details:
+                    break
+                after = details.split("\n# more: after: ", 1)[1].split("\n", 1)[0]
+            assert files == FILES, files
+
+        def cold() -> None:
+            clear_outline_cache()
+            outline()
+
+        from llm_operator.core.engines.structure.source import parser_for
+
+        parser = parser_for("python")
+        datas = [path.read_bytes() for path in sorted((root / "tree").rglob("*.py"))]
+
+        def parse_only() -> None:
+            for data in datas:
+                parser.parse(data)
+
+        search_s = _median_s(search)
+        cold_s = _median_s(cold)
+        warm_s = _median_s(outline)
+        parse_s = _median_s(parse_only)
+    lines = [f"fs.searchTree over {FILES} files: {search_s * 1000:.1f} ms (median of {RUNS})"]
+    lines.append(
+        f"tree-sitter parse alone of the same files (the floor of a cold outline): "
+        f"{parse_s * 1000:.1f} ms, {parse_s / search_s:.2f}x searchTree"
+    )
+    for label, seconds in (("cold", cold_s), ("warm", warm_s)):
+        ratio = seconds / search_s
+        verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
+        lines.append(
+            f"fs.outline of the same files, {label}: {seconds * 1000:.1f} ms ({calls[-1]} calls "
+            f"with after:); outline / searchTree {ratio:.2f}x (target <= {TARGET_RATIO}x) "
+            f"{verdict}"
+        )
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(run()))

@@ -1,0 +1,299 @@
+"""fs.outline: the structures of a file, or of every supported file under a folder.
+
+One line per structure, ``<start>-<end>: <definition line>``, indented two spaces per
+nesting level, in file order; Markdown shows its headings. ``depth`` (default 2) is the
+number of levels shown.
+
+A folder outline walks the tree in the order fs.searchTree uses (sorted, .gitignore
+respected, ``.git`` never entered), outlines at most ``MAX_FILES`` supported files and
+``MAX_LINES`` outline lines, and when a cap cuts it, its header ends with
+``# more: after: <path>``: the same command with ``after: <path>`` resumes after that file.
+Files no grammar knows are not counted; files that are binary, too large or not UTF-8 are
+skipped and counted.
+
+An outline quotes definition lines, so secret-looking files are outlined only with the
+user's consent; without it, a folder outline leaves them out and says how many it left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import model_validator
+
+from ..errors import InvalidCommand, OperatorError
+from ..store.files import find_file, not_found
+from ..store.tree_walk import TreeFile, WalkCounts, read_limited, walk_files
+from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
+from .fields import Count, PathFields
+
+if TYPE_CHECKING:
+    from ..store.workspace import Workspace
+
+MAX_FILES = 300
+MAX_LINES = 3000
+MAX_FILE_LINES = 200  # per file in a folder outline: one big data file must not fill it
+MAX_FILE_BYTES = 500_000
+DEPTH_DEFAULT = 2
+DEPTH_MAX = 8
+BAD_PARAMS = "ERR_INVALID_OUTLINE_PARAMS"
+
+
+class OutlineFields(PathFields):
+    depth: Count = DEPTH_DEFAULT
+    after: str | None = None
+
+    INVALID_CODES: ClassVar[dict[str, str]] = {"depth": BAD_PARAMS}
+
+    @model_validator(mode="after")
+    def _bounds(self) -> OutlineFields:
+        if not 1 <= self.depth <= DEPTH_MAX:
+            raise InvalidCommand(
+                BAD_PARAMS,
+                f"depth must be from 1 to {DEPTH_MAX}, got {self.depth}; 1 shows top-level "
+                "structures only, 2 (the default) their members too",
+            )
+        return self
+
+
+def files_under(
+    workspace: Workspace, start: str, counts: WalkCounts, after: str | None
+) -> Iterator[TreeFile]:
+    """The walk a folder outline reads: the descriptor walk fs.searchTree uses."""
+    return walk_files(workspace, start, counts, after=after)
+
+
+def is_secret_file(workspace: Workspace, item: TreeFile, start_secret: bool) -> bool:
+    """fs.searchTree's rule: the start folder, the path as walked, or a link hop by hop."""
+    if start_secret or workspace.is_secret(item.rel):
+        return True
+    return item.is_link and workspace.secret_match(item.rel) is not None
+
+
+@dataclass(frozen=True)
+class _FileBlock:
+    rel: str
+    note: str
+    lines: list[str]
+    secret: bool
+
+
+@dataclass
+class FolderOutline:
+    rel: str
+    depth: int
+    after: str | None
+    tally: WalkCounts = field(default_factory=WalkCounts)
+    blocks: list[_FileBlock] = field(default_factory=list)
+    lines: int = 0
+    outlined: int = 0
+    binary: int = 0
+    too_large: int = 0
+    undecodable: int = 0
+    next_after: str | None = None
+    cut_by: str = ""
+
+
+_CACHE: OrderedDict[tuple[bytes, str, int], tuple[list[str], str]] = OrderedDict()
+CACHE_ENTRIES = 4096
+
+
+def clear_outline_cache() -> None:
+    _CACHE.clear()
+
+
+def outline_lines(data: bytes, rel: str, depth: int) -> tuple[list[str], str]:
+    """The rendered outline of one file and a note on it ("python, 120 lines").
+
+    Outlines are remembered by content (a digest of the bytes), grammar and depth for the
+    life of the process, so the window's repeated outlines of an unchanged tree (the
+    context builder refreshes them) parse only the files that changed.
+    """
+    from ..engines.structure import language_for_path, outline_structures
+
+    key = (hashlib.blake2b(data, digest_size=16).digest(), language_for_path(rel) or "", depth)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        _CACHE.move_to_end(key)
+        return cached
+    outline = outline_structures(data, rel, depth)
+    note = f"{outline.language}, {outline.line_count} lines"
+    if outline.parse_errors:
+        note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
+    made = ([entry.render() for entry in outline.entries], note)
+    _CACHE[key] = made
+    if len(_CACHE) > CACHE_ENTRIES:
+        _CACHE.popitem(last=False)
+    return made
+
+
+def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
+    found = find_file(ctx.workspace, fields.path)
+    data = ctx.files.read(found.rel)
+    if data is None:
+        raise not_found(ctx.workspace, fields.path)
+    lines, note = outline_lines(data, found.rel, fields.depth)
+    header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
+    if not lines:
+        header.append("# no structures found")
+    count = f"{len(lines)} structure{'s' if len(lines) != 1 else ''}"
+    summary = f"Outlined {found.rel} ({count}; {note})"
+    outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
+    # The name as written, each link on the way and the file it leads to all count (a link
+    # named .env, or a harmless name linking to a key).
+    if ctx.workspace.secret_match(fields.path) is None:
+        return outcome
+    return Reveal(
+        approved=outcome,
+        paths=(found.rel,),
+        reason=f"{found.rel} looks like a secret (keys, tokens, passwords); its outline quotes "
+        "its lines and sends them to the chat",
+    )
+
+
+def _add(item: TreeFile, depth: int, into: FolderOutline, secret: bool) -> None:
+    from ..engines.structure import language_for_path
+
+    if language_for_path(item.rel) is None:
+        return
+    try:
+        handle = item.open()
+    except OSError:
+        into.undecodable += 1
+        return
+    try:
+        data = read_limited(handle, MAX_FILE_BYTES)
+    except OSError:
+        into.undecodable += 1
+        return
+    finally:
+        os.close(handle)
+    if data is None:
+        into.too_large += 1
+        return
+    if b"\0" in data[:8192]:
+        into.binary += 1
+        return
+    try:
+        lines, note = outline_lines(data, item.rel, depth)
+    except OperatorError:
+        into.undecodable += 1
+        return
+    if len(lines) > MAX_FILE_LINES:
+        rest = len(lines) - MAX_FILE_LINES
+        lines = [
+            *lines[:MAX_FILE_LINES],
+            f"... {rest} more structures: fs.outline of {item.rel} shows them all",
+        ]
+    into.blocks.append(_FileBlock(item.rel, note, lines, secret))
+    into.outlined += 1
+    into.lines += len(lines) + 1
+
+
+def outline_folder(
+    workspace: Workspace,
+    rel: str,
+    depth: int,
+    after: str | None = None,
+    leave_out: frozenset[str] = frozenset(),
+) -> FolderOutline:
+    """The outlines of the supported files under folder ``rel``, within the caps; files
+    named in ``leave_out`` are passed over without a word (the context builder packs them
+    whole)."""
+    folder = FolderOutline(rel, depth, after)
+    last: str | None = None
+    start_secret = workspace.secret_match(rel) is not None
+    for walked in files_under(workspace, rel, folder.tally, after):
+        if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
+            files_full = folder.outlined >= MAX_FILES
+            folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
+            folder.next_after = last
+            break
+        if walked.rel not in leave_out:
+            _add(walked, depth, folder, is_secret_file(workspace, walked, start_secret))
+        last = walked.rel
+    return folder
+
+
+def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
+    folder = outline_folder(ctx.workspace, rel, fields.depth, fields.after)
+    public = _outcome(folder, with_secrets=False)
+    secret = [block.rel for block in folder.blocks if block.secret]
+    if not secret:
+        return public
+    return Reveal(
+        approved=_outcome(folder, with_secrets=True),
+        paths=tuple(secret),
+        reason=f"the outline covers secret-looking files ({', '.join(secret)}); their outlines "
+        "quote their lines and send them to the chat",
+        rejected=public,
+    )
+
+
+def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
+    """The folder outline as fs.outline details: header lines, then each file's outline."""
+    shown = [block for block in folder.blocks if with_secrets or not block.secret]
+    withheld = len(folder.blocks) - len(shown)
+    counts = folder.tally
+    unreadable = folder.undecodable + counts.unreadable + counts.odd_names
+    skipped = folder.binary + folder.too_large + unreadable + counts.ignored
+    header = [
+        f"# path: {folder.rel}" + (f" (after {folder.after})" if folder.after else ""),
+        f"# depth: {folder.depth}",
+        f"# files outlined: {len(shown)}; skipped: {skipped} ({folder.binary} binary, "
+        f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {unreadable} unreadable, not UTF-8 "
+        f"or with names that cannot be shown, {counts.ignored} ignored by .gitignore); files "
+        "with no parser not listed",
+    ]
+    if withheld:
+        header.append(
+            f"# withheld: {withheld} secret-looking file(s): the user did not approve sending "
+            "their outlines"
+        )
+    if folder.next_after is not None:
+        header.append(f"# truncated at the {folder.cut_by}")
+        header.append(f"# more: after: {folder.next_after}")
+    else:
+        header.append("# complete")
+    body: list[str] = []
+    for block in shown:
+        body.append(f"{block.rel} ({block.note})")
+        body.extend(f"  {line}" for line in block.lines)
+    return "\n".join(header + body) + "\n"
+
+
+def _outcome(folder: FolderOutline, with_secrets: bool) -> Outcome:
+    shown = sum(1 for block in folder.blocks if with_secrets or not block.secret)
+    summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {folder.rel}"
+    if folder.next_after is not None:
+        summary += f"; cut at the {folder.cut_by}: continue with after: {folder.next_after}"
+    return Outcome(True, summary, render_folder(folder, with_secrets))
+
+
+def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:
+    real = ctx.workspace.resolve(fields.path)
+    if real.is_dir():
+        return _outline_folder(ctx, fields, ctx.workspace.relative(real))
+    if fields.after is not None:
+        raise InvalidCommand(
+            BAD_PARAMS, f"after continues a folder outline; {fields.path!r} is not a folder"
+        )
+    return _outline_file(ctx, fields)
+
+
+ACTIONS = (
+    ActionSpec(
+        "fs.outline",
+        Kind.READ,
+        OutlineFields,
+        run_outline,
+        f"Structures of a file, or of every supported file under a folder, one line each "
+        f"'<start>-<end>: <definition line>' (optional depth, default {DEPTH_DEFAULT}; a folder: "
+        f"max {MAX_FILES} files, continue with after).",
+    ),
+)

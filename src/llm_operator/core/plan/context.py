@@ -1,0 +1,190 @@
+"""The context builder: which files go into a context message, read and packed.
+
+One engine for the window's context builder and ``llm-operator pack``:
+- ``workspace_tree`` lists what the window shows (the walk every tree action uses:
+  .gitignore respected, ``.git`` never entered), each file marked secret-looking or not.
+- ``choose_files`` expands the paths asked for: a folder gives its files in walk order,
+  .gitignore respected; a file named on its own goes in even if .gitignore lists it (it
+  was asked for by name). Secret-looking files (by the name as found, and by a link's
+  target) stay out unless ``include_secrets``, wherever they were found: named, or
+  inside a named folder. The window passes the files the user ticked one by one, with
+  ``include_secrets`` set, because ticking a secret-looking file is the consent.
+- ``build_context`` reads the chosen files (UTF-8 text only; binary, undecodable and
+  oversized files are left out and said so), adds the primer, the task and optionally an
+  outline of the rest of the workspace (secret-looking files never outlined), and packs
+  the message into parts of at most ``limit`` characters.
+Nothing here writes anything.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import OperatorError
+from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
+from ..store.files import find_file, read_bytes
+from ..store.tree_walk import WalkCounts
+
+if TYPE_CHECKING:
+    from ..store.workspace import Workspace
+
+MAX_FILE_BYTES = 500_000
+MAX_TREE_FILES = 20_000
+OUTLINE_DEPTH = 2
+SECRET_REASON = "secret-looking (tick it in the window, or pass --include-secrets)"
+
+
+def primer_text() -> str:
+    """The primer a context message starts with: what ``llm-operator primer`` prints."""
+    from ..protocol.primer import primer_text as core_primer_text
+
+    return core_primer_text()
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    rel: str
+    size: int
+    secret: bool
+
+
+@dataclass(frozen=True)
+class WorkspaceTree:
+    files: tuple[TreeEntry, ...]
+    ignored: int  # files and folders .gitignore left out
+    cut: bool  # more than MAX_TREE_FILES files: the rest are not listed
+
+
+def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> WorkspaceTree:
+    """The workspace's files in walk order, as the window's context builder lists them."""
+    from ..actions.outline import files_under, is_secret_file
+
+    counts = WalkCounts()
+    found: list[TreeEntry] = []
+    cut = False
+    for item in files_under(workspace, ".", counts, None):
+        if len(found) >= limit:
+            cut = True
+            break
+        try:
+            # The size is only shown; the file is read by descriptor when it is packed.
+            size = os.stat(workspace.root / item.target_rel, follow_symlinks=False).st_size
+        except OSError:
+            continue
+        found.append(TreeEntry(item.rel, size, is_secret_file(workspace, item, False)))
+    return WorkspaceTree(tuple(found), counts.ignored, cut)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    rel: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Chosen:
+    files: tuple[str, ...]
+    left_out: tuple[LeftOut, ...]
+
+
+def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bool) -> Chosen:
+    """The files ``paths`` name, in order, without duplicates; and what was left out.
+
+    A path outside the workspace raises ERR_PATH_OUTSIDE_WORKSPACE (a usage error).
+    """
+    from ..actions.outline import files_under, is_secret_file
+
+    files: dict[str, None] = {}
+    left: dict[str, str] = {}
+    for path in paths:
+        real = workspace.resolve(path)
+        inside = workspace.relative(real)
+        if any(part.casefold() == ".git" for part in inside.split("/")):
+            # Git's own files (objects, hooks, config with credentials) are not context.
+            left[posixpath.normpath(path)] = "inside .git"
+            continue
+        if real.is_dir():
+            rel = workspace.relative(real)
+            start_secret = workspace.secret_match(rel) is not None
+            for item in files_under(workspace, rel, WalkCounts(), None):
+                if is_secret_file(workspace, item, start_secret) and not include_secrets:
+                    left[item.rel] = SECRET_REASON
+                else:
+                    files.setdefault(item.rel)
+            continue
+        rel = posixpath.normpath(path)
+        if not real.exists():
+            left[rel] = "not found"
+        elif not real.is_file():
+            left[rel] = "not a regular file"
+        elif workspace.secret_match(path) is not None and not include_secrets:
+            left[rel] = SECRET_REASON
+        else:
+            files.setdefault(rel)
+    return Chosen(
+        tuple(files),
+        tuple(LeftOut(rel, reason) for rel, reason in left.items() if rel not in files),
+    )
+
+
+def read_for_context(workspace: Workspace, rel: str) -> PackedFile | LeftOut:
+    """A chosen file as packed text, or why it cannot go in (read through the jail)."""
+    try:
+        found = find_file(workspace, rel)
+        if found.size > MAX_FILE_BYTES:
+            return LeftOut(rel, f"{found.size} bytes, over the {MAX_FILE_BYTES}-byte limit")
+        data = read_bytes(found)
+    except OperatorError as error:
+        reason = "not found" if error.code == "ERR_FILE_NOT_FOUND" else error.code
+        return LeftOut(rel, f"unreadable ({reason})")
+    if b"\0" in data[:8192]:
+        return LeftOut(rel, "binary")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return LeftOut(rel, "not UTF-8 text")
+    return PackedFile(rel, text.removeprefix("\ufeff").replace("\r\n", "\n"))
+
+
+@dataclass(frozen=True)
+class ContextPack:
+    files: tuple[str, ...]
+    left_out: tuple[LeftOut, ...]
+    message: ContextMessage
+
+
+def outline_of_rest(workspace: Workspace, packed: frozenset[str]) -> str:
+    """The outline of the workspace without the packed files and never of a secret one."""
+    from ..actions.outline import outline_folder, render_folder
+
+    folder = outline_folder(workspace, ".", OUTLINE_DEPTH, leave_out=packed)
+    return render_folder(folder, with_secrets=False)
+
+
+def build_context(
+    workspace: Workspace,
+    paths: Iterable[str],
+    *,
+    task: str = "",
+    outline: bool = False,
+    include_secrets: bool = False,
+    limit: int = 30_000,
+    primer: str | None = None,
+) -> ContextPack:
+    chosen = choose_files(workspace, paths, include_secrets)
+    packed: list[PackedFile] = []
+    left = list(chosen.left_out)
+    for rel in chosen.files:
+        read = read_for_context(workspace, rel)
+        if isinstance(read, LeftOut):
+            left.append(read)
+        else:
+            packed.append(read)
+    rest = outline_of_rest(workspace, frozenset(p.rel for p in packed)) if outline else None
+    text = primer if primer is not None else primer_text()
+    message = pack_message(text, task, packed, rest, limit)
+    return ContextPack(tuple(p.rel for p in packed), tuple(left), message)

@@ -1,0 +1,505 @@
+"""The context builder: tick files, write the task, copy one message (in parts) for a chat.
+
+The tree lists the workspace as the context engine walks it (.gitignore respected, ``.git``
+never shown). Ticking a folder ticks its files except the secret-looking ones, which start
+unticked and marked; only ticking such a file itself lets it in. The size and token
+estimate follow every tick and keystroke (debounced), from the very message "Copy for
+chat" copies: the engine packs it, this dialog only shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QFontDatabase, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from shiboken6 import isValid
+
+from ..clipboard import ClipboardBridge
+from ..tasks import TaskFailure, TaskRunner
+
+if TYPE_CHECKING:
+    from ...core.plan.context import LeftOut, WorkspaceTree
+    from ...core.protocol.context_pack import ContextMessage, PackedFile
+    from ...core.store.workspace import Workspace
+
+DEBOUNCE_MS = 120
+SECRET_FG = "#cf222e"
+REL_ROLE = Qt.ItemDataRole.UserRole
+SECRET_ROLE = Qt.ItemDataRole.UserRole + 1
+CHECKED = Qt.CheckState.Checked
+UNCHECKED = Qt.CheckState.Unchecked
+PARTIAL = Qt.CheckState.PartiallyChecked
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+class ContextBuilder(QDialog):
+    def __init__(
+        self,
+        workspace: Workspace,
+        clipboard: ClipboardBridge,
+        part_size: Callable[[], int],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Context for a chat - {workspace.root.name}")
+        self.setObjectName("context-builder")
+        self.workspace = workspace
+        self._workspace = workspace
+        self._clipboard = clipboard
+        self._part_size = part_size
+        self._reading: dict[str, tuple[tuple[int, int], PackedFile | LeftOut]] = {}
+        self._outline: tuple[frozenset[str], str] | None = None
+        self._outline_wanted: frozenset[str] | None = None  # being made in the worker
+        self._tasks = TaskRunner(self)
+        self.loaded = False
+        self._updating = False
+        self._order: list[str] = []  # every file, in walk order
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._ticked: set[str] = set()  # kept in step with the check boxes
+        self._primer: str | None = None
+        self.message: ContextMessage | None = None
+        self.left_out: list[LeftOut] = []
+        self.outline_pending = False
+        self.parts: tuple[str, ...] = ()
+        self.copied = 0
+        self._build()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh)
+        self.load_tree()
+
+    # -- layout ----------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("context-tree")
+        self.tree.setHeaderLabels(["File", "Size", ""])
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemChanged.connect(self._on_item_changed)
+        self.tree_note = QLabel()
+        self.tree_note.setWordWrap(True)
+        self.task = QPlainTextEdit()
+        self.task.setObjectName("context-task")
+        self.task.setPlaceholderText("The task: what should the LLM do with these files?")
+        self.task.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.task.textChanged.connect(self.schedule_refresh)
+        self.outline_box = QCheckBox("Add an outline of the rest of the workspace")
+        self.outline_box.setChecked(True)
+        self.outline_box.toggled.connect(self.schedule_refresh)
+        self.estimate = QLabel()
+        self.estimate.setObjectName("context-estimate")
+        self.estimate.setWordWrap(True)
+        self.copy_button = QPushButton("Copy for chat")
+        self.copy_button.setDefault(True)
+        self.copy_button.clicked.connect(self.copy_for_chat)
+        self.next_button = QPushButton("Copy next part")
+        self.next_button.clicked.connect(self.copy_next)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(QLabel("Files to send (secret-looking files start unticked):"))
+        left_layout.addWidget(self.tree, 1)
+        self.tree.header().setStretchLastSection(True)
+        left_layout.addWidget(self.tree_note)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(QLabel("Task:"))
+        right_layout.addWidget(self.task, 1)
+        right_layout.addWidget(self.outline_box)
+        right_layout.addWidget(self.estimate)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.next_button)
+        buttons.addStretch(1)
+        right_layout.addLayout(buttons)
+        right_layout.addWidget(self.status)
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([620, 380])
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        self.resize(1000, 640)
+
+    # -- the tree --------------------------------------------------------------
+
+    def load_tree(self) -> None:
+        """List the workspace in a worker (a large tree takes a moment), then fill the tree."""
+        from ...core.plan.context import workspace_tree
+
+        self.loaded = False
+        self.tree_note.setText("Listing the workspace...")
+        self.copy_button.setEnabled(False)
+        workspace = self._workspace
+        self._tasks.start(lambda progress: workspace_tree(workspace), self._listed, self._failed)
+
+    def _listed(self, listing: WorkspaceTree) -> None:
+        if not isValid(self.tree):
+            return
+        kept = self._ticked
+        self._fill(listing)
+        # Reopened: the files still there stay ticked (a secret-looking one only if it was
+        # ticked by hand before, which is the only way it got into the set).
+        for rel in kept:
+            item = self._items.get(rel)
+            if item is not None:
+                item.setCheckState(0, CHECKED)
+        self.loaded = True
+        self.copy_button.setEnabled(True)
+        self.schedule_refresh()
+
+    def _failed(self, failure: TaskFailure) -> None:
+        self.tree_note.setText(f"The workspace could not be listed: {failure}")
+
+    def _fill(self, listing: WorkspaceTree) -> None:
+        self._updating = True
+        self.tree.clear()
+        self._order = [entry.rel for entry in listing.files]
+        self._items = {}
+        self._ticked = set()
+        folders: dict[str, QTreeWidgetItem] = {}
+        secret_brush = QBrush(QColor(SECRET_FG))
+        for entry in listing.files:
+            parent_rel, _, name = entry.rel.rpartition("/")
+            parent = self._folder(parent_rel, folders)
+            item = QTreeWidgetItem([name, _size(entry.size), ""])
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setData(0, REL_ROLE, entry.rel)
+            item.setData(0, SECRET_ROLE, entry.secret)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(0, UNCHECKED)
+            if entry.secret:
+                item.setText(2, "secret-looking: tick to send")
+                item.setToolTip(2, "Secret-looking files go into the message only when ticked here")
+                for column in range(3):
+                    item.setForeground(column, secret_brush)
+            item.setToolTip(0, entry.rel)
+            self._items[entry.rel] = item
+            if parent is None:
+                self.tree.addTopLevelItem(item)
+            else:
+                parent.addChild(item)
+        self.tree.expandToDepth(0)
+        # Sized for nested names, not measured: measuring 20,000 rows would be slow.
+        self.tree.setColumnWidth(0, 280)
+        self.tree.setColumnWidth(1, 80)
+        self._updating = False
+        notes = [f"{len(listing.files)} files"]
+        if listing.ignored:
+            notes.append(f"{listing.ignored} left out by .gitignore")
+        if listing.cut:
+            notes.append("the workspace has more files than the list shows")
+        self.tree_note.setText("; ".join(notes) + ".")
+
+    def _folder(self, rel: str, folders: dict[str, QTreeWidgetItem]) -> QTreeWidgetItem | None:
+        if not rel:
+            return None
+        found = folders.get(rel)
+        if found is not None:
+            return found
+        parent_rel, _, name = rel.rpartition("/")
+        parent = self._folder(parent_rel, folders)
+        item = QTreeWidgetItem([name + "/", "", ""])
+        item.setData(0, REL_ROLE, None)
+        item.setData(0, SECRET_ROLE, False)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(0, UNCHECKED)
+        if parent is None:
+            self.tree.addTopLevelItem(item)
+        else:
+            parent.addChild(item)
+        folders[rel] = item
+        return item
+
+    @staticmethod
+    def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+        found = (item.child(index) for index in range(item.childCount()))
+        return [child for child in found if child is not None]
+
+    def _files_below(self, item: QTreeWidgetItem) -> Iterator[QTreeWidgetItem]:
+        for child in self._children(item):
+            if child.data(0, REL_ROLE) is None:
+                yield from self._files_below(child)
+            else:
+                yield child
+
+    def all_files(self) -> Iterator[QTreeWidgetItem]:
+        root = self.tree.invisibleRootItem()
+        yield from self._files_below(root)
+
+    def ticked(self) -> list[str]:
+        """The ticked files, in walk order."""
+        return [rel for rel in self._order if rel in self._ticked]
+
+    def set_ticked(self, rel: str, on: bool) -> None:
+        self._items[rel].setCheckState(0, CHECKED if on else UNCHECKED)
+
+    def _note_state(self, item: QTreeWidgetItem) -> None:
+        rel = str(item.data(0, REL_ROLE))
+        if item.checkState(0) == CHECKED:
+            self._ticked.add(rel)
+        else:
+            self._ticked.discard(rel)
+
+    def item_for(self, rel: str) -> QTreeWidgetItem:
+        """The tree item of a file (``a/b.py``) or folder (``a/``)."""
+        parts = rel.rstrip("/").split("/")
+        node = self.tree.invisibleRootItem()
+        for depth, name in enumerate(parts):
+            is_last = depth == len(parts) - 1
+            label = name if is_last and not rel.endswith("/") else name + "/"
+            node = next(child for child in self._children(node) if child.text(0) == label)
+        return node
+
+    def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
+        if self._updating or column != 0:
+            return
+        self._updating = True
+        try:
+            if item.data(0, REL_ROLE) is None:
+                files = list(self._files_below(item))
+                on = item.checkState(0) != UNCHECKED
+                public = [f for f in files if not f.data(0, SECRET_ROLE)]
+                if on and all(f.checkState(0) == CHECKED for f in public):
+                    # A folder shown half-ticked because its secret files are left out:
+                    # clicking it again means "none of these".
+                    on = False
+                for child in files:
+                    # A folder tick never ticks a secret-looking file; unticking clears all.
+                    if not on or not child.data(0, SECRET_ROLE):
+                        child.setCheckState(0, CHECKED if on else UNCHECKED)
+                    self._note_state(child)
+                self._sync_folders(item)
+            else:
+                self._note_state(item)
+            self._sync_parents(item.parent())
+        finally:
+            self._updating = False
+        self.schedule_refresh()
+
+    def _sync_folders(self, folder: QTreeWidgetItem) -> None:
+        for child in self._children(folder):
+            if child.data(0, REL_ROLE) is None:
+                self._sync_folders(child)
+        self._set_folder_state(folder)
+
+    def _set_folder_state(self, folder: QTreeWidgetItem) -> None:
+        states = {item.checkState(0) for item in self._files_below(folder)}
+        if states == {CHECKED}:
+            folder.setCheckState(0, CHECKED)
+        elif states <= {UNCHECKED}:
+            folder.setCheckState(0, UNCHECKED)
+        else:
+            folder.setCheckState(0, PARTIAL)
+
+    def _sync_parents(self, folder: QTreeWidgetItem | None) -> None:
+        while folder is not None:
+            self._set_folder_state(folder)
+            folder = folder.parent()
+
+    # -- the message -------------------------------------------------------------
+
+    def schedule_refresh(self) -> None:
+        if isValid(self._timer):  # a worker may report after the dialog was destroyed
+            self._timer.start()
+
+    def _read(self, rel: str) -> PackedFile | LeftOut:
+        from ...core.plan.context import LeftOut, read_for_context
+
+        try:
+            info = self._workspace.resolve(rel).stat()
+            key = (info.st_size, info.st_mtime_ns)
+        except OSError:
+            return LeftOut(rel, "no longer there")
+        cached = self._reading.get(rel)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        read = read_for_context(self._workspace, rel)
+        self._reading[rel] = (key, read)
+        return read
+
+    def _outline_text(self, packed: frozenset[str], wait: bool) -> str | None:
+        """The outline of the files not packed; None while the worker is still making it.
+
+        Outlines parse files (about half a second for 300 files the first time), so they
+        are made in a worker and the estimate follows when they are ready; copying waits.
+        """
+        from ...core.plan.context import outline_of_rest
+
+        if self._outline is not None and self._outline[0] == packed:
+            return self._outline[1]
+        if wait:
+            self._tasks.wait()
+            self._outline = (packed, outline_of_rest(self._workspace, packed))
+            return self._outline[1]
+        if self._outline_wanted != packed:
+            self._outline_wanted = packed
+            workspace = self._workspace
+            self._tasks.start(
+                lambda progress: (packed, outline_of_rest(workspace, packed)),
+                self._outline_ready,
+                self._outline_failed,
+            )
+        return None
+
+    def _outline_ready(self, made: tuple[frozenset[str], str]) -> None:
+        if made[0] == self._outline_wanted:
+            self._outline = made
+            self._outline_wanted = None
+            self.schedule_refresh()
+
+    def _outline_failed(self, failure: TaskFailure) -> None:
+        self._outline_wanted = None
+        self.status.setText(f"The outline could not be made: {failure}")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._tasks.wait()
+        super().closeEvent(event)
+
+    def build(self, wait: bool = True) -> ContextMessage:
+        """The message for the current ticks, task and options (what Copy for chat copies).
+
+        With ``wait`` False an outline not made yet is left out (and said so).
+        """
+        from ...core.plan.context import LeftOut, primer_text
+        from ...core.protocol.context_pack import pack_message
+
+        if self._primer is None:
+            self._primer = primer_text()
+        packed: list[PackedFile] = []
+        self.left_out = []
+        for rel in self.ticked():
+            read = self._read(rel)
+            if isinstance(read, LeftOut):
+                self.left_out.append(read)
+            else:
+                packed.append(read)
+        names = frozenset(p.rel for p in packed)
+        self.outline_pending = False
+        outline = None
+        if self.outline_box.isChecked():
+            outline = self._outline_text(names, wait)
+            self.outline_pending = outline is None
+        task = self.task.toPlainText()
+        return pack_message(self._primer, task, packed, outline, self._part_size())
+
+    def refresh(self) -> None:
+        self._timer.stop()
+        self.message = self.build(wait=False)
+        files = len(self.ticked()) - len(self.left_out)
+        parts = len(self.message.parts)
+        text = (
+            f"{files} file{'s' if files != 1 else ''} ticked: {self.message.chars:,} characters, "
+            f"about {self.message.tokens:,} tokens (characters / 4); "
+            f"{parts} part{'s' if parts != 1 else ''} of at most {self._part_size():,} characters"
+        )
+        if self.outline_pending:
+            text += " (the outline is being made: not counted yet)"
+        if self.left_out:
+            text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
+        self.estimate.setText(text)
+        self._refresh_buttons()
+
+    def copy_for_chat(self) -> None:
+        """Copy part 1 of the current message (the whole message when it fits in one)."""
+        self.message = self.build(wait=True)
+        self.refresh()
+        self.parts = self.message.parts
+        self.copied = 0
+        self.copy_next()
+
+    def copy_next(self) -> None:
+        if self.copied >= len(self.parts):
+            return
+        self._clipboard.copy(self.parts[self.copied])
+        self.copied += 1
+        self._refresh_buttons()
+
+    def _refresh_buttons(self) -> None:
+        n = len(self.parts)
+        has_next = self.copied < n
+        self.next_button.setVisible(n > 1)
+        self.next_button.setEnabled(n > 1 and has_next)
+        if not n or not self.copied:
+            self.status.setText("Nothing copied yet.")
+        elif n == 1:
+            self.status.setText("Copied: paste it into a new chat.")
+        else:
+            more = " Paste it, then Copy next part." if has_next else " That was the last."
+            self.status.setText(f"Part {self.copied} of {n} copied.{more}")
+
+
+def open_context_builder(
+    window: QWidget,
+    workspace: Workspace,
+    clipboard: ClipboardBridge,
+    part_size: Callable[[], int],
+    previous: ContextBuilder | None = None,
+) -> ContextBuilder:
+    """Show the context builder for ``workspace`` (not modal: the chat stays reachable).
+
+    The builder of the same workspace is shown again with its ticks and task, its tree
+    listed anew (files may have come or gone); another workspace gets a new one.
+    """
+    if previous is not None and previous.workspace is workspace:
+        if previous.isVisible():
+            previous.raise_()
+            previous.activateWindow()
+        else:
+            previous.load_tree()
+            previous.show()
+        return previous
+    if previous is not None:
+        previous.close()
+        previous.deleteLater()
+    dialog = ContextBuilder(workspace, clipboard, part_size, window)
+    dialog.show()
+    return dialog
+
+
+def add_context_action(window: QWidget, beside: QAction, run: Callable[[], None]) -> QAction:
+    """A "Build context for chat" action in the menu that holds ``beside`` (the primer)."""
+    action = QAction("Build &context for chat...", window)
+    action.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    action.setIconText("Build context")
+    action.setToolTip("Tick files, write the task and copy them with the primer (Ctrl+Shift+B)")
+    action.triggered.connect(run)
+    for menu in beside.associatedObjects():
+        if isinstance(menu, QMenu):
+            following = menu.actions()
+            at = following.index(beside) + 1
+            if at < len(following):
+                menu.insertAction(following[at], action)
+            else:
+                menu.addAction(action)
+    window.addAction(action)
+    return action

@@ -1,0 +1,61 @@
+"""Pages built from preview and result data: one row style per line, nothing recomputed."""
+
+from __future__ import annotations
+
+from llm_operator.core.actions.base import Outcome
+from llm_operator.core.plan.preview import ChangePreview, diff_rows
+from llm_operator.core.protocol.encoder import Result
+from llm_operator.gui.pages import (
+    ResultSource,
+    readable_details,
+    result_page,
+    side_by_side_pages,
+    unified_page,
+)
+
+DIFF = "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n keep\n-old\r line\n+new line\n"
+
+
+def preview() -> ChangePreview:
+    return ChangePreview("x.py", "edited", DIFF, 1, 1, diff_rows(DIFF))
+
+
+def test_every_line_has_its_style_and_a_carriage_return_cannot_split_a_row() -> None:
+    page = unified_page(preview())
+    assert len(page.lines) == len(page.rows) == 4
+    assert page.lines[2] == "    2       - old\u240d line"
+    assert [row.kind for row in page.rows] == ["hunk", "context", "removed", "added"]
+    assert page.rows[3].code_at == len("          2 + ")
+    assert page.rows[3].language == "x.py"
+
+
+def test_side_by_side_pages_have_one_row_per_pair() -> None:
+    left, right = side_by_side_pages(preview())
+    assert len(left.lines) == len(right.lines) == 3
+    assert left.lines[2].endswith("- old\u240d line")
+    assert right.lines[2].endswith("+ new line")
+
+
+def test_error_payloads_read_as_their_message() -> None:
+    assert readable_details('{"message": "no such file", "related_id": "r1"}') == (
+        "no such file\n(related id: r1)"
+    )
+    assert readable_details('{"not": "an error"}') == '{"not": "an error"}'
+    assert readable_details("{broken json}") == "{broken json}"
+
+
+def test_a_rejected_result_is_titled_as_rejected() -> None:
+    results = [
+        Result("w1", Outcome(False, "fs.write failed (ERR_REJECTED_BY_USER): no")),
+        Result("r1", Outcome(True, "Read a.py", "x = 1\n")),
+    ]
+    sources = {
+        "w1": ResultSource("fs.write", "b.txt", rejected=True),
+        "r1": ResultSource("fs.read", "a.py"),
+    }
+    page = result_page(results, sources)
+    assert page.lines[0] == "\u2298 w1  fs.write b.txt  (rejected by you)"
+    assert page.rows[0].kind == "title-rejected"
+    at = page.lines.index("    x = 1")
+    assert page.rows[at].kind == "code"
+    assert page.rows[at].language == "a.py"
