@@ -480,14 +480,7 @@ def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
         return None
     needle = "\n".join(hunk.new) + ("" if hunk.new_no_eol else "\n")
     found = _nearest(text, needle, hunk.stated_index, lambda end: True)
-    exact = place is not None and place.line == hunk.stated_index
     for done in found:
-        if exact and done.line != hunk.stated_index:
-            # The old side stands exactly where the hunk says: only the new side at that
-            # same line means "applied before". A copy that merely overlaps it (adding an
-            # 'a' after the second of two 'a' lines) is the file before the patch, and
-            # git apply applies it there.
-            continue
         if place is None or (done.start <= place.start and place.end <= done.end):
             return done.line
     return None
