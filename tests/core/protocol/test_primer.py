@@ -199,6 +199,9 @@ def _check(result: Decoded, claim: re.Match[str]) -> None:
     assert result.ok is (claim.group("ok") == "true"), context
     assert result.code == claim.group("code"), context
     assert result.repeat is bool(claim.group("repeat")), context
+    if claim.group("repeat"):
+        # "marked as a repeat and saying when it ran" (rule 4): an earlier message's time.
+        assert re.search(r"already ran at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", result.summary)
     if claim.group("text"):
         assert result.details is not None, context
         assert claim.group("text") in result.details.splitlines(), (context, result.details)
@@ -275,3 +278,25 @@ def test_the_primer_names_every_edit_op_and_key() -> None:
         for key in model.model_fields:
             if key != "op":
                 assert re.search(rf"\b{key}\b", section.group(1)), (op, key)
+
+
+def test_an_undone_command_runs_again_and_the_undo_is_announced(
+    tmp_path: Path, state_dir: Path
+) -> None:
+    """Rule 4 and 9 of the primer: a command the user undid is no longer a repeat, and the
+    next results start with an undo-<n> notice listing it."""
+    root = _plan_workspace(tmp_path)
+    session = Session(Workspace(root), state_dir)
+    blocks = {
+        example.block.split("\nid: ")[1].split("\n")[0]: example.block
+        for example in primer_examples()
+    }
+    (first,) = run_session(session, blocks["write-5"], True)
+    assert first.ok
+    session.undo_last()
+    assert not (root / "notes" / "todo.txt").exists()
+    notice, again = run_session(session, blocks["write-5"], True)
+    assert notice.id.startswith("undo-")
+    assert "write-5" in notice.summary
+    assert (again.id, again.ok, again.repeat) == ("write-5", True, False)
+    assert (root / "notes" / "todo.txt").read_text("utf-8") == "first\nsecond\n"

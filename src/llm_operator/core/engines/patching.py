@@ -493,6 +493,21 @@ def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
     return None
 
 
+def _misses_its_edge(text: str, hunk: Hunk, place: _Place) -> bool:
+    """git apply's edge rule: a hunk with context but none after its last change must
+    match at the end of the file, and one with none before its first change, stated at
+    line 1, at the beginning. Where its old lines match elsewhere, the lines it appends
+    (or prepends) may already stand there: only then is the new side looked for around
+    the place. A hunk with no context at all (diff -U0) has no edge to keep."""
+    leading = len(hunk.kinds) - len(hunk.kinds.lstrip(" "))
+    trailing = len(hunk.kinds) - len(hunk.kinds.rstrip(" "))
+    if leading == 0 and trailing == 0:
+        return False
+    if trailing == 0 and place.end != len(text):
+        return True
+    return leading == 0 and hunk.stated_index == 0 and place.start != 0
+
+
 def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
     """The position where most of the hunk's old lines match (ties: nearest the stated line)."""
     high = len(lines) - len(hunk.old)
@@ -617,7 +632,9 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
             raise _mismatch(text, hunk, 0, path)
         if len(places) > 1:
             raise _ambiguous(hunk, places, path)
-        done = _applied_at(text, hunk, places[0])
+        done = (
+            _applied_at(text, hunk, places[0]) if _misses_its_edge(text, hunk, places[0]) else None
+        )
         if done is not None:
             raise _already_applied(hunk, done, path)
         placed.append((hunk, places[0]))

@@ -19,17 +19,20 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..actions.base import Outcome
 from ..errors import OperatorError
 from ..protocol.encoder import Result, encode_results, failure_outcome
 from ..store.database import StoreError
 from ..store.history import record_run
-from ..store.journal import BatchRecorder
 from ..store.memory import MemoryEntry, entry_for, store_entries
 from ..store.notices import UndoNotice, mark_delivered
-from ..store.recovery import recover
 from ..store.workspace_state import WorkspaceState
+
+if TYPE_CHECKING:
+    # Loaded when a run writes (through WorkspaceState.journal): a read-only run never does.
+    from ..store.journal import BatchRecorder
 
 # Test seam: seconds to sleep after each applied command, so a test can kill a run
 # in the middle of a batch. Never set outside tests.
@@ -103,6 +106,8 @@ class BatchWriter:
         """Roll the uncommitted batch back; returns the paths that could not be."""
         if self.state is None or self.state.store is None or not self.written:
             return ()
+        from ..store.recovery import recover
+
         try:
             found = recover(self.state.store, self.state.workspace)
         except StoreError:

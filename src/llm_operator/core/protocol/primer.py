@@ -21,10 +21,10 @@ PRIMER_LIMIT = 14_000
 # What a model should do about each code. A code missing here is placed by its name
 # (ERR_MISSING_*, ERR_INVALID_*: fix the fields) or lands in the last group, so a newly
 # registered code still reaches the model.
-FIX_BLOCK = "Fix the block as the message says and send it again with a new id"
-FIX_FIELDS = "Fix the fields (the message names the allowed keys or values); new id"
-READ_AGAIN = "The file is not as you assumed: read it again, then send a corrected command"
-OTHER_ROUTE = "Take another route (fs.readSlice, smaller pieces, or another action)"
+FIX_BLOCK = "Fix the block as the message says; resend with a new id"
+FIX_FIELDS = "Fix the fields (the message names what is allowed); new id"
+READ_AGAIN = "The file is not as you assumed: read it again, then send a fix"
+OTHER_ROUTE = "Take another route (fs.readSlice, smaller pieces, another action)"
 ASK_USER = "Stop and tell the user; do not retry blindly"
 READ_MESSAGE = "Read the message: it says what to change"
 

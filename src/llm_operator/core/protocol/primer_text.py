@@ -11,15 +11,14 @@ LLM OPERATOR PRIMER (commands use version: 1)
 
 You are working with LLM Operator, a desktop app on my computer that reads and changes files \
 in one folder (the workspace) for you. When you need a file operation, write command blocks \
-as described below, as plain text, then stop and wait. I paste your reply into the app: reads \
-run at once, every write is shown to me as a diff and runs only if I approve it. I paste the \
-result blocks back to you. Start with a small read, for example fs.list with path: . \
-This primer is complete for normal work; the full reference is what operator.getInterfaceSpec \
-returns (or `llm-operator spec` prints), and you need it only for details this primer leaves \
-open. fs.outline of a folder is the cheapest map of a codebase. A context message from me \
-(## Task, then files between === FILE: <path> === lines, numbered as fs.readSlice numbers \
-them, maybe in parts headed "LLM Operator context, part i of n") shows the files as they \
-were: read again before editing later."""
+as below, as plain text, then stop and wait. I paste your reply into the app: reads run at \
+once, every write is shown to me as a diff and runs only if I approve it. I paste the results \
+back to you. Start with a small read, e.g. fs.list with path: . This primer is enough for \
+normal work; the full reference (operator.getInterfaceSpec, or `llm-operator spec`) is needed \
+only for details this primer leaves open. fs.outline of a folder is the cheapest map of a \
+codebase. A context message from me (## Task, then files between === FILE: <path> === lines, \
+numbered as fs.readSlice numbers them, maybe in parts headed "LLM Operator context, part i \
+of n") shows the files as they were: read again before editing later."""
 
 RULES = """\
 HARD RULES

@@ -27,6 +27,9 @@ from ..errors import OperatorError
 FILE_NAME = "state.sqlite3"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 30_000
+# What earlier versions kept in the state folder (``migration`` imports them): checked by
+# name first, so a new store without them never loads the migration code.
+LEGACY_STATE_NAMES = ("session-memory.json", "journal")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -175,15 +178,16 @@ class StateStore:
                     f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
                 )
             return
-        from .migration import import_json_state
-
         with self.transaction():
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
             if db.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 0:
                 db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
-                import_json_state(db, self.folder)
+                if any(os.path.lexists(self.folder / name) for name in LEGACY_STATE_NAMES):
+                    from .migration import import_json_state
+
+                    import_json_state(db, self.folder)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -218,3 +222,11 @@ def guarded(doing: str) -> Iterator[None]:
         raise
     except (sqlite3.Error, OSError, UnicodeError, ValueError) as exc:
         raise store_error(exc, doing) from exc
+
+
+def has_open_batch(store: StateStore) -> bool:
+    """Whether a run left a batch uncommitted: one indexed lookup, cheap enough for every
+    open, so the recovery code is loaded only when there is something to recover."""
+    with guarded("read the undo journal"), store.reading() as db:
+        row = db.execute("SELECT 1 FROM batches WHERE state = 'open' LIMIT 1").fetchone()
+    return row is not None

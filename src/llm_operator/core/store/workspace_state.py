@@ -5,6 +5,11 @@ damaged file) leaves ``problem`` set, reads still run, and every write is refuse
 that problem's ERR_ code, so nothing can run twice unnoticed. Opening also recovers a
 batch a crashed run left open, when no other run holds the lock (a run that holds it is
 alive; the lock's next holder recovers instead).
+
+Start-up: a read-only run needs none of the journal, recovery or undo code, so those
+modules are imported only when a run writes, undoes, or when the one-row query
+``has_open_batch`` finds a batch to recover. That query runs under the lock at every
+open, exactly where recovery ran before, so a read still never sees a half-applied batch.
 """
 
 from __future__ import annotations
@@ -12,14 +17,17 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .database import StateStore, StoreError
-from .journal import Journal
+from .database import StateStore, StoreError, has_open_batch
 from .lock import OnWait, WorkspaceLock
 from .memory import SessionMemory
-from .notices import UndoNotice, undelivered
-from .recovery import Recovered, recover
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .journal import Journal
+    from .notices import UndoNotice
+    from .recovery import Recovered
 
 
 class WorkspaceState:
@@ -45,11 +53,19 @@ class WorkspaceState:
         except StoreError:
             return  # the lock file cannot be made; writes will say why
         try:
-            self.recovered += recover(self._open_store(), self.workspace)
+            self._recover(self._open_store())
         except StoreError as error:
             self.problem = error
         finally:
             self.lock.release()
+
+    def _recover(self, store: StateStore) -> None:
+        """Roll back what a crashed run left open (the caller holds the write lock)."""
+        if not has_open_batch(store):
+            return
+        from .recovery import recover
+
+        self.recovered += recover(store, self.workspace)
 
     def _open_store(self) -> StateStore:
         if self.store is None:
@@ -59,6 +75,8 @@ class WorkspaceState:
 
     @property
     def journal(self) -> Journal:
+        from .journal import Journal
+
         return Journal(self._open_store())
 
     @contextlib.contextmanager
@@ -67,7 +85,7 @@ class WorkspaceState:
         store = self._open_store()
         self.lock.acquire(on_wait)
         try:
-            self.recovered += recover(store, self.workspace)
+            self._recover(store)
             yield store
         finally:
             self.lock.release()
@@ -77,7 +95,7 @@ class WorkspaceState:
         store = self._open_store()
         self.lock.acquire(on_wait)
         try:
-            self.recovered += recover(store, self.workspace)
+            self._recover(store)
         except BaseException:
             self.lock.release()
             raise
@@ -93,6 +111,8 @@ class WorkspaceState:
     def undelivered_notices(self) -> list[UndoNotice]:
         if self.store is None:
             return []
+        from .notices import undelivered
+
         try:
             return undelivered(self.store)
         except StoreError:
