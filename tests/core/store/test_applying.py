@@ -501,3 +501,25 @@ def test_capture_over_cap_records_only_the_size(root: Path) -> None:
 
     assert capture_entry(root / "d", cap=99) == SavedTooLarge(100)
     assert capture_entry(root / "d", cap=100) != SavedTooLarge(100)
+
+
+def test_an_entry_missing_at_the_trash_rename_is_stale_not_a_trash_failure(
+    ws: Workspace, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in a whole-suite run of the folder/symlink swap race: the entry was missing for
+    the instant of the rename and back when checked; "free or fix the trash" was untrue."""
+    from llm_operator.core.store import trashing
+
+    (root / "gone.txt").write_bytes(b"g")
+    before = tree(root)
+
+    def missing_for_a_moment(src_dir_fd: int, name: str, files_fd: int, dest: str) -> None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+
+    monkeypatch.setattr(trashing, "_trash_rename", missing_for_a_moment)
+    with pytest.raises(OperatorError) as info:
+        apply_changeset(ws, one(FileChange("gone.txt", b"g", None)), None)
+
+    assert info.value.code == "ERR_STALE_FILE"
+    assert "trash" not in info.value.message
+    assert tree(root) == before

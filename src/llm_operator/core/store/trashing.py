@@ -152,7 +152,13 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as info:
                     info.write(freedesktop.info_for(path_b, topdir))
-                _trash_rename(spot.dir_fd, spot.name, files_fd, dest)
+                try:
+                    _trash_rename(spot.dir_fd, spot.name, files_fd, dest)
+                except FileNotFoundError as exc:
+                    # The trash folders are held open, so the entry itself was missing
+                    # from its folder at that moment (moved by someone, perhaps back by
+                    # now): the file changed, the trash did not fail.
+                    raise _vanished(spot) from exc
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(f"{dest}.trashinfo", dir_fd=info_fd)
