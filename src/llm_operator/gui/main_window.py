@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         top.addWidget(self.primer_button)
         top.addWidget(self.run_button)
         self.paste = PastePane()
+        self.paste.secret_check = self._looks_secret
         self.paste.detected_changed.connect(self.update_run_state)
         self.paste.editor.textChanged.connect(self._on_reply_edited)
         self.paste.editor.set_tab_inserts_tab(self.settings.tab_inserts_tab)
@@ -278,6 +279,9 @@ class MainWindow(QMainWindow):
             ),
         )
 
+    def _looks_secret(self, path: str) -> bool:
+        return self.session is not None and self.session.workspace.is_secret(path)
+
     def apply_secret_patterns(self) -> None:
         """Use the settings' secret patterns from the next run on."""
         if self.session is None:
@@ -359,7 +363,7 @@ class MainWindow(QMainWindow):
         self.progress.setFormat(f"{label} %v/%m")
 
     def _on_finished(self, done: RunDone) -> None:
-        from .panes.history import count_run, record_run, sources_of
+        from .panes.history import count_run, record_run, rejected_by_user, sources_of
 
         self.progress.hide()
         parts = self.results.show_results(
@@ -383,7 +387,7 @@ class MainWindow(QMainWindow):
                 continue
             decision = done.decisions.get(item.index)
             summary = item.result.outcome.summary
-            if item.pending is not None and not (decision and decision.approved):
+            if rejected_by_user(item, done.decisions):
                 verdict = "rejected"
                 summary = (decision.reason if decision else "") or "by you, without a reason"
             else:
