@@ -44,13 +44,13 @@ def test_after_the_run_the_header_counts_what_happened_not_what_needs_approval(
         command("w3", "fs.write", path="d.txt", content="x"),
     )
     window.paste.set_text(text)
-    assert window.paste.summary.text() == "4 command(s): 3 need approval, 0 invalid."
+    assert window.paste.summary.text() == "4 commands: 3 need approval, 0 invalid."
     paste_and_run(qtbot, window, text)
     header = window.paste.summary.text()
     assert "need approval" not in header
-    assert header == "4 command(s) ran: 4 ok, 0 failed, 0 rejected."
+    assert header == "4 commands ran: 4 ok, 0 failed, 0 rejected."
     window.paste.set_text(reply(command("w4", "fs.write", path="e.txt", content="x")))
-    assert window.paste.summary.text() == "1 command(s): 1 needs approval, 0 invalid."
+    assert window.paste.summary.text() == "1 command: 1 needs approval, 0 invalid."
 
 
 def test_a_read_of_a_secret_looking_file_is_listed_as_needing_approval(
@@ -65,7 +65,7 @@ def test_a_read_of_a_secret_looking_file_is_listed_as_needing_approval(
         command("l1", "fs.list", path="."),
     )
     window.paste.set_text(text)
-    assert window.paste.summary.text() == "3 command(s): 1 needs approval, 0 invalid."
+    assert window.paste.summary.text() == "3 commands: 1 needs approval, 0 invalid."
     rows = [window.paste.table.topLevelItem(i).text(1) for i in range(3)]
     assert rows == ["runs at once", "needs approval (secret-looking file)", "runs at once"]
     paste_and_run(qtbot, window, text)
@@ -88,8 +88,8 @@ def test_a_declined_secret_failure_is_a_failure_not_a_rejection(
     status = window.paste.table.topLevelItem(0).text(1)
     assert status.startswith("failed: ")
     assert "ERR_ANCHOR_NOT_FOUND" in status
-    assert window.paste.summary.text() == "1 command(s) ran: 0 ok, 1 failed, 0 rejected."
-    assert window.statusBar().currentMessage().startswith("Ran 1 command(s): 0 ok, 1 failed, 0")
+    assert window.paste.summary.text() == "1 command ran: 0 ok, 1 failed, 0 rejected."
+    assert window.statusBar().currentMessage().startswith("Ran 1 command: 0 ok, 1 failed, 0")
     page = window.results.view.toPlainText()
     assert "rejected by you" not in page
     assert "\u2718 e1  fs.applyEdits .env" in page

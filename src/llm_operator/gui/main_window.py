@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store.settings import Settings
+from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
 from .panes.paste_pane import PastePane
@@ -295,7 +296,7 @@ class MainWindow(QMainWindow):
     def _leftovers_cleaned(self, removed: object) -> None:
         if isinstance(removed, tuple) and removed:
             self.statusBar().showMessage(
-                f"Removed {len(removed)} temp file(s) left by an interrupted write.", 10000
+                f"Removed {counted(len(removed), 'temp file')} left by an interrupted write.", 10000
             )
 
     def _start_watcher(self, root: Path) -> None:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.wording import counted
 from ..pages import Page, PageView, ResultSource, change_page, result_page
 from ..row_style import RowStyle
 
@@ -45,7 +46,8 @@ class RunCounts:
 
     def describe(self) -> str:
         total = self.ok + self.failed + self.rejected
-        return f"{total} command(s): {self.ok} ok, {self.failed} failed, {self.rejected} rejected"
+        counts = f"{self.ok} ok, {self.failed} failed, {self.rejected} rejected"
+        return f"{counted(total, 'command')}: {counts}"
 
 
 def rejected_by_user(item: RunItem, decisions: dict[int, Decision]) -> bool:

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.wording import counted
+
 if TYPE_CHECKING:
     from ...core.protocol.detect import Detected
 
@@ -220,7 +222,7 @@ class PastePane(QWidget):
         if not self.detected:
             base = "No OPERATOR_CMD blocks found." if self.text().strip() else "No commands yet."
         else:
-            base = f"{len(self.detected)} command(s)" + self._counts() + "."
+            base = counted(len(self.detected), "command") + self._counts() + "."
         for note in self.notes:
             base += f" Warning: {note[:1].upper()}{note[1:]}."
         return base
