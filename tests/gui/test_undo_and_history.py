@@ -250,3 +250,6 @@ def test_after_undo_the_command_list_shows_the_undone_commands_as_undone(
     assert not (workspace / "made.txt").exists()
     assert table.topLevelItem(0).text(1).startswith("ok: Listed")  # a read stays as it was
     assert table.topLevelItem(1).text(1).startswith("undone: Wrote made.txt")
+    assert (
+        window.paste.summary.text() == "2 commands ran: 1 ok, 0 failed, 0 rejected, 1 undone since."
+    )

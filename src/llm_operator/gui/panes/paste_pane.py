@@ -214,9 +214,12 @@ class PastePane(QWidget):
             if item is None or found.id not in ids or not item.text(1).startswith("ok: "):
                 continue
             status = "undone: " + item.text(1).removeprefix("ok: ")
+            if row in self.outcomes:
+                self.outcomes[row] = ("undone", self.outcomes[row][1])
             item.setText(1, status)
             item.setToolTip(1, status)
             item.setForeground(1, QBrush(QColor(WRITE_FG)))
+        self._show_summary()
 
     def describe(self) -> str:
         if not self.detected:
@@ -231,9 +234,9 @@ class PastePane(QWidget):
         """Before a run, what will need approval; after it, what happened."""
         if self.outcomes:  # invalid commands ran too, and failed
             verdicts = [verdict for verdict, _summary in self.outcomes.values()]
-            return " ran: " + ", ".join(
-                f"{verdicts.count(v)} {v}" for v in ("ok", "failed", "rejected")
-            )
+            ran = ", ".join(f"{verdicts.count(v)} {v}" for v in ("ok", "failed", "rejected"))
+            undone = verdicts.count("undone")
+            return f" ran: {ran}" + (f", {undone} undone since" if undone else "")
         invalid = sum(1 for f in self.detected if f.problem)
         asking = sum(
             1 for f in self.detected if not f.problem and (f.writes or self._secret_read(f))
