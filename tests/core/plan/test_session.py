@@ -293,3 +293,21 @@ def test_a_fault_of_the_command_itself_gets_no_planned_content_note(
     _, failed = run_reply(write + "\n" + edit, False)
     assert failed.code == "ERR_INVALID_EDITS_JSON"
     assert "checked against" not in failed.summary
+
+
+def test_a_secret_read_after_a_write_of_the_same_reply_is_not_called_a_rejection(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    """The user is never asked about such a read, so the chat must not hear they said no."""
+    (workspace / ".env").write_text("API_KEY=sk-live-0123456789\n", encoding="utf-8")
+    write, read = run_reply(
+        cmd("w1", "fs.write", path=".env", content="API_KEY=sk-live-0123456789 # kept")
+        + "\n"
+        + cmd("r1", "fs.read", path=".env"),
+        True,
+    )
+    assert write.ok
+    assert not read.ok
+    assert read.code == "ERR_SECRET_READ_NOT_ASKED"
+    assert "rejected" not in read.summary
+    assert "sk-live" not in read.summary + (read.details or "")

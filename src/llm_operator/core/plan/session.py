@@ -504,10 +504,16 @@ class Session:
         if isinstance(produced, Reveal):
             if produced.rejected is not None:
                 return produced.rejected
-            return rejected_outcome(
+            # The user was never asked, so this is not their rejection.
+            return failure_outcome(
                 command.action,
-                "a secret-looking file read after a write of the same reply is not sent; "
-                "send the read again in a new message",
+                OperatorError(
+                    "ERR_SECRET_READ_NOT_ASKED",
+                    "this reads a secret-looking file after a write of the same reply, so "
+                    "the app did not ask the user and sent nothing; send the read again in "
+                    "a new message",
+                ),
+                command.id,
             )
         assert isinstance(produced, Outcome)
         return produced
