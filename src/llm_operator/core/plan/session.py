@@ -161,6 +161,7 @@ class Session:
         workspace: Workspace,
         state_dir: Path | None,
     ) -> None:
+        self._state_dir = state_dir
         self.workspace = workspace
         self.state_folder = (
             workspace_state_dir(state_dir, workspace.root) if state_dir is not None else None
@@ -172,6 +173,18 @@ class Session:
         # Called (from the thread running ``execute`` or ``undo_last``) when another run
         # holds the workspace's write lock and this one starts to wait for it.
         self.on_wait: Callable[[], None] | None = None
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._workspace
+
+    @workspace.setter
+    def workspace(self, workspace: Workspace) -> None:
+        # The app's own state folder, when it lies in the workspace, is protected like .git:
+        # a command deleting it would lose the undo journal and the memory of what ran.
+        if self._state_dir is not None:
+            workspace = workspace.with_app_state(self._state_dir)
+        self._workspace = workspace
 
     @property
     def journal(self) -> Journal:
