@@ -466,12 +466,16 @@ class Session:
         ]
         error = writer.commit(notice_results + run.results, notices)
         if error is not None and writer.written:
-            left = writer.take_back(error)
+            restored, left = writer.take_back(error)
             for index in writer.written:
                 item = run.items[index]
                 assert item.result is not None
-                if left:
-                    item.result = Result(item.id, with_warning(item.result.outcome, error))
+                pending = item.pending
+                paths = {c.path for c in pending.changes} if pending is not None else set()
+                # Each result says what happened to its own files: taken back only when
+                # every one of them was restored.
+                if left and not (paths and paths <= restored):
+                    item.result = Result(item.id, with_warning(item.result.outcome, error, left))
                 else:
                     outcome = taken_back(item.action or "command", item.id, error)
                     item.result = Result(item.id, outcome)
