@@ -330,10 +330,17 @@ def _undo(session: Session) -> int:
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     print(report.summary)
-    if notices:
+    if notices and report.notice is not None:
         # The same block the next copied results begin with: paste it into the chat now,
         # or let the next results carry it.
         print("\nFor the chat:\n\n" + encode_results(notices))
+    elif notices:
+        # Nothing new to tell: printing the earlier notice again would invite a second paste.
+        print(
+            f"{len(notices)} earlier undo notice(s) not yet in the chat will lead the next "
+            "results (the next exec, or the next results copied in the window); nothing new "
+            "to paste now."
+        )
     return EXIT_OK if not report.problems else EXIT_FAILED
 
 
