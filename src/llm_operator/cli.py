@@ -291,7 +291,12 @@ def _pack(args: argparse.Namespace) -> int:
         print(f"llm-operator: --limit must be at least {MIN_LIMIT}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        workspace = Workspace(args.workspace, tuple(settings.secret_patterns))
+        from .core.store.state import default_state_dir
+
+        # The app's own records never go into a pack, as they never go into results.
+        workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
+            default_state_dir()
+        )
         pack = build_context(
             workspace,
             args.paths,

@@ -106,3 +106,23 @@ def test_the_state_folder_is_never_read_listed_or_searched(
     assert "matches: 1 " in search.details
     assert "notes.txt:1:" in search.details
     assert "plain.txt" not in search.details
+
+
+def test_a_pack_of_the_workspace_leaves_the_state_folder_out(workspace: Path) -> None:
+    import os
+
+    state = workspace / ".local" / "state" / "llm-operator"
+    state.mkdir(parents=True)
+    (state / "journal.txt").write_text("marker-of-the-app-records\n", encoding="utf-8")
+    env = {**os.environ, "XDG_STATE_HOME": str(workspace / ".local" / "state")}
+    done = subprocess.run(
+        [sys.executable, "-m", "llm_operator.cli", "pack", "--workspace", str(workspace), "."],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+    assert "README.md" in done.stdout, done.stderr
+    assert "marker-of-the-app-records" not in done.stdout
+    assert "journal.txt" not in done.stdout + done.stderr
