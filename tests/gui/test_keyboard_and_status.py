@@ -61,7 +61,7 @@ def test_a_new_paste_clears_the_old_status(
     window = make_window(workspace)
     paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
     assert window.results.status.text().startswith("Copied to the clipboard")
-    assert window.statusBar().currentMessage().startswith("Ran 1 command(s)")
+    assert window.statusBar().currentMessage().startswith("Ran 1 command:")
     QApplication.clipboard().setText(reply(command("r2", "fs.read", path="a.txt")))
     qtbot.keyClick(window.paste.editor, Qt.Key.Key_V, CTRL)
     assert "previous reply" in window.results.status.text()
@@ -84,7 +84,7 @@ def test_a_rejection_counts_as_rejected_not_failed(
     )
     paste_and_run(qtbot, window, text)
     message = window.statusBar().currentMessage()
-    assert message.startswith("Ran 3 command(s): 1 ok, 1 failed, 1 rejected.")
+    assert message.startswith("Ran 3 commands: 1 ok, 1 failed, 1 rejected.")
     statuses = [window.paste.table.topLevelItem(i).text(1) for i in range(3)]
     assert statuses[0].startswith("ok: ")
     assert statuses[1] == "rejected: not now"

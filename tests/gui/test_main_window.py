@@ -102,7 +102,7 @@ def test_commands_are_listed_as_soon_as_text_is_pasted(
     assert rows[2][2].endswith("(id bad)")
     assert "ERR_ACTION_REQUIRES_PATH" in rows[2][1]
     assert table.topLevelItem(2).toolTip(1) == rows[2][1]  # elided text: the tooltip has it all
-    assert "3 command(s): 1 need approval, 1 invalid" in window.paste.summary.text()
+    assert "3 commands: 1 needs approval, 1 invalid" in window.paste.summary.text()
     assert not (workspace / "b.txt").exists()  # listing runs nothing
 
 

@@ -81,7 +81,7 @@ def test_a_huge_read_is_shown_in_part_and_copied_whole(
     page = window.results.view.toPlainText()
     assert f"    row {MAX_DETAIL_LINES - 1}\n" in page
     assert f"row {MAX_DETAIL_LINES}\n" not in page
-    assert "... 50 more line(s) not shown here" in page
+    assert "... 50 more lines not shown here" in page
     copied = QApplication.clipboard().text()
     import base64
 

@@ -37,7 +37,7 @@ def test_ctrl_alt_z_names_and_undoes_the_newest_batch(
     assert (workspace / "a.txt").read_text() == "changed\n"
     assert window.history.undo_button.isEnabled()
     journal = window.history.journal.text()
-    assert "newest of 2 batch(es): w1, w2 (2 file(s)," in journal
+    assert "newest of 2 batches: w1, w2 (2 files," in journal
     with qtbot.waitSignal(window.flow.undone, timeout=5000):
         qtbot.keyClick(window.paste.editor, Qt.Key.Key_Z, CTRL_ALT)
     # The newest batch, named with its commands, files and time; not the oldest.
@@ -57,10 +57,10 @@ def test_ctrl_alt_z_names_and_undoes_the_newest_batch(
     (notice,) = window.results.parts
     assert notice.startswith("OPERATOR_RESULT\nid: undo-1\nok: true\nsummary: The user undid")
     assert "For the chat:" in window.results.raw.toPlainText()
-    assert "newest of 1 batch(es): first" in window.history.journal.text()
+    assert "newest of 1 batch: first" in window.history.journal.text()
     assert [window.history.runs.item(i).text()[10:] for i in range(3)] == [
-        "1 command(s): 1 ok, 0 failed, 0 rejected",
-        "2 command(s): 2 ok, 0 failed, 0 rejected",
+        "1 command: 1 ok, 0 failed, 0 rejected",
+        "2 commands: 2 ok, 0 failed, 0 rejected",
         "undo",
     ]
     # The app's own undo is not a change "outside".
@@ -250,3 +250,6 @@ def test_after_undo_the_command_list_shows_the_undone_commands_as_undone(
     assert not (workspace / "made.txt").exists()
     assert table.topLevelItem(0).text(1).startswith("ok: Listed")  # a read stays as it was
     assert table.topLevelItem(1).text(1).startswith("undone: Wrote made.txt")
+    assert (
+        window.paste.summary.text() == "2 commands ran: 1 ok, 0 failed, 0 rejected, 1 undone since."
+    )

@@ -98,7 +98,7 @@ def test_a_storm_of_file_events_costs_a_few_ui_updates(
     assert len(changes) <= 2 * watcher.flushes
     assert watcher.changed_outside() == frozenset()  # none of them was a file the LLM saw
     assert window.watch_label.text() == "watching files"
-    assert "file event(s) seen" in window.watch_label.toolTip()
+    assert "file events seen" in window.watch_label.toolTip()
 
 
 def test_an_overflow_says_so_and_rechecks_every_tracked_file(

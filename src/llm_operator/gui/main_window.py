@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store.settings import Settings
+from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
 from .panes.paste_pane import PastePane
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         top.addWidget(self.primer_button)
         top.addWidget(self.run_button)
         self.paste = PastePane()
+        self.paste.secret_check = self._looks_secret
         self.paste.detected_changed.connect(self.update_run_state)
         self.paste.editor.textChanged.connect(self._on_reply_edited)
         self.paste.editor.set_tab_inserts_tab(self.settings.tab_inserts_tab)
@@ -278,6 +280,9 @@ class MainWindow(QMainWindow):
             ),
         )
 
+    def _looks_secret(self, path: str) -> bool:
+        return self.session is not None and self.session.workspace.is_secret(path)
+
     def apply_secret_patterns(self) -> None:
         """Use the settings' secret patterns from the next run on."""
         if self.session is None:
@@ -291,7 +296,7 @@ class MainWindow(QMainWindow):
     def _leftovers_cleaned(self, removed: object) -> None:
         if isinstance(removed, tuple) and removed:
             self.statusBar().showMessage(
-                f"Removed {len(removed)} temp file(s) left by an interrupted write.", 10000
+                f"Removed {counted(len(removed), 'temp file')} left by an interrupted write.", 10000
             )
 
     def _start_watcher(self, root: Path) -> None:
@@ -359,7 +364,7 @@ class MainWindow(QMainWindow):
         self.progress.setFormat(f"{label} %v/%m")
 
     def _on_finished(self, done: RunDone) -> None:
-        from .panes.history import count_run, record_run, sources_of
+        from .panes.history import count_run, record_run, rejected_by_user, sources_of
 
         self.progress.hide()
         parts = self.results.show_results(
@@ -383,7 +388,7 @@ class MainWindow(QMainWindow):
                 continue
             decision = done.decisions.get(item.index)
             summary = item.result.outcome.summary
-            if item.pending is not None and not (decision and decision.approved):
+            if rejected_by_user(item, done.decisions):
                 verdict = "rejected"
                 summary = (decision.reason if decision else "") or "by you, without a reason"
             else:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from ..core.wording import counted
 from .row_style import RowStyle
 
 if TYPE_CHECKING:
@@ -141,7 +142,8 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
                 page.add("    " + line, style)
             if len(lines) > MAX_DETAIL_LINES:
                 page.add(
-                    f"    ... {len(lines) - MAX_DETAIL_LINES} more line(s) not shown here; "
+                    f"    ... {counted(len(lines) - MAX_DETAIL_LINES, 'more line')} not shown "
+                    "here; "
                     "the clipboard holds them all (see Protocol text)",
                     RowStyle("note"),
                 )

@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QStatusBar, QToolButton, QWidget
 
+from ..core.wording import counted
+
 if TYPE_CHECKING:
     from .watcher import WorkspaceWatcher
 
@@ -64,8 +66,10 @@ class WatchButton(QToolButton):
             text = "watching files"
         self.setText(text)
         self.setToolTip(
-            f"{watcher.events_seen} file event(s) seen, {watcher.flushes} update(s), "
-            f"{watcher.overflows} overflow(s); {watcher.tracked} file(s) the LLM has seen. "
+            f"{counted(watcher.events_seen, 'file event')} seen, "
+            f"{counted(watcher.flushes, 'update')}, "
+            f"{counted(watcher.overflows, 'overflow')}; "
+            f"{counted(watcher.tracked, 'file')} the LLM has seen. "
             + ("Click to list the files changed outside since the LLM saw them." if count else "")
         )
 
@@ -80,7 +84,8 @@ class ChangedOutsideList:
         else:
             more = f"\n... and {len(names) - 40} more" if len(names) > 40 else ""
             text = (
-                f"{len(names)} file(s) changed outside the app since a run read or wrote them "
+                f"{counted(len(names), 'file')} changed outside the app since a run read or "
+                "wrote them "
                 "(the LLM's copy may be stale):\n\n" + "\n".join(names[:40]) + more
             )
         QMessageBox.information(parent, "Files changed outside", text)

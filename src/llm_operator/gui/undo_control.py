@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..core.wording import counted
 from .undo_source import BatchSummary, UndoSource
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ class UndoControl:
             self._hooks.show_journal("Undo: nothing to undo.", False)
             return
         self._hooks.show_journal(
-            f"Undo (Ctrl+Alt+Z) undoes the newest of {newest.open_batches} batch(es): "
+            "Undo (Ctrl+Alt+Z) undoes the newest of "
+            f"{counted(newest.open_batches, 'batch', 'batches')}: "
             f"{newest.short()}",
             True,
         )

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ..core.wording import counted
+
 if TYPE_CHECKING:
     from ..core.plan.session import Session
     from ..core.store.journal import BatchInfo, UndoReport
@@ -33,7 +35,7 @@ class BatchSummary:
         return self.created.astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
     def short(self) -> str:
-        return f"{self.commands} ({len(self.files)} file(s), {self.when})"
+        return f"{self.commands} ({counted(len(self.files), 'file')}, {self.when})"
 
     def question(self) -> str:
         """What the undo will do, file by file, in the words a person checks."""
@@ -41,7 +43,7 @@ class BatchSummary:
         for path, kind in self.files[:20]:
             lines.append(f"  {_KIND_WORDS.get(kind, 'restores')} {path}")
         if len(self.files) > 20:
-            lines.append(f"  ... and {len(self.files) - 20} more file(s)")
+            lines.append(f"  ... and {counted(len(self.files) - 20, 'more file')}")
         lines.append("")
         lines.append(
             "Files go back to what they held before this batch; files it created are removed."

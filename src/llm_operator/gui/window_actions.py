@@ -23,6 +23,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from ..core.store.settings import MIN_PART_SIZE, Settings
+from ..core.wording import counted
 from .clipboard import ClipboardBridge
 
 if TYPE_CHECKING:
@@ -253,7 +254,7 @@ class WindowActions:
         self._commands.save_settings()
         self._commands.apply_secret_patterns()
         self._window.statusBar().showMessage(
-            f"{len(patterns)} secret-looking file pattern(s) in force.", 5000
+            f"{counted(len(patterns), 'secret-looking file pattern')} in force.", 5000
         )
 
     def _ask_part_size(self) -> None:

@@ -191,5 +191,5 @@ def test_exec_of_a_read_with_base64_uses_the_model(workspace: Path, tmp_path: Pa
         "query_b64: cHJpbnQ=\nEND_OPERATOR_CMD\n"
     )
     out, imported = exec_imports(workspace, tmp_path, block)
-    assert "summary: Found 1 matching lines in src/main.py" in out
+    assert "summary: Found 1 matching line in src/main.py" in out
     assert imported

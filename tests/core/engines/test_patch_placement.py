@@ -127,7 +127,7 @@ def test_equal_distance_refusal_names_both_lines() -> None:
 def test_creation_hunk_onto_content_says_why() -> None:
     got = _engine("creation_hunk_without_dev_null_onto_content")
     assert isinstance(got, OperatorError)
-    assert "already has 1 lines" in got.message
+    assert "already has 1 line;" in got.message
 
 
 # -- mixed line endings: untouched lines keep their exact bytes ------------------------

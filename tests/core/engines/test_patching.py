@@ -414,7 +414,7 @@ def test_creating_a_file_that_has_content_is_a_mismatch() -> None:
     patch = "--- /dev/null\n+++ b/f.txt\n@@ -0,0 +1 @@\n+a\n"
     error = apply_error("x\n", patch)
     assert error.code == "ERR_PATCH_CONTEXT_MISMATCH"
-    assert "already has 1 lines" in error.message
+    assert "already has 1 line;" in error.message
 
 
 def test_deleting_a_file_that_keeps_lines_is_a_mismatch() -> None:

@@ -204,7 +204,7 @@ def test_twenty_files_listed_with_badges_and_each_diff_in_view(
     pending = pending_of(workspace, tmp_path, reply(*blocks))
     dialog = open_dialog(qtbot, pending, {"src/app.py"})
     assert len(dialog.file_rows) == 20
-    assert "Seen 1 of 20 file(s)." in dialog.counts.text()  # what Ctrl+Return skips
+    assert "Seen 1 of 20 files." in dialog.counts.text()  # what Ctrl+Return skips
     badges = [row.text(1) for row in dialog.file_rows]
     assert badges[0] == "new"
     assert badges[18] == "deleted"
@@ -218,7 +218,7 @@ def test_twenty_files_listed_with_badges_and_each_diff_in_view(
         if n < 17:
             assert f"VALUE = {n + 1}" in shown
     assert dialog.listing.currentItem() is dialog.file_rows[19]
-    assert "Seen 20 of 20 file(s)." in dialog.counts.text()
+    assert "Seen 20 of 20 files." in dialog.counts.text()
     assert "Will write src/app.py (+1 -1)" in dialog.header.text()
     dialog.previous_file()
     assert "Will delete a.txt (moved to the trash, undoable)" in dialog.header.text()

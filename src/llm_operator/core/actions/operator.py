@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result
 from .fields import Fields, NoFields
 
@@ -19,7 +20,7 @@ def interface_spec() -> str:
 def run_get_interface_spec(ctx: ActionContext, fields: NoFields) -> Result:
     text = interface_spec()
     first = text.splitlines()[0] if text else "Operator Interface Specification"
-    return Outcome(True, f"{first}: {len(text)} characters in details_b64", text)
+    return Outcome(True, f"{first}: {counted(len(text), 'character')} in details_b64", text)
 
 
 class CommentStyleFields(Fields):

@@ -29,6 +29,7 @@ from pydantic import model_validator
 from ..errors import InvalidCommand, OperatorError
 from ..store.files import find_file, not_found
 from ..store.tree_walk import TreeFile, WalkCounts, read_limited, walk_files
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
 from .fields import Count, PathFields
 
@@ -122,7 +123,7 @@ def outline_lines(data: bytes, rel: str, depth: int) -> tuple[list[str], str]:
         _CACHE.move_to_end(key)
         return cached
     outline = outline_structures(data, rel, depth)
-    note = f"{outline.language}, {outline.line_count} lines"
+    note = f"{outline.language}, {counted(outline.line_count, 'line')}"
     if outline.parse_errors:
         note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
     made = ([entry.render() for entry in outline.entries], note)

@@ -17,6 +17,7 @@ from ..errors import InvalidCommand
 from ..protocol.names import display_name
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..store.workspace import is_trash_name
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Secrecy
 from .read_values import (
     QUICK_PATH,
@@ -105,7 +106,8 @@ def run_read(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
         return Outcome(False, message, details)
     text, style = read_text(found)
     extra = f", {style}" if style else ""
-    summary = f"Read {found.rel} ({found.size} bytes, {line_count(text)} lines{extra})"
+    size, lines = counted(found.size, "byte"), counted(line_count(text), "line")
+    summary = f"Read {found.rel} ({size}, {lines}{extra})"
     return Outcome(True, summary, text)
 
 
@@ -126,7 +128,8 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields | SliceValues) -> Res
     if fields.start > max(total, 1):
         raise InvalidCommand(
             "ERR_INVALID_READSLICE_PARAMS",
-            f"start {fields.start} is past the end of {found.rel}, which has {total} lines",
+            f"start {fields.start} is past the end of {found.rel}, "
+            f"which has {counted(total, 'line')}",
         )
     first = fields.start
     chunk = all_lines[first - 1 : first - 1 + fields.lines]
@@ -176,9 +179,13 @@ def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Resul
             if len(hits) < SEARCH_MAX_MATCHES:
                 hits.append(f"{number}: {_clip(line)}")
     truncated = total > len(hits)
-    count = f"# {len(hits)} of {total} matches (truncated)" if truncated else f"# {total} matches"
+    count = (
+        f"# {len(hits)} of {total} matches (truncated)"
+        if truncated
+        else f"# {counted(total, 'match', 'matches')}"
+    )
     header = [f"# path: {found.rel}", f"# query: {query}", count]
-    summary = f"Found {total} matching lines in {found.rel}" + (
+    summary = f"Found {counted(total, 'matching line')} in {found.rel}" + (
         f", first {len(hits)} shown (truncated); refine the query" if truncated else ""
     )
     details = "\n".join(header + hits) + "\n"
@@ -205,7 +212,9 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
         "ctimeMs": info.st_ctime_ns // 1_000_000,
     }
     kind = "folder" if payload["isDir"] else "file"
-    return Outcome(True, f"Stat {rel}: {kind}, {info.st_size} bytes", json.dumps(payload))
+    return Outcome(
+        True, f"Stat {rel}: {kind}, {counted(info.st_size, 'byte')}", json.dumps(payload)
+    )
 
 
 # The models (and pydantic) load only when a command is not simple enough for QUICK_*.

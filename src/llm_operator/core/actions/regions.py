@@ -15,6 +15,7 @@ from pydantic import model_validator
 
 from ..errors import InvalidCommand, OperatorError
 from ..store.files import find_file, read_text
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result
 from .fields import B64Text, Count, PathFields
 from .write import plan_text_edit
@@ -114,7 +115,7 @@ def run_list_regions(ctx: ActionContext, fields: StyleFields) -> Result:
     regions = list_regions(text, fields.style())
     payload = json.dumps(regions_json(regions))
     names = ", ".join(region.marker_id for region in regions) or "none"
-    return Outcome(True, f"{len(regions)} regions in {found.rel}: {names}", payload)
+    return Outcome(True, f"{counted(len(regions), 'region')} in {found.rel}: {names}", payload)
 
 
 def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
@@ -127,7 +128,7 @@ def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
     region = find_region(text, style, fields.marker_id)
     count = region.content_line_count
     # An empty region sends no details_b64: say so, or an ok result without content puzzles.
-    held = f"{count} line{'s' if count != 1 else ''} of content" if count else "empty region"
+    held = f"{counted(count, 'line')} of content" if count else "empty region"
     summary = f"Read region {fields.marker_id} of {found.rel} ({region.span()}, {held})"
     return Outcome(True, summary, content)
 

@@ -31,6 +31,7 @@ from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name, is_plain_name
 from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, read_limited, walk_files, walk_one
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
 from .fields import Flag
 from .read_fields import SearchFields
@@ -248,7 +249,10 @@ def _render(
         )
     if tally.after is not None:
         header.append(f"# more: after: {tally.after}")
-    summary = f"Found {len(matches)} matches in {display_name(rel)} ({tally.scanned} files scanned)"
+    summary = (
+        f"Found {counted(len(matches), 'match', 'matches')} in {display_name(rel)} "
+        f"({counted(tally.scanned, 'file')} scanned)"
+    )
     if cut:
         summary += f"; truncated at the {cut[0]}: " + (
             f"send the same search with after: {tally.after} for the next files"

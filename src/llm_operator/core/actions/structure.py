@@ -17,6 +17,7 @@ from pydantic import model_validator
 from ..errors import InvalidCommand
 from ..plan.changes import ChangeSet, FileChange
 from ..store.files import not_found
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, Count, PathFields, one_of, pick_text
 from .write import target_for_write
@@ -215,7 +216,9 @@ def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
     result = read_structure(read_bytes(found), found.rel, fields.levels)
     matches = result.get("matches", [])
     where = ", ".join(_lines(m["line_range_inclusive"]) for m in matches)
-    summary = f"Read {len(matches)} match(es) for the target in {found.rel} ({where})"
+    summary = (
+        f"Read {counted(len(matches), 'match', 'matches')} for the target in {found.rel} ({where})"
+    )
     return Outcome(True, summary, json.dumps(result, ensure_ascii=False))
 
 

@@ -16,6 +16,7 @@ from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange
 from ..store.files import kind_name, line_count, not_found
 from ..store.fsaccess import Spot
+from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, PathFields
 
@@ -76,8 +77,7 @@ def plan_file(
 
 
 def _shape(text: str) -> str:
-    lines = line_count(text)
-    return f"{lines} line{'s' if lines != 1 else ''}"
+    return counted(line_count(text), "line")
 
 
 def plan_text_edit(
@@ -132,8 +132,8 @@ def run_write(ctx: ActionContext, fields: WriteFields) -> Result:
             after = TextFile.decode(before, rel).encode(text)
         except OperatorError:
             after = text.encode("utf-8")
-        state = f"replaced {len(before)} bytes"
-    summary = f"Wrote {rel} ({_shape(text)}, {len(after)} bytes; {state})"
+        state = f"replaced {counted(len(before), 'byte')}"
+    summary = f"Wrote {rel} ({_shape(text)}, {counted(len(after), 'byte')}; {state})"
     return plan_file(rel, before, after, summary)
 
 
@@ -234,7 +234,9 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         summary = f"Deleted symlink {rel} (its target is untouched)"
     elif spot.is_dir:
         change = FileChange(rel, None, None, before_is_dir=True)
-        summary = f"Deleted folder {rel} with {_count_files(spot)} files (moved to the trash)"
+        summary = (
+            f"Deleted folder {rel} with {counted(_count_files(spot), 'file')} (moved to the trash)"
+        )
     elif ctx.files.plans_folder(rel):
         # The folder exists only once earlier writes of this reply are applied.
         change = FileChange(rel, None, None, before_is_dir=True)
@@ -244,7 +246,7 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         if before is None:
             raise not_found(ctx.workspace, path)
         change = FileChange(rel, before, None)
-        summary = f"Deleted {rel} ({len(before)} bytes, moved to the trash)"
+        summary = f"Deleted {rel} ({counted(len(before), 'byte')}, moved to the trash)"
     return Plan(ChangeSet((change,)), Outcome(True, summary))
 
 

@@ -60,6 +60,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import OperatorError, mark, quote
+from ..wording import counted
 from .textfile import split_lines
 
 INVALID = "ERR_INVALID_PATCH"
@@ -564,7 +565,7 @@ def _mismatch(text: str, hunk: Hunk, low: int, path: str) -> OperatorError:
         )
         out.extend(_numbered([mark(line) for line in found], pos, first_diff))
     else:
-        out.append(f"The file has {len(lines)} lines; there is nothing at that place.")
+        out.append(f"The file has {counted(len(lines), 'line')}; there is nothing at that place.")
     out.append("Read the file around that place again and resend the patch with exact lines.")
     return OperatorError(
         MISMATCH,
@@ -606,7 +607,8 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         raise OperatorError(
             MISMATCH,
             f"the patch creates {path} ({how or '@@ -0,0 @@'}: the old side is an empty file) "
-            f"but the file already has {len(lines)} lines; diff against its current content "
+            f"but the file already has {counted(len(lines), 'line')}; "
+            "diff against its current content "
             "instead (old lines as context, e.g. '@@ -1,3 +1,4 @@')",
             {
                 "hunk": 1,
@@ -667,7 +669,8 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         remaining = split_lines(result)[0]
         raise OperatorError(
             MISMATCH,
-            f"the patch deletes {path} ('+++ /dev/null') but {len(remaining)} lines would remain",
+            f"the patch deletes {path} ('+++ /dev/null') "
+            f"but {counted(len(remaining), 'line')} would remain",
             {
                 "hunk": len(parsed.hunks),
                 "found_at_line": 1,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..engines.textfile import TextFile
+from ..wording import counted
 
 if TYPE_CHECKING:
     from ..actions.base import Plan, Reveal
@@ -83,7 +84,7 @@ def preview_change(change: FileChange) -> ChangePreview:
     before, after = _text(change.before), _text(change.after)
     if before is None or after is None:
         size = len(change.before or b"")
-        return _note(change.path, badge, f"binary or non-UTF-8 file ({size} bytes)")
+        return _note(change.path, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
     diff = unified_diff(before, after, change.path)
     if change.is_new and not diff:
         return _note(change.path, badge, f"new empty file {change.path}")

@@ -73,17 +73,21 @@ def _same(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-def verify_name(root: Path, spot: Spot) -> str:
-    """The absolute name of ``spot``'s entry, checked to still lead to the same entry."""
-    assert spot.info is not None
-    parent_text = str(root / spot.parent_rel) if spot.parent_rel != "." else str(root)
-    path_text = os.path.join(parent_text, spot.name)
-    changed = OperatorError(
+def _changed(spot: Spot) -> OperatorError:
+    return OperatorError(
         "ERR_STALE_FILE",
         f"{spot.rel} changed on disk just before its delete (a folder on the way was moved "
         "or replaced); nothing was deleted. Look at it again and resend the delete.",
         {"path": spot.rel},
     )
+
+
+def verify_name(root: Path, spot: Spot) -> str:
+    """The absolute name of ``spot``'s entry, checked to still lead to the same entry."""
+    assert spot.info is not None
+    parent_text = str(root / spot.parent_rel) if spot.parent_rel != "." else str(root)
+    path_text = os.path.join(parent_text, spot.name)
+    changed = _changed(spot)
     try:
         if os.path.realpath(parent_text) != parent_text:
             raise changed
@@ -197,6 +201,24 @@ def _unavailable(shown: str, exc: OSError) -> OperatorError:
     )
 
 
+def _missing(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorError:
+    """A name the trash could not find. If the entry left its held folder, or the name
+    no longer leads to that folder (a folder on the way was swapped meanwhile), the file
+    changed under the delete: ERR_STALE_FILE. Only a name that still leads to the entry
+    means the trash itself failed."""
+    if _gone(spot):
+        return _vanished(spot)
+    missing = os.fsdecode(exc.filename) if exc.filename is not None else None
+    rel = _inside(root, missing) if missing is not None else None
+    if rel is not None and not rel.split("/")[0].startswith(".Trash"):
+        return _changed(spot)  # a name in the workspace (not its trash), found a moment ago
+    try:
+        verify_name(root, spot)
+    except OperatorError as stale:
+        return stale
+    return _unavailable(shown, exc)
+
+
 def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
     freedesktop = _freedesktop()
@@ -205,9 +227,7 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
         try:
             return _trash_by_descriptor(freedesktop, root, spot, path_text)
         except FileNotFoundError as exc:
-            if _gone(spot):
-                raise _vanished(spot) from exc
-            raise _unavailable(shown, exc) from exc
+            raise _missing(root, spot, shown, exc) from exc
         except OSError as exc:
             if exc.errno != errno.EXDEV:
                 raise _unavailable(shown, exc) from exc
@@ -221,10 +241,12 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
             send2trash(path_text)
             break
         except OSError as exc:
-            if isinstance(exc, FileNotFoundError) and attempt + 1 < TRASH_ATTEMPTS:
-                # The name may have been missing for a moment (a folder on the way being
-                # moved): check it again and retry; a trash that keeps failing is reported.
-                continue
+            if isinstance(exc, FileNotFoundError):
+                if attempt + 1 < TRASH_ATTEMPTS:
+                    # The name may have been missing for a moment (a folder on the way
+                    # being moved): check it again and retry.
+                    continue
+                raise _missing(root, spot, shown, exc) from exc
             raise _unavailable(shown, exc) from exc
     try:
         os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.wording import counted
 from .diff_view import DiffView
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class ConfirmDialog(QDialog):
         changed_outside: Collection[str] = (),
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"LLM Operator - confirm {len(pending)} command(s)")
+        self.setWindowTitle(f"LLM Operator - confirm {counted(len(pending), 'command')}")
         self.choice = Choice.REJECT_ALL
         self.states = [
             CommandState(number, item, changed_outside)
@@ -133,7 +134,9 @@ class ConfirmDialog(QDialog):
 
     def _build(self) -> None:
         intro = QLabel(
-            f"{len(self.states)} command(s) need your decision. Nothing runs unless approved. "
+            f"{counted(len(self.states), 'command')} "
+            f"{'needs' if len(self.states) == 1 else 'need'} "
+            "your decision. Nothing runs unless approved. "
             "<b>Alt+Down/Up</b> next/previous file &nbsp; <b>Alt+Y</b> approve &nbsp; "
             "<b>Alt+R</b> reject with a reason &nbsp; <b>Alt+S</b> side by side"
         )
@@ -360,7 +363,8 @@ class ConfirmDialog(QDialog):
         rows = len(self.file_rows)
         seen = len({n for s in self.states for n in s.seen if n >= 0})
         self.counts.setText(
-            f"Ticked: {ticked} of {len(self.states)} approved. Seen {seen} of {rows} file(s)."
+            f"Ticked: {ticked} of {len(self.states)} approved. "
+            f"Seen {seen} of {counted(rows, 'file')}."
         )
 
     def approve_all(self) -> None:

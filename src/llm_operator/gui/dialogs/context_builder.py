@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from ...core.wording import counted
 from ..clipboard import ClipboardBridge
 from ..tasks import TaskFailure, TaskRunner
 
@@ -213,7 +214,7 @@ class ContextBuilder(QDialog):
         self.tree.setColumnWidth(0, 280)
         self.tree.setColumnWidth(1, 80)
         self._updating = False
-        notes = [f"{len(listing.files)} files"]
+        notes = [counted(len(listing.files), "file")]
         if listing.ignored:
             notes.append(f"{listing.ignored} left out by .gitignore")
         if listing.cut:

@@ -17,11 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.wording import counted
 from ..pages import Page, PageView, ResultSource, change_page, result_page
 from ..row_style import RowStyle
 
 if TYPE_CHECKING:
-    from ...core.plan.session import Decision, Run
+    from ...core.plan.session import Decision, Run, RunItem
     from ...core.protocol.encoder import Result
     from ..undo_source import BatchSummary
 
@@ -45,7 +46,23 @@ class RunCounts:
 
     def describe(self) -> str:
         total = self.ok + self.failed + self.rejected
-        return f"{total} command(s): {self.ok} ok, {self.failed} failed, {self.rejected} rejected"
+        counts = f"{self.ok} ok, {self.failed} failed, {self.rejected} rejected"
+        return f"{counted(total, 'command')}: {counts}"
+
+
+def rejected_by_user(item: RunItem, decisions: dict[int, Decision]) -> bool:
+    """Whether ``item``'s result is the user's rejection.
+
+    A declined secret-looking failure is not: its result is the failure itself, sent
+    without the quoted text, so it counts (and reads) as that failure.
+    """
+    if item.pending is None:
+        return False
+    decision = decisions.get(item.index)
+    if decision is not None and decision.approved:
+        return False
+    reveal = item.pending.reveal
+    return reveal is None or reveal.rejected is None
 
 
 def count_run(run: Run, decisions: dict[int, Decision]) -> RunCounts:
@@ -54,8 +71,7 @@ def count_run(run: Run, decisions: dict[int, Decision]) -> RunCounts:
     for item in run.items:
         if item.result is None:
             continue
-        decision = decisions.get(item.index)
-        if item.pending is not None and (decision is None or not decision.approved):
+        if rejected_by_user(item, decisions):
             rejected += 1
         elif item.result.ok:
             ok += 1
@@ -67,9 +83,7 @@ def count_run(run: Run, decisions: dict[int, Decision]) -> RunCounts:
 def sources_of(run: Run, decisions: dict[int, Decision]) -> dict[str, ResultSource]:
     sources = {}
     for item in run.items:
-        decision = decisions.get(item.index)
-        rejected = item.pending is not None and not (decision and decision.approved)
-        sources[item.id] = ResultSource(item.action, item.path, rejected)
+        sources[item.id] = ResultSource(item.action, item.path, rejected_by_user(item, decisions))
     return sources
 
 
@@ -89,7 +103,12 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
             RowStyle("title-ok" if verdict == "approved" else "title-failed"),
         )
         if pending.reveal is not None:
-            page.add(f"wanted to send file content to the chat: {pending.reveal.reason}")
+            what = (
+                "file content"
+                if pending.reveal.approved.ok
+                else "an error message quoting the file"
+            )
+            page.add(f"wanted to send {what} to the chat: {pending.reveal.reason}")
         page.extend(change_page(pending.previews))
     page.add("")
     page.add("Results", RowStyle("heading"))

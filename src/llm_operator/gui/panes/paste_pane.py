@@ -6,6 +6,7 @@ or paste, so the user sees what will run, and what the validator refuses, before
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -21,6 +22,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from ...core.wording import counted
 
 if TYPE_CHECKING:
     from ...core.protocol.detect import Detected
@@ -75,6 +78,10 @@ class PastePane(QWidget):
         self.detected: list[Detected] = []
         self.result_blocks = 0
         self.notes: tuple[str, ...] = ()
+        self.outcomes: dict[int, tuple[str, str]] = {}
+        # Set by the window: whether a path (as written) looks secret, so a read of it is
+        # listed as needing approval, as it will.
+        self.secret_check: Callable[[str], bool] | None = None
         self.editor = PasteEditor()
         self.editor.setObjectName("paste")
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -142,6 +149,7 @@ class PastePane(QWidget):
             self.notes = found.notes
         else:
             self.detected, self.result_blocks, self.notes = [], 0, ()
+        self.outcomes = {}
         self._fill()
         self.detected_changed.emit()
 
@@ -152,6 +160,8 @@ class PastePane(QWidget):
                 status, colour = found.problem, PROBLEM_FG
             elif found.writes:
                 status, colour = "needs approval", WRITE_FG
+            elif self._secret_read(found):
+                status, colour = "needs approval (secret-looking file)", WRITE_FG
             else:
                 status, colour = "runs at once", None
             what = f"{found.action or '?'} {found.path or ''}".rstrip() + f"  (id {found.id})"
@@ -161,8 +171,22 @@ class PastePane(QWidget):
             if colour:
                 row.setForeground(1, QBrush(QColor(colour)))
             self.table.addTopLevelItem(row)
+        self._show_summary()
+
+    def _show_summary(self) -> None:
         self.summary.setText(self.describe())
         self.summary.setToolTip(self.summary.text())
+
+    def _secret_read(self, found: Detected) -> bool:
+        """A valid read that sends a secret-looking file's content waits for approval."""
+        if found.problem or found.writes or not found.path or not found.action:
+            return False
+        if self.secret_check is None or not self.secret_check(found.path):
+            return False
+        from ...core.actions import get_spec
+        from ...core.actions.base import Secrecy
+
+        return get_spec(found.action).secrecy is not Secrecy.NAMES
 
     def mark_outcomes(self, outcomes: dict[int, tuple[str, str]]) -> None:
         """After a run: each listed command's status becomes what happened to it.
@@ -179,6 +203,8 @@ class PastePane(QWidget):
             item.setToolTip(1, f"{verdict}: {summary}")
             colour = {"ok": OK_FG, "rejected": WRITE_FG}.get(verdict, PROBLEM_FG)
             item.setForeground(1, QBrush(QColor(colour)))
+        self.outcomes = dict(outcomes)
+        self._show_summary()
 
     def mark_undone(self, ids: set[str]) -> None:
         """After an undo: a listed command that ran ok under one of ``ids`` is shown as
@@ -188,17 +214,32 @@ class PastePane(QWidget):
             if item is None or found.id not in ids or not item.text(1).startswith("ok: "):
                 continue
             status = "undone: " + item.text(1).removeprefix("ok: ")
+            if row in self.outcomes:
+                self.outcomes[row] = ("undone", self.outcomes[row][1])
             item.setText(1, status)
             item.setToolTip(1, status)
             item.setForeground(1, QBrush(QColor(WRITE_FG)))
+        self._show_summary()
 
     def describe(self) -> str:
         if not self.detected:
             base = "No OPERATOR_CMD blocks found." if self.text().strip() else "No commands yet."
         else:
-            writes = sum(1 for f in self.detected if f.writes and not f.problem)
-            invalid = sum(1 for f in self.detected if f.problem)
-            base = f"{len(self.detected)} command(s): {writes} need approval, {invalid} invalid."
+            base = counted(len(self.detected), "command") + self._counts() + "."
         for note in self.notes:
             base += f" Warning: {note[:1].upper()}{note[1:]}."
         return base
+
+    def _counts(self) -> str:
+        """Before a run, what will need approval; after it, what happened."""
+        if self.outcomes:  # invalid commands ran too, and failed
+            verdicts = [verdict for verdict, _summary in self.outcomes.values()]
+            ran = ", ".join(f"{verdicts.count(v)} {v}" for v in ("ok", "failed", "rejected"))
+            undone = verdicts.count("undone")
+            return f" ran: {ran}" + (f", {undone} undone since" if undone else "")
+        invalid = sum(1 for f in self.detected if f.problem)
+        asking = sum(
+            1 for f in self.detected if not f.problem and (f.writes or self._secret_read(f))
+        )
+        verb = "needs" if asking == 1 else "need"
+        return f": {asking} {verb} approval, {invalid} invalid"

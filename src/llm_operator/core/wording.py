@@ -1,0 +1,11 @@
+"""Counted nouns for summaries and window text: "1 byte", "2 bytes", never "1 bytes".
+
+Summaries are protocol text the model reads, so every count in them goes through here.
+"""
+
+from __future__ import annotations
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and ``noun``, in the plural (``noun + "s"`` unless given) unless one."""
+    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
