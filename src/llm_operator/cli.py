@@ -291,7 +291,12 @@ def _pack(args: argparse.Namespace) -> int:
         print(f"llm-operator: --limit must be at least {MIN_LIMIT}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        workspace = Workspace(args.workspace, tuple(settings.secret_patterns))
+        from .core.store.state import default_state_dir
+
+        # The app's own records never go into a pack, as they never go into results.
+        workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
+            default_state_dir()
+        )
         pack = build_context(
             workspace,
             args.paths,
@@ -330,10 +335,17 @@ def _undo(session: Session) -> int:
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     print(report.summary)
-    if notices:
+    if notices and report.notice is not None:
         # The same block the next copied results begin with: paste it into the chat now,
         # or let the next results carry it.
         print("\nFor the chat:\n\n" + encode_results(notices))
+    elif notices:
+        # Nothing new to tell: printing the earlier notice again would invite a second paste.
+        print(
+            f"{len(notices)} earlier undo notice(s) not yet in the chat will lead the next "
+            "results (the next exec, or the next results copied in the window); nothing new "
+            "to paste now."
+        )
     return EXIT_OK if not report.problems else EXIT_FAILED
 
 

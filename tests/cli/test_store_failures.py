@@ -166,10 +166,45 @@ def test_disk_full_at_commit_takes_the_batch_back_and_says_so(
     assert {r.outcome.summary.split("(")[1].split(")")[0] for r in results} == {
         "ERR_STATE_STORE_FAILED"
     }
-    assert "taken back, so nothing was written" in results[0].outcome.summary
+    for result in results:  # every summary says only what the disk shows below
+        assert "taken back: its files are as they were before" in result.outcome.summary
+        assert "full" in result.outcome.summary
+        assert "the change was made" not in result.outcome.summary
+        assert "nothing was written" not in result.outcome.summary
     assert sorted(p.name for p in workspace.iterdir() if p.name.startswith("f")) == []
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "before\n"
     assert all(item.result is None for item in rerun.items)  # planned again, not repeats
+
+
+def test_a_change_that_could_not_be_taken_back_is_named_and_the_others_are_not_claimed_on_disk(
+    workspace: Path, tmp_path: Path, cmd: Any
+) -> None:
+    (workspace / "a.txt").write_text("before a\n", encoding="utf-8")
+    (workspace / "b.txt").write_text("before b\n", encoding="utf-8")
+    with mounted(tmp_path / "state", "2m") as state_dir:
+        session = Session(Workspace(workspace), state_dir)
+        text = cmd("wa", "fs.write", path="a.txt", content="after a") + "\n"
+        text += cmd("wb", "fs.write", path="b.txt", content="after b")
+        run = session.prepare(text)
+
+        def full_and_edited_before_commit(index: int, total: int, label: str) -> None:
+            if label == "done":
+                (workspace / "b.txt").write_text("edited by hand\n", encoding="utf-8")
+                fill(state_dir)
+
+        results = session.execute(
+            run, {p.index: APPROVE for p in run.pending}, progress=full_and_edited_before_commit
+        )
+        (state_dir / "filler").unlink()
+
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "before a\n"
+    assert (workspace / "b.txt").read_text(encoding="utf-8") == "edited by hand\n"
+    taken, kept = results
+    assert not taken.ok  # a.txt was restored: its result says so and claims no write
+    assert "taken back: its files are as they were before" in taken.outcome.summary
+    assert "Wrote" not in taken.outcome.summary
+    # b.txt was changed by hand after the write: left as it is, and its result names it.
+    assert "taken back, except where that was not possible: b.txt" in kept.outcome.summary
 
 
 def test_damaged_store_file_gives_results_through_exec(

@@ -45,7 +45,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_WORKSPACE_INVALID": "the workspace root is not a folder",
         "ERR_PATH_OUTSIDE_WORKSPACE": "a path that leaves the workspace (absolute, ~, .., symlink)",
         "ERR_INVALID_PATH": "a path the app does not accept (e.g. a backslash)",
-        "ERR_PATH_PROTECTED": "a write or delete inside .git/, or of the workspace root",
+        "ERR_PATH_PROTECTED": "inside .git/ or the app's state folder, or the workspace root",
         "ERR_FILE_NOT_FOUND": "nothing at the path",
         "ERR_IS_A_DIRECTORY": "a folder where a file was expected",
         "ERR_NOT_A_DIRECTORY": "a file where a folder was expected",

@@ -78,6 +78,8 @@ def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
             is_dir = entry.is_dir(follow_symlinks=False)
             if is_dir and rel == "." and is_trash_name(entry.name):
                 continue
+            if ctx.workspace.is_app_state(entry.name if rel == "." else f"{rel}/{entry.name}"):
+                continue  # the app's own state folder is never listed
             folders += is_dir
             suffix = "/" if is_dir else ("@" if entry.is_symlink() else "")
             entries.append(display_name(entry.name) + suffix)

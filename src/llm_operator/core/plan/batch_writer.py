@@ -102,17 +102,18 @@ class BatchWriter:
             return store_error(exc, "save this run")
         return None
 
-    def take_back(self, error: StoreError) -> tuple[str, ...]:
-        """Roll the uncommitted batch back; returns the paths that could not be."""
+    def take_back(self, error: StoreError) -> tuple[frozenset[str], tuple[str, ...]]:
+        """Roll the uncommitted batch back; returns the paths restored and what could not be."""
         if self.state is None or self.state.store is None or not self.written:
-            return ()
+            return frozenset(), ()
         from ..store.recovery import recover
 
         try:
             found = recover(self.state.store, self.state.workspace)
         except StoreError:
-            return ("(the batch's record could not be read)",)
-        return tuple(p for r in found for p in (*r.left_alone, *r.problems))
+            return frozenset(), ("(the batch's record could not be read)",)
+        restored = frozenset(p for r in found for p in r.rewound)
+        return restored, tuple(p for r in found for p in (*r.left_alone, *r.problems))
 
     def release(self) -> None:
         if self.locked and self.state is not None:
@@ -121,19 +122,23 @@ class BatchWriter:
 
 
 def taken_back(action: str, command_id: str, error: StoreError) -> Outcome:
+    # Only what is true after the rollback: the files are as before; the store's own
+    # message ("...; nothing was written") is about its record, so only its reason is used.
+    reason = error.details.get("reason") or error.code
     wrapped = OperatorError(
         "ERR_STATE_STORE_FAILED",
-        f"the change was made but could not be recorded ({error.message}); it was taken "
-        "back, so nothing was written. Send the command again once the state store works.",
+        f"the app's state store could not record this change ({reason}), so the change was "
+        "taken back: its files are as they were before. Send the command again once the "
+        "state store works (free space on its disk or fix its folder, --state-dir).",
         {"reason": error.details.get("reason", "")},
     )
     return failure_outcome(action, wrapped, command_id)
 
 
-def with_warning(outcome: Outcome, error: StoreError) -> Outcome:
+def with_warning(outcome: Outcome, error: StoreError, left: tuple[str, ...]) -> Outcome:
     note = (
-        f" [warning: this change is on disk, but the state store could not record it "
-        f"({error.code}); undo does not know it, and sending the same id again may run it "
-        "again]"
+        f" [warning: the state store could not record this run ({error.code}), so its changes "
+        f"were taken back, except where that was not possible: {'; '.join(left)}; undo does "
+        "not know those, and sending the same id again may run it again]"
     )
     return Outcome(outcome.ok, outcome.summary + note, outcome.details)

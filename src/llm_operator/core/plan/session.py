@@ -161,6 +161,7 @@ class Session:
         workspace: Workspace,
         state_dir: Path | None,
     ) -> None:
+        self._state_dir = state_dir
         self.workspace = workspace
         self.state_folder = (
             workspace_state_dir(state_dir, workspace.root) if state_dir is not None else None
@@ -172,6 +173,18 @@ class Session:
         # Called (from the thread running ``execute`` or ``undo_last``) when another run
         # holds the workspace's write lock and this one starts to wait for it.
         self.on_wait: Callable[[], None] | None = None
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._workspace
+
+    @workspace.setter
+    def workspace(self, workspace: Workspace) -> None:
+        # The app's own state folder, when it lies in the workspace, is protected like .git:
+        # a command deleting it would lose the undo journal and the memory of what ran.
+        if self._state_dir is not None:
+            workspace = workspace.with_app_state(self._state_dir)
+        self._workspace = workspace
 
     @property
     def journal(self) -> Journal:
@@ -453,12 +466,16 @@ class Session:
         ]
         error = writer.commit(notice_results + run.results, notices)
         if error is not None and writer.written:
-            left = writer.take_back(error)
+            restored, left = writer.take_back(error)
             for index in writer.written:
                 item = run.items[index]
                 assert item.result is not None
-                if left:
-                    item.result = Result(item.id, with_warning(item.result.outcome, error))
+                pending = item.pending
+                paths = {c.path for c in pending.changes} if pending is not None else set()
+                # Each result says what happened to its own files: taken back only when
+                # every one of them was restored.
+                if left and not (paths and paths <= restored):
+                    item.result = Result(item.id, with_warning(item.result.outcome, error, left))
                 else:
                     outcome = taken_back(item.action or "command", item.id, error)
                     item.result = Result(item.id, outcome)

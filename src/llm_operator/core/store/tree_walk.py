@@ -150,6 +150,8 @@ class _Walk:
             return
         if is_dir and (name.casefold() == ".git" or (not folder and is_trash_name(name))):
             return
+        if self.workspace.is_app_state("/".join(key)):
+            return  # the app's own state folder is never searched
         if self.before_resume_point(key, is_dir):
             return
         if not is_plain_name(name):
@@ -192,8 +194,9 @@ class _Walk:
         """The workspace path a symlinked file leads to; None for folders and the outside."""
         try:
             real = self.workspace.resolve(rel)
-        except OperatorError:
-            self.counts.unreadable += 1
+        except OperatorError as error:
+            if error.code != "ERR_PATH_PROTECTED":
+                self.counts.unreadable += 1
             return None
         try:
             info = os.stat(real)

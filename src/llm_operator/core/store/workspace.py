@@ -10,6 +10,8 @@ Invariants:
   component, so a delete removes a link and never its target.
 - ``.git`` (any case) anywhere in the path as written, in a symlink on the way, or in the
   resolved path is protected from writes.
+- The app's own state folder (``app_state``, when it lies inside the root) is never
+  listed, searched, read or written, nor is a folder above it written, moved or deleted.
 - ``resolve`` returns a name for display and for code outside the store; the store itself
   does its I/O through ``fsaccess`` descriptors, never through that name.
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import OperatorError
@@ -88,6 +90,9 @@ class Workspace:
 
     root: Path
     secret_patterns: tuple[str, ...] = field(default=DEFAULT_SECRET_PATTERNS)
+    # Root-relative path of the app's own state folder (undo journal, memory of what ran)
+    # when it lies inside the root; see ``with_app_state``.
+    app_state: str | None = None
     # component count -> one compiled pattern for every secret pattern of that many parts
     _secret: dict[int, re.Pattern[str]] = field(init=False, repr=False, compare=False)
 
@@ -108,6 +113,41 @@ class Workspace:
         }
         object.__setattr__(self, "_secret", compiled)
 
+    def with_app_state(self, state_dir: Path) -> Workspace:
+        """This workspace with the app's state folder protected, if it lies inside the root.
+
+        A state folder that is the root itself protects its ``workspaces`` folder (where
+        the journals are), so the rest of the workspace stays usable.
+        """
+        real = Path(os.path.realpath(state_dir))
+        if real == self.root:
+            real = real / "workspaces"
+        if self.root not in real.parents:
+            return self if self.app_state is None else replace(self, app_state=None)
+        return replace(self, app_state=real.relative_to(self.root).as_posix())
+
+    def is_app_state(self, rel: str) -> bool:
+        """Whether root-relative ``rel`` is the app's state folder or inside it (any case)."""
+        if self.app_state is None:
+            return False
+        folded, state = rel.casefold(), self.app_state.casefold()
+        return folded == state or folded.startswith(state + "/")
+
+    def holds_app_state(self, rel: str) -> bool:
+        """Whether root-relative ``rel`` is a folder above the app's state folder."""
+        if self.app_state is None:
+            return False
+        return rel == "." or self.app_state.casefold().startswith(rel.casefold() + "/")
+
+    def _check_not_app_state(self, path: str, rel: str) -> None:
+        written = os.path.normpath(check_path_text(path))
+        if self.is_app_state(written) or self.is_app_state(rel):
+            raise protected_error(
+                path,
+                "is in the app's own state folder (its undo journal and the memory of what "
+                "ran), which is never listed, searched, read or written",
+            )
+
     # -- resolution --------------------------------------------------------------
 
     def locate(self, path: str, *, follow_last: bool = True) -> Spot:
@@ -124,6 +164,11 @@ class Workspace:
                 f"path {path!r} is in the workspace's trash folder, which is never listed, "
                 "searched, read or written",
             )
+        try:
+            self._check_not_app_state(path, spot.rel)
+        except OperatorError:
+            spot.close()
+            raise
         return spot
 
     def resolve(self, path: str) -> Path:
@@ -149,6 +194,16 @@ class Workspace:
             )
         check_not_git(path, [*spot.trail, *split_parts(spot.rel)])
         self._check_not_in_git_dir(path, spot.rel)
+        self._check_not_above_app_state(path, spot.rel)
+
+    def _check_not_above_app_state(self, path: str, rel: str) -> None:
+        written = os.path.normpath(check_path_text(path))
+        if self.holds_app_state(rel) or self.holds_app_state(written):
+            raise protected_error(
+                path,
+                "holds the app's own state folder (its undo journal and the memory of what "
+                "ran); writing, moving or deleting it would lose them, so it is protected",
+            )
 
     def _check_not_in_git_dir(self, path: str, rel: str) -> None:
         """ERR_PATH_PROTECTED inside a git folder that is not named .git: the target of a
@@ -181,6 +236,8 @@ class Workspace:
             )
         check_not_git(path, [*split_parts(check_path_text(path)), *self.relative(real).split("/")])
         self._check_not_in_git_dir(path, self.relative(real))
+        self._check_not_app_state(path, self.relative(real))
+        self._check_not_above_app_state(path, self.relative(real))
 
     def relative(self, real: Path) -> str:
         """The ``/``-separated path of ``real`` relative to the root ('.' for the root)."""
