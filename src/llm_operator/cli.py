@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .core.wording import counted
+
 if TYPE_CHECKING:
     from .core.plan.session import Decision, Pending, Session
 
@@ -208,7 +210,8 @@ def _decide(
     terminal = _terminal(reading_stdin)
     if terminal is None:
         print(
-            f"llm-operator: {len(pending)} command(s) need approval and no terminal can ask; "
+            f"llm-operator: {counted(len(pending), 'command')} "
+            f"{'needs' if len(pending) == 1 else 'need'} approval and no terminal can ask; "
             "rejected (use --yes to approve)",
             file=sys.stderr,
         )
@@ -311,9 +314,9 @@ def _pack(args: argparse.Namespace) -> int:
     sys.stdout.write(pack.message.whole + "\n")
     message = pack.message
     print(
-        f"llm-operator: packed {len(pack.files)} file(s): {message.chars} characters, about "
-        f"{message.tokens} tokens (characters / 4), {len(message.parts)} part(s) of at most "
-        f"{limit} characters",
+        f"llm-operator: packed {counted(len(pack.files), 'file')}: {message.chars} characters, "
+        f"about {message.tokens} tokens (characters / 4), "
+        f"{counted(len(message.parts), 'part')} of at most {limit} characters",
         file=sys.stderr,
     )
     for left in pack.left_out:

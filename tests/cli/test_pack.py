@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from llm_operator.core.wording import counted
 from support.actions import cli
 from support.context_parts import unpack
 
@@ -31,7 +32,7 @@ def test_pack_prints_the_message_and_leaves_secrets_out(ws: Path) -> None:
     assert set(unpack([done.stdout.rstrip("\n")])) == {"app/main.py", "app/util.py"}
     assert "left out app/.env: secret-looking" in done.stderr
     assert "left out keys/server.pem: secret-looking" in done.stderr
-    assert "packed 2 file(s)" in done.stderr
+    assert "packed 2 files" in done.stderr
     assert "tokens (characters / 4)" in done.stderr
 
 
@@ -62,7 +63,7 @@ def test_a_small_limit_prints_parts_that_each_fit(ws: Path) -> None:
     assert len(parts) > 5
     assert all(len(part) <= 3000 for part in parts)
     assert len(unpack(parts)) == 32
-    assert f"{len(parts)} part(s) of at most 3000 characters" in done.stderr
+    assert f"{counted(len(parts), 'part')} of at most 3000 characters" in done.stderr
 
 
 def test_usage_errors_exit_2(ws: Path, tmp_path: Path) -> None:

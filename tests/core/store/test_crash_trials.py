@@ -147,7 +147,7 @@ def test_the_next_exec_recovers_first_and_says_so(tmp_path: Path, cmd: Any) -> N
     )
 
     assert done.returncode == 0
-    assert "a run that stopped mid-batch was taken back: 1 path(s) restored" in done.stderr
+    assert "a run that stopped mid-batch was taken back: 1 path restored" in done.stderr
     assert _files(workspace) == {f"f{n:02d}.txt": OLD for n in range(FILES)}
 
 

@@ -148,7 +148,7 @@ def test_a_killed_batch_is_recovered_before_a_read_only_exec_reads(
     # The read saw the file as it was before the killed batch, not its half-applied state.
     assert _read_text(done.stdout) == OLD.decode()
     assert "inserted" not in done.stdout
-    assert "a run that stopped mid-batch was taken back: 1 path(s) restored" in done.stderr
+    assert "a run that stopped mid-batch was taken back: 1 path restored" in done.stderr
     assert "llm_operator.core.store.recovery" in _imported(done.stderr)
     assert {p.name: p.read_bytes() for p in workspace.iterdir()} == {
         f"f{n}.txt": OLD for n in range(FILES)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+from ..wording import counted
 from .database import StateStore, guarded
 
 if TYPE_CHECKING:
@@ -38,9 +39,9 @@ def notice_text(commands: Iterable[BatchCommand], files: list[str]) -> tuple[str
     undone = [{"id": c.id, "action": c.action, "path": c.path} for c in commands]
     ids = ", ".join(item["id"] for item in undone) or "(commands of an earlier version)"
     summary = (
-        f"The user undid {len(undone) or 'the'} command(s) {ids}: their changes to "
-        f"{len(files)} file(s) are no longer on disk. Treat those commands as not executed, "
-        "and read the files again before editing them."
+        f"The user undid {counted(len(undone), 'command') if undone else 'the commands'} "
+        f"{ids}: their changes to {counted(len(files), 'file')} are no longer on disk. "
+        "Treat those commands as not executed, and read the files again before editing them."
     )
     details = json.dumps({"undone": undone, "files": files}, ensure_ascii=False)
     return summary, details

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import OperatorError
+from ..wording import counted
 from .applying import TEMP_NAME
 from .database import StateStore, StoreError, guarded
 from .files import open_dir
@@ -32,7 +33,7 @@ class Recovered:
 
     def describe(self) -> str:
         text = (
-            f"a run that stopped mid-batch was taken back: {len(self.rewound)} path(s) "
+            f"a run that stopped mid-batch was taken back: {counted(len(self.rewound), 'path')} "
             f"restored to what they held before it"
         )
         if self.left_alone:

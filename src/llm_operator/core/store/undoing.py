@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..wording import counted
 from .batch_records import BatchInfo, read_info
 from .database import StateStore, guarded
 from .notices import UndoNotice, queue_notice
@@ -77,7 +78,7 @@ def undo_last(store: StateStore, workspace: Workspace, force: bool = False) -> U
     conflicts = {s.path: c for s in stories if (c := conflict(workspace, s))}
     if conflicts and not force:
         summary = (
-            f"Undo of '{info.label}' refused: {len(conflicts)} path(s) changed after the "
+            f"Undo of '{info.label}' refused: {counted(len(conflicts), 'path')} changed after the "
             f"batch wrote them ({', '.join(conflicts)}). Nothing was undone; put those "
             "paths back as the batch left them, or undo anyway (the window asks to confirm "
             "overwriting those later edits)."
@@ -101,11 +102,13 @@ def undo_last(store: StateStore, workspace: Workspace, force: bool = False) -> U
             notice = queue_notice(db, info.commands, files)
         info = _info(store, batch)
     summary = (
-        f"Undid '{info.label}': restored {len(progress.restored)} path(s), "
+        f"Undid '{info.label}': restored {counted(len(progress.restored), 'path')}, "
         f"removed {len(progress.removed)}"
     )
     if progress.problems:
-        summary += f"; {len(progress.problems)} problem(s): " + "; ".join(progress.problems)
+        summary += f"; {counted(len(progress.problems), 'problem')}: " + "; ".join(
+            progress.problems
+        )
     return UndoReport(
         info,
         tuple(progress.restored),
