@@ -201,11 +201,11 @@ def _unavailable(shown: str, exc: OSError) -> OperatorError:
     )
 
 
-def _missing(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorError:
-    """A name the trash could not find. If the entry left its held folder, or the name
-    no longer leads to that folder (a folder on the way was swapped meanwhile), the file
-    changed under the delete: ERR_STALE_FILE. Only a name that still leads to the entry
-    means the trash itself failed."""
+def _trash_failed(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorError:
+    """What a trash move that kept failing means. If the entry left its held folder, or
+    the failing name lies in the workspace, or the name no longer leads to the held folder
+    (a folder on the way was swapped meanwhile), the file changed under the delete:
+    ERR_STALE_FILE. Only a name that still leads to the entry means the trash failed."""
     if _gone(spot):
         return _vanished(spot)
     missing = os.fsdecode(exc.filename) if exc.filename is not None else None
@@ -222,16 +222,22 @@ def _missing(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorError:
 def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
     freedesktop = _freedesktop()
-    if freedesktop is not None:
+    for attempt in range(TRASH_ATTEMPTS if freedesktop is not None else 0):
         path_text = verify_name(root, spot)  # for the .trashinfo and the volume only
         try:
             return _trash_by_descriptor(freedesktop, root, spot, path_text)
-        except FileNotFoundError as exc:
-            raise _missing(root, spot, shown, exc) from exc
         except OSError as exc:
-            if exc.errno != errno.EXDEV:
-                raise _unavailable(shown, exc) from exc
-            # A bind mount: the trash is on another mount. send2trash copies across.
+            if exc.errno == errno.EXDEV:
+                break  # a bind mount: the trash is on another mount; send2trash copies across
+            if _gone(spot):
+                raise _vanished(spot) from exc
+            if attempt + 1 < TRASH_ATTEMPTS:
+                # Nothing moved (the rename is one step and its .trashinfo was removed):
+                # a folder on the way may have been swapped for a moment while the trash
+                # looked at the path by name. Check the name again and retry; a trash
+                # that keeps failing is reported.
+                continue
+            raise _trash_failed(root, spot, shown, exc) from exc
     from send2trash import send2trash  # lazy: only deletes need it
 
     for attempt in range(TRASH_ATTEMPTS):
@@ -246,7 +252,7 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
                     # The name may have been missing for a moment (a folder on the way
                     # being moved): check it again and retry.
                     continue
-                raise _missing(root, spot, shown, exc) from exc
+                raise _trash_failed(root, spot, shown, exc) from exc
             raise _unavailable(shown, exc) from exc
     try:
         os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
