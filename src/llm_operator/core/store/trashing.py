@@ -203,15 +203,19 @@ def _unavailable(shown: str, exc: OSError) -> OperatorError:
 
 def _trash_failed(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorError:
     """What a trash move that kept failing means. If the entry left its held folder, or
-    the failing name lies in the workspace, or the name no longer leads to the held folder
+    the failing name is the entry's own path, or the name no longer leads to the held folder
     (a folder on the way was swapped meanwhile), the file changed under the delete:
-    ERR_STALE_FILE. Only a name that still leads to the entry means the trash failed."""
+    ERR_STALE_FILE. A failing name elsewhere (the trash's own folders), or a name that
+    still leads to the entry, means the trash failed."""
     if _gone(spot):
         return _vanished(spot)
-    missing = os.fsdecode(exc.filename) if exc.filename is not None else None
-    rel = _inside(root, missing) if missing is not None else None
-    if rel is not None and not rel.split("/")[0].startswith(".Trash"):
-        return _changed(spot)  # a name in the workspace (not its trash), found a moment ago
+    if exc.filename is not None:
+        failing = os.path.normpath(os.fsdecode(exc.filename))
+        entry = os.path.normpath(os.path.join(str(root), spot.rel))
+        if _inside(root, failing) is not None and (
+            entry == failing or entry.startswith(failing.rstrip("/") + "/")
+        ):
+            return _changed(spot)  # the entry's own path, found a moment ago, was not there
     try:
         verify_name(root, spot)
     except OperatorError as stale:
