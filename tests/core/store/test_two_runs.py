@@ -14,8 +14,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from llm_operator.core.plan.batch_writer import APPLY_DELAY_ENV
 from llm_operator.core.plan.session import APPROVE, Session
@@ -36,13 +39,30 @@ def _reply(cmd: Any, run: str) -> str:
     )
 
 
-def _exec(workspace: Path, state_dir: Path, reply: Path, delay: str) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
-    argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
-    env = {**os.environ, APPLY_DELAY_ENV: delay}
-    return subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
+Exec = Callable[[Path, Path, Path, str], "subprocess.Popen[str]"]
+
+
+@pytest.fixture(name="start_exec")
+def exec_fixture() -> Iterator[Exec]:
+    """Starts ``exec`` runs; any still running when the test ends (a failed assertion)
+    is killed and reaped, so it cannot outlive its test."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(workspace: Path, state_dir: Path, reply: Path, delay: str) -> subprocess.Popen[str]:
+        argv = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
+        argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
+        env = {**os.environ, APPLY_DELAY_ENV: delay}
+        child = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        started.append(child)
+        return child
+
+    yield start
+    for child in started:
+        if child.poll() is None:
+            child.kill()
+        child.communicate()
 
 
 def _check_truth(workspace: Path, results: dict[str, list[Any]]) -> int:
@@ -62,7 +82,7 @@ def _seed(workspace: Path) -> None:
 
 
 def test_two_execs_on_the_same_files_report_exactly_what_is_on_disk(
-    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any
+    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any, start_exec: Exec
 ) -> None:
     _seed(workspace)
     total_ok = 0
@@ -72,7 +92,9 @@ def test_two_execs_on_the_same_files_report_exactly_what_is_on_disk(
         for run in (f"a{round_}", f"b{round_}"):
             replies[run] = tmp_path / f"{run}.txt"
             replies[run].write_text(_reply(cmd, run), encoding="utf-8")
-        children = {run: _exec(workspace, state_dir, path, "0.02") for run, path in replies.items()}
+        children = {
+            run: start_exec(workspace, state_dir, path, "0.02") for run, path in replies.items()
+        }
         results = {}
         for run, child in children.items():
             out, err = child.communicate(timeout=120)
@@ -88,7 +110,7 @@ def test_two_execs_on_the_same_files_report_exactly_what_is_on_disk(
 
 
 def test_the_window_session_waits_for_an_exec_then_rechecks(
-    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any
+    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any, start_exec: Exec
 ) -> None:
     _seed(workspace)
     (workspace / "own.txt").write_text("top\n", encoding="utf-8")
@@ -100,7 +122,7 @@ def test_the_window_session_waits_for_an_exec_then_rechecks(
     waits: list[float] = []
     window.on_wait = lambda: waits.append(time.monotonic())
 
-    child = _exec(workspace, state_dir, reply, "0.05")
+    child = start_exec(workspace, state_dir, reply, "0.05")
     deadline = time.monotonic() + 30
     while (workspace / "c00.txt").read_text() == "top\n":  # the exec holds the lock now
         assert time.monotonic() < deadline
@@ -124,7 +146,7 @@ def test_the_window_session_waits_for_an_exec_then_rechecks(
 
 
 def test_a_reply_pasted_into_both_front_ends_writes_once_and_says_when(
-    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any
+    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any, start_exec: Exec
 ) -> None:
     _seed(workspace)
     text = _reply(cmd, "same")
@@ -132,7 +154,7 @@ def test_a_reply_pasted_into_both_front_ends_writes_once_and_says_when(
     reply.write_text(text, encoding="utf-8")
     window = Session(Workspace(workspace), state_dir)
     run = window.prepare(text)
-    child = _exec(workspace, state_dir, reply, "0.02")
+    child = start_exec(workspace, state_dir, reply, "0.02")
     done = threading.Event()
 
     def execute() -> None:

@@ -19,6 +19,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,6 +136,28 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
     )
 
 
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch to WAL (once per database file; the mode is stored in it). When two
+    processes open a new store at once, one may switch while the other still sees the old
+    mode: SQLite answers the second switch "locked" at once, busy timeout or not. So the
+    mode is read again and the switch retried until the busy timeout."""
+    if str(db.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            mode = str(db.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() >= deadline:
+                raise
+        else:
+            if mode == "wal":
+                return
+            if time.monotonic() >= deadline:
+                raise sqlite3.OperationalError(f"database is locked (it stays in {mode} mode)")
+        time.sleep(0.02)
+
+
 class StateStore:
     """One open database; safe to share between the threads of one process."""
 
@@ -163,9 +186,7 @@ class StateStore:
         db = self._db
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA foreign_keys = ON")
-        mode = db.execute("PRAGMA journal_mode").fetchone()[0]
-        if str(mode).lower() != "wal":
-            db.execute("PRAGMA journal_mode = WAL")
+        _use_wal(db)
         db.execute("PRAGMA synchronous = FULL")
         row = None
         with contextlib.suppress(sqlite3.OperationalError):
