@@ -19,6 +19,7 @@ out (secret-looking, binary, missing...), 2 usage or workspace error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import sys
 from pathlib import Path
@@ -27,7 +28,11 @@ from typing import TYPE_CHECKING, TextIO
 from .core.wording import counted
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from .core.actions.base import OutlineMemo
     from .core.plan.session import Decision, Pending, Session
+    from .core.store.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -300,14 +305,16 @@ def _pack(args: argparse.Namespace) -> int:
         workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
             default_state_dir()
         )
-        pack = build_context(
-            workspace,
-            args.paths,
-            task=args.task,
-            outline=args.outline,
-            include_secrets=args.include_secrets,
-            limit=limit,
-        )
+        with _kept_outlines(workspace, args.outline) as outlines:
+            pack = build_context(
+                workspace,
+                args.paths,
+                task=args.task,
+                outline=args.outline,
+                include_secrets=args.include_secrets,
+                limit=limit,
+                outlines=outlines,
+            )
     except OperatorError as error:
         print(f"llm-operator: pack failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_USAGE
@@ -322,6 +329,25 @@ def _pack(args: argparse.Namespace) -> int:
     for left in pack.left_out:
         print(f"llm-operator: left out {left.rel}: {left.reason}", file=sys.stderr)
     return EXIT_FAILED if pack.left_out else EXIT_OK
+
+
+@contextlib.contextmanager
+def _kept_outlines(workspace: Workspace, wanted: bool) -> Iterator[OutlineMemo | None]:
+    """The outlines the window and exec keep for this workspace (a cache: without a
+    usable state store, outlines are made anew)."""
+    from .core.store.database import StateStore, StoreError
+    from .core.store.outline_cache import StoredOutlines
+    from .core.store.state import default_state_dir, workspace_state_dir
+
+    store = None
+    if wanted:
+        with contextlib.suppress(StoreError):
+            store = StateStore(workspace_state_dir(default_state_dir(), workspace.root))
+    try:
+        yield StoredOutlines(store) if store is not None else None
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _undo(session: Session) -> int:

@@ -228,12 +228,17 @@ class MainWindow(QMainWindow):
         return self.session.workspace.root if self.session else None
 
     def show_context_builder(self) -> None:
-        workspace = self.session.workspace if self.session else None
-        if workspace is None:
+        session = self.session
+        if session is None:
             self.statusBar().showMessage("Choose a workspace first (Ctrl+O).", 5000)
             return
         self.context_builder = open_context_builder(
-            self, workspace, self.clipboard, lambda: self.settings.part_size, self.context_builder
+            self,
+            session.workspace,
+            self.clipboard,
+            lambda: self.settings.part_size,
+            self.context_builder,
+            session.outline_memo,
         )
 
     def choose_workspace(self) -> None:

@@ -99,10 +99,22 @@ class FileSource:
         return False
 
 
+class OutlineMemo(Protocol):
+    """Outlines kept beyond one process, by ``actions.outline.outline_key`` (a seam: the
+    session gives one kept in the workspace's state store; None keeps nothing)."""
+
+    def get(self, key: str) -> tuple[list[str], str] | None: ...
+
+    def put(self, key: str, made: tuple[list[str], str]) -> None: ...
+
+    def flush(self) -> None: ...
+
+
 @dataclass
 class ActionContext:
     workspace: Workspace
     files: FileSource
+    outlines: OutlineMemo | None = None
 
 
 Executor = Callable[[ActionContext, Any], Result]

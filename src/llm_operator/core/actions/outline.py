@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import model_validator
 
+from ... import __version__
 from ..errors import InvalidCommand, OperatorError
 from ..store.files import find_file, not_found
 from ..store.tree_walk import TreeFile, WalkCounts, read_limited, walk_files
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal
+from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
 from .fields import Count, PathFields
 
 if TYPE_CHECKING:
@@ -100,33 +101,51 @@ class FolderOutline:
     cut_by: str = ""
 
 
-_CACHE: OrderedDict[tuple[bytes, str, int], tuple[list[str], str]] = OrderedDict()
+_CACHE: OrderedDict[str, tuple[list[str], str]] = OrderedDict()
 CACHE_ENTRIES = 4096
+# Part of every outline's key: change it whenever the outline of the same bytes changes
+# (the rendering, what counts as a structure), so no outline kept by an earlier version
+# is shown.
+OUTLINE_FORMAT = f"{__version__}/1"
 
 
 def clear_outline_cache() -> None:
     _CACHE.clear()
 
 
-def outline_lines(data: bytes, rel: str, depth: int) -> tuple[list[str], str]:
+def outline_key(data: bytes, language: str, depth: int) -> str:
+    """What an outline is a function of: the bytes (by digest), grammar, depth, code."""
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    return f"{digest}:{language}:{depth}:{OUTLINE_FORMAT}"
+
+
+def outline_lines(
+    data: bytes, rel: str, depth: int, memo: OutlineMemo | None = None, keep: bool = True
+) -> tuple[list[str], str]:
     """The rendered outline of one file and a note on it ("python, 120 lines").
 
-    Outlines are remembered by content (a digest of the bytes), grammar and depth for the
-    life of the process, so the window's repeated outlines of an unchanged tree (the
-    context builder refreshes them) parse only the files that changed.
+    Outlines are remembered by ``outline_key`` for the life of the process, so the
+    window's repeated outlines of an unchanged tree (the context builder refreshes them)
+    parse only the files that changed; and in ``memo`` (the state store) when ``keep``
+    (never for a secret-looking file), so a later run, an ``exec`` say, need not parse
+    them again either.
     """
     from ..engines.structure import language_for_path, outline_structures
 
-    key = (hashlib.blake2b(data, digest_size=16).digest(), language_for_path(rel) or "", depth)
+    key = outline_key(data, language_for_path(rel) or "", depth)
     cached = _CACHE.get(key)
     if cached is not None:
         _CACHE.move_to_end(key)
         return cached
-    outline = outline_structures(data, rel, depth)
-    note = f"{outline.language}, {counted(outline.line_count, 'line')}"
-    if outline.parse_errors:
-        note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
-    made = ([entry.render() for entry in outline.entries], note)
+    made = memo.get(key) if memo is not None and keep else None
+    if made is None:
+        outline = outline_structures(data, rel, depth)
+        note = f"{outline.language}, {counted(outline.line_count, 'line')}"
+        if outline.parse_errors:
+            note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
+        made = ([entry.render() for entry in outline.entries], note)
+        if memo is not None and keep:
+            memo.put(key, made)
     _CACHE[key] = made
     if len(_CACHE) > CACHE_ENTRIES:
         _CACHE.popitem(last=False)
@@ -138,7 +157,8 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     data = ctx.files.read(found.rel)
     if data is None:
         raise not_found(ctx.workspace, fields.path)
-    lines, note = outline_lines(data, found.rel, fields.depth)
+    secret = ctx.workspace.secret_match(fields.path) is not None
+    lines, note = outline_lines(data, found.rel, fields.depth, ctx.outlines, keep=not secret)
     header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
     if not lines:
         header.append("# no structures found")
@@ -147,7 +167,7 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
     # The name as written, each link on the way and the file it leads to all count (a link
     # named .env, or a harmless name linking to a key).
-    if ctx.workspace.secret_match(fields.path) is None:
+    if not secret:
         return outcome
     return Reveal(
         approved=outcome,
@@ -157,7 +177,9 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     )
 
 
-def _add(item: TreeFile, depth: int, into: FolderOutline, secret: bool) -> None:
+def _add(
+    item: TreeFile, depth: int, into: FolderOutline, secret: bool, memo: OutlineMemo | None
+) -> None:
     from ..engines.structure import language_for_path
 
     if language_for_path(item.rel) is None:
@@ -181,7 +203,7 @@ def _add(item: TreeFile, depth: int, into: FolderOutline, secret: bool) -> None:
         into.binary += 1
         return
     try:
-        lines, note = outline_lines(data, item.rel, depth)
+        lines, note = outline_lines(data, item.rel, depth, memo, keep=not secret)
     except OperatorError:
         into.undecodable += 1
         return
@@ -202,10 +224,11 @@ def outline_folder(
     depth: int,
     after: str | None = None,
     leave_out: frozenset[str] = frozenset(),
+    memo: OutlineMemo | None = None,
 ) -> FolderOutline:
     """The outlines of the supported files under folder ``rel``, within the caps; files
     named in ``leave_out`` are passed over without a word (the context builder packs them
-    whole)."""
+    whole). Outlines made here are written to ``memo`` at the end, in one go."""
     folder = FolderOutline(rel, depth, after)
     last: str | None = None
     start_secret = workspace.secret_match(rel) is not None
@@ -216,13 +239,16 @@ def outline_folder(
             folder.next_after = last
             break
         if walked.rel not in leave_out:
-            _add(walked, depth, folder, is_secret_file(workspace, walked, start_secret))
+            secret = is_secret_file(workspace, walked, start_secret)
+            _add(walked, depth, folder, secret, memo)
         last = walked.rel
+    if memo is not None:
+        memo.flush()
     return folder
 
 
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
-    folder = outline_folder(ctx.workspace, rel, fields.depth, fields.after)
+    folder = outline_folder(ctx.workspace, rel, fields.depth, fields.after, memo=ctx.outlines)
     public = _outcome(folder, with_secrets=False)
     secret = [block.rel for block in folder.blocks if block.secret]
     if not secret:
@@ -284,7 +310,11 @@ def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:
         raise InvalidCommand(
             BAD_PARAMS, f"after continues a folder outline; {fields.path!r} is not a folder"
         )
-    return _outline_file(ctx, fields)
+    try:
+        return _outline_file(ctx, fields)
+    finally:
+        if ctx.outlines is not None:
+            ctx.outlines.flush()
 
 
 ACTIONS = (

@@ -26,7 +26,7 @@ from ..errors import OperatorError
 from ..protocol.encoder import Result, encode_results, failure_outcome
 from ..store.database import StoreError
 from ..store.history import record_run
-from ..store.memory import MemoryEntry, entry_for, store_entries
+from ..store.memory import DROPPED_NOTE, MemoryEntry, entry_for, store_entries
 from ..store.notices import UndoNotice, mark_delivered
 from ..store.workspace_state import WorkspaceState
 
@@ -76,11 +76,18 @@ class BatchWriter:
         if entry is not None:
             self.entries.append(entry)
 
-    def commit(self, results: list[Result], notices: list[UndoNotice]) -> StoreError | None:
-        """One transaction for everything the run leaves in the store; the error if any."""
+    def commit(
+        self,
+        results: list[Result],
+        notices: list[UndoNotice],
+        private: frozenset[str] = frozenset(),
+    ) -> StoreError | None:
+        """One transaction for everything the run leaves in the store; the error if any.
+        The run history keeps the results of the ``private`` ids (reads the user approved
+        of secret-looking files) without their details, as the session memory does."""
         if self.state is None or self.state.store is None:
             return None
-        text = encode_results(results)
+        text = encode_results([_kept(result, private) for result in results])
         failed = sum(not r.ok for r in results)
 
         def also(db: sqlite3.Connection) -> None:
@@ -119,6 +126,13 @@ class BatchWriter:
         if self.locked and self.state is not None:
             self.state.release()
             self.locked = False
+
+
+def _kept(result: Result, private: frozenset[str]) -> Result:
+    if result.notice or result.id not in private or result.outcome.details is None:
+        return result
+    outcome = result.outcome
+    return Result(result.id, Outcome(outcome.ok, outcome.summary + DROPPED_NOTE, None))
 
 
 def taken_back(action: str, command_id: str, error: StoreError) -> Outcome:

@@ -30,6 +30,7 @@ from ..store.files import find_file, read_bytes
 from ..store.tree_walk import WalkCounts
 
 if TYPE_CHECKING:
+    from ..actions.base import OutlineMemo
     from ..store.workspace import Workspace
 
 MAX_FILE_BYTES = 500_000
@@ -157,11 +158,14 @@ class ContextPack:
     message: ContextMessage
 
 
-def outline_of_rest(workspace: Workspace, packed: frozenset[str]) -> str:
-    """The outline of the workspace without the packed files and never of a secret one."""
+def outline_of_rest(
+    workspace: Workspace, packed: frozenset[str], memo: OutlineMemo | None = None
+) -> str:
+    """The outline of the workspace without the packed files and never of a secret one;
+    outlines are kept in ``memo`` (the state store) for the next time."""
     from ..actions.outline import outline_folder, render_folder
 
-    folder = outline_folder(workspace, ".", OUTLINE_DEPTH, leave_out=packed)
+    folder = outline_folder(workspace, ".", OUTLINE_DEPTH, leave_out=packed, memo=memo)
     return render_folder(folder, with_secrets=False)
 
 
@@ -174,6 +178,7 @@ def build_context(
     include_secrets: bool = False,
     limit: int = 30_000,
     primer: str | None = None,
+    outlines: OutlineMemo | None = None,
 ) -> ContextPack:
     chosen = choose_files(workspace, paths, include_secrets)
     packed: list[PackedFile] = []
@@ -184,7 +189,9 @@ def build_context(
             left.append(read)
         else:
             packed.append(read)
-    rest = outline_of_rest(workspace, frozenset(p.rel for p in packed)) if outline else None
+    rest = (
+        outline_of_rest(workspace, frozenset(p.rel for p in packed), outlines) if outline else None
+    )
     text = primer if primer is not None else primer_text()
     message = pack_message(text, task, packed, rest, limit)
     return ContextPack(tuple(p.rel for p in packed), tuple(left), message)

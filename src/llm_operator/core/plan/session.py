@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..actions.base import ActionContext, FileSource, Kind, Outcome, Plan, Reveal
+from ..actions.base import ActionContext, FileSource, Kind, Outcome, OutlineMemo, Plan, Reveal
 from ..errors import OperatorError
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
 from ..protocol.paste_notes import paste_notes
@@ -197,6 +197,14 @@ class Session:
         """Why the state store cannot be used (writes are refused), or None."""
         return self.state.problem if self.state is not None else None
 
+    def outline_memo(self) -> OutlineMemo | None:
+        """Where outlines are kept between runs: the state store, when there is one."""
+        if self.state is None or self.state.store is None:
+            return None
+        from ..store.outline_cache import StoredOutlines
+
+        return StoredOutlines(self.state.store)
+
     def take_recovery_notes(self) -> list[str]:
         """What recovering a crashed run changed since the last call, for people to read."""
         if self.state is None:
@@ -224,7 +232,7 @@ class Session:
                 f"writes are refused: {self.store_problem.code}: {self.store_problem.message}"
             )
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay)
+        context = ActionContext(self.workspace, overlay, self.outline_memo())
         seen: dict[str, int] = {}
         total = len(scanned.items)
         for index, item in enumerate(scanned.items):
@@ -464,7 +472,12 @@ class Session:
         notice_results = [
             Result(n.id, Outcome(True, n.summary, n.details), notice=True) for n in notices
         ]
-        error = writer.commit(notice_results + run.results, notices)
+        private = frozenset(
+            item.id
+            for item in run.items
+            if item.id and item.pending is not None and item.pending.reveal is not None
+        )
+        error = writer.commit(notice_results + run.results, notices, private)
         if error is not None and writer.written:
             restored, left = writer.take_back(error)
             for index in writer.written:
@@ -516,7 +529,7 @@ class Session:
         return Result(pending.id, _with_notes(pending.plan.outcome, notes))
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace))
+        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
         produced = self._guarded(command, context)
         if isinstance(produced, Reveal):
             if produced.rejected is not None:

@@ -35,6 +35,7 @@ from ..clipboard import ClipboardBridge
 from ..tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
+    from ...core.actions.base import OutlineMemo
     from ...core.plan.context import LeftOut, WorkspaceTree
     from ...core.protocol.context_pack import ContextMessage, PackedFile
     from ...core.store.workspace import Workspace
@@ -63,6 +64,7 @@ class ContextBuilder(QDialog):
         clipboard: ClipboardBridge,
         part_size: Callable[[], int],
         parent: QWidget | None = None,
+        outlines: Callable[[], OutlineMemo | None] = lambda: None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Context for a chat - {workspace.root.name}")
@@ -71,6 +73,7 @@ class ContextBuilder(QDialog):
         self._workspace = workspace
         self._clipboard = clipboard
         self._part_size = part_size
+        self._outlines = outlines  # where outlines are kept between runs (the state store)
         self._reading: dict[str, tuple[tuple[int, int], PackedFile | LeftOut]] = {}
         self._outline: tuple[frozenset[str], str] | None = None
         self._outline_wanted: frozenset[str] | None = None  # being made in the worker
@@ -360,13 +363,13 @@ class ContextBuilder(QDialog):
             return self._outline[1]
         if wait:
             self._tasks.wait()
-            self._outline = (packed, outline_of_rest(self._workspace, packed))
+            self._outline = (packed, outline_of_rest(self._workspace, packed, self._outlines()))
             return self._outline[1]
         if self._outline_wanted != packed:
             self._outline_wanted = packed
-            workspace = self._workspace
+            workspace, memo = self._workspace, self._outlines()
             self._tasks.start(
-                lambda progress: (packed, outline_of_rest(workspace, packed)),
+                lambda progress: (packed, outline_of_rest(workspace, packed, memo)),
                 self._outline_ready,
                 self._outline_failed,
             )
@@ -465,6 +468,7 @@ def open_context_builder(
     clipboard: ClipboardBridge,
     part_size: Callable[[], int],
     previous: ContextBuilder | None = None,
+    outlines: Callable[[], OutlineMemo | None] = lambda: None,
 ) -> ContextBuilder:
     """Show the context builder for ``workspace`` (not modal: the chat stays reachable).
 
@@ -482,7 +486,7 @@ def open_context_builder(
     if previous is not None:
         previous.close()
         previous.deleteLater()
-    dialog = ContextBuilder(workspace, clipboard, part_size, window)
+    dialog = ContextBuilder(workspace, clipboard, part_size, window, outlines)
     dialog.show()
     return dialog
 
