@@ -9,8 +9,9 @@ median of several runs. The outline is timed three ways:
 - cold: nothing kept anywhere, so every file is parsed (the first outline ever made of a
   workspace);
 - kept: the in-process cache cleared before each run but the workspace's state store
-  holding the outlines an earlier run made (every later ``exec``, the window after a
-  restart): each file is read, hashed and looked up, none parsed;
+  holding the outlines an earlier run made (every later ``exec``, the window after its
+  outline warmer ran or after a restart): each file is read, hashed and looked up, none
+  parsed;
 - warm: the in-process cache holds the unchanged files (the window's later outlines).
 Target: the outline at most 3x the search.
 """

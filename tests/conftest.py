@@ -7,6 +7,7 @@ test that raised it, so the typo is found here.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -14,6 +15,10 @@ import pytest
 
 from llm_operator.core.error_codes import ERROR_CODES
 from llm_operator.core.errors import OperatorError
+
+# Windows opened by tests start no outline warmer (see gui/outline_warming.py): hundreds of
+# windows would start hundreds of child processes. The warmer's own tests turn it back on.
+os.environ["LLM_OPERATOR_NO_OUTLINE_WARMING"] = "1"
 
 # pytest-qt's settings in pyproject.toml; declared here when the plugin is not loaded (the
 # core run of .ci/run, with PySide6 unimportable) so that --strict-config still holds.

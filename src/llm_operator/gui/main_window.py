@@ -27,6 +27,7 @@ from ..core.store.settings import Settings
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
+from .outline_warming import OutlineWarming
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
@@ -64,6 +65,7 @@ class MainWindow(QMainWindow):
         self.session: Session | None = None
         self.context_builder: ContextBuilder | None = None
         self.watcher: WorkspaceWatcher | None = None
+        self.outline_warming = OutlineWarming()
         self.clipboard = ClipboardBridge(self)
         self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
         self.flow = RunFlow(self._decide, self)
@@ -275,6 +277,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
         self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
+        self._warm_outlines()
         self.refresh_journal()
         self.update_run_state()
         self.tasks.start(
@@ -296,6 +299,19 @@ class MainWindow(QMainWindow):
 
         self.session.workspace = Workspace(
             self.session.workspace.root, tuple(self.settings.secret_patterns)
+        )
+        self._warm_outlines()  # again, with the new patterns
+
+    def _warm_outlines(self) -> None:
+        """Outline the workspace in a child process, so the first fs.outline is quick."""
+        session = self.session
+        if session is None or session.state_folder is None or session.state_dir is None:
+            return
+        self.outline_warming.start(
+            session.workspace.root,
+            session.state_folder,
+            session.state_dir,
+            list(self.settings.secret_patterns),
         )
 
     def _leftovers_cleaned(self, removed: object) -> None:
@@ -497,5 +513,6 @@ class MainWindow(QMainWindow):
         self.clipboard.set_watching(False)
         if self.watcher is not None:
             self.watcher.stop()
+        self.outline_warming.stop()
         self.tasks.wait()
         super().closeEvent(event)

@@ -187,6 +187,11 @@ class Session:
         self._workspace = workspace
 
     @property
+    def state_dir(self) -> Path | None:
+        """The app's state folder (holding every workspace's), as given."""
+        return self._state_dir
+
+    @property
     def journal(self) -> Journal:
         if self.state is None:
             raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
