@@ -5,12 +5,16 @@ child, and the environment switch keeps it from starting."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from llm_operator.core.store.database import FILE_NAME
+from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.gui import outline_warming
 
 from .conftest import WindowFactory
@@ -69,3 +73,45 @@ def test_switched_off_it_starts_nothing(make_window: WindowFactory, workspace: P
     window = make_window(workspace)
     assert window.session is not None
     assert window.outline_warming.child is None
+
+
+def _gone(pid: int) -> bool:
+    """Exited: no such process, or a zombie nobody has reaped yet."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_window_killed_with_sigkill_leaves_no_child_running(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(outline_warming.DISABLE_ENV)
+    _tree(workspace, 3000)
+    state_dir = tmp_path / "state"
+    folder = workspace_state_dir(state_dir, workspace.resolve())
+    script = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from llm_operator.gui.outline_warming import OutlineWarming\n"
+        "warming = OutlineWarming()\n"
+        "warming.start(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), [])\n"
+        "print(warming.child.pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    window = subprocess.Popen(
+        [sys.executable, "-c", script, str(workspace), str(folder), str(state_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert window.stdout is not None
+    child = int(window.stdout.readline())
+    window.kill()  # as kill -9 of the window: nothing runs in it any more
+    window.wait()
+    window.stdout.close()
+    deadline = time.monotonic() + 60
+    while not _gone(child):
+        assert time.monotonic() < deadline, "the warmer outlived its window"
+        time.sleep(0.05)
+    assert _kept(folder) < 3000  # it stopped on its own, before the whole tree
