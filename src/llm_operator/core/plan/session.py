@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +32,7 @@ from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejecte
 from ..protocol.paste_notes import paste_notes
 from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
-from ..store.database import StoreError
+from ..store.database import StateStore, StoreError
 from ..store.memory import Remembered, SessionMemory
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
@@ -155,6 +154,32 @@ def _related(a: str, b: str) -> bool:
     return a.startswith(b + "/") or b.startswith(a + "/")
 
 
+class _KeptOutlines:
+    """The state store's outlines, its module loaded on first use (a run that outlines
+    nothing, most runs, never loads it)."""
+
+    def __init__(self, store: StateStore) -> None:
+        self._store = store
+        self._memo: OutlineMemo | None = None
+
+    def _kept(self) -> OutlineMemo:
+        if self._memo is None:
+            from ..store.outline_cache import StoredOutlines
+
+            self._memo = StoredOutlines(self._store)
+        return self._memo
+
+    def get(self, key: str) -> tuple[list[str], str] | None:
+        return self._kept().get(key)
+
+    def put(self, key: str, made: tuple[list[str], str]) -> None:
+        self._kept().put(key, made)
+
+    def flush(self) -> None:
+        if self._memo is not None:
+            self._memo.flush()
+
+
 class Session:
     def __init__(
         self,
@@ -206,9 +231,7 @@ class Session:
         """Where outlines are kept between runs: the state store, when there is one."""
         if self.state is None or self.state.store is None:
             return None
-        from ..store.outline_cache import StoredOutlines
-
-        return StoredOutlines(self.state.store)
+        return _KeptOutlines(self.state.store)
 
     def take_recovery_notes(self) -> list[str]:
         """What recovering a crashed run changed since the last call, for people to read."""
@@ -620,6 +643,8 @@ def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
 def _as_repeat(outcome: Outcome, at: float | None = None) -> Outcome:
     when = "earlier in this reply"
     if at is not None:
+        from datetime import datetime, timezone  # lazy: only a repeat shows a time
+
         when = "at " + datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     note = (
         f" [repeat: this id already ran {when} with identical content; not run again."

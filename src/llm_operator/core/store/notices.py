@@ -14,7 +14,6 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from ..wording import counted
@@ -51,6 +50,8 @@ def queue_notice(
     db: sqlite3.Connection, commands: Iterable[BatchCommand], files: list[str]
 ) -> UndoNotice:
     """Queue a notice inside the caller's (undo) transaction."""
+    from datetime import datetime, timezone  # lazy: only an undo queues a notice
+
     summary, details = notice_text(commands, files)
     cursor = db.execute(
         "INSERT INTO notices (created, summary, details) VALUES (?, ?, ?)",
