@@ -244,3 +244,20 @@ def expect_refused(workspace: Path, run_reply: RunReply) -> ExpectRefused:
         return refused
 
     return check
+
+
+@pytest.fixture
+def outline_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the structure engine really parsed for an outline, in order (a spy at
+    ``engines.structure.outline_structures``: it still parses)."""
+    import llm_operator.core.engines.structure as structure
+
+    seen: list[str] = []
+    real = structure.outline_structures
+
+    def counting(data: bytes, path: str, depth: int = 2) -> Any:
+        seen.append(path)
+        return real(data, path, depth)
+
+    monkeypatch.setattr(structure, "outline_structures", counting)
+    return seen

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import llm_operator.core.engines.structure as structure
 from llm_operator.core.actions.outline import clear_outline_cache
 from llm_operator.core.plan import outline_warmer
 from llm_operator.core.store.database import FILE_NAME, StateStore
@@ -80,7 +79,7 @@ def test_the_first_outline_after_warming_parses_nothing(
     state_dir: Path,
     run_reply: Any,
     cmd: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    outline_parses: list[str],
 ) -> None:
     _tree(workspace / "lib", 40)
     (workspace / "lib" / ".env.py").write_text("def secret_helper():\n    pass\n")
@@ -90,14 +89,6 @@ def test_the_first_outline_after_warming_parses_nothing(
     assert len(kept) == 43  # and the fixture's src/main.py, src/pkg/util.py and README.md
     assert not any("secret_helper" in lines for lines in kept)
 
-    parsed: list[str] = []
-    real = structure.outline_structures
-
-    def counting(data: bytes, path: str, depth: int = 2) -> Any:
-        parsed.append(path)
-        return real(data, path, depth)
-
-    monkeypatch.setattr(structure, "outline_structures", counting)
     clear_outline_cache()
     (result,) = run_reply(cmd(f"w{next(IDS)}", "fs.outline", path="."), False)
     assert result.ok
@@ -105,7 +96,7 @@ def test_the_first_outline_after_warming_parses_nothing(
     assert "secret_helper" not in result.details  # withheld: the user said no
     # Every public file came from the store; the secret-looking one was never kept, so it
     # was parsed (for the outline the user was asked about).
-    assert parsed == ["lib/.env.py"]
+    assert outline_parses == ["lib/.env.py"]
 
 
 def test_closing_its_stdin_stops_it_after_the_current_folder_outline(

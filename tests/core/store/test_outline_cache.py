@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-import llm_operator.core.engines.structure as structure
 from llm_operator.core.actions import outline as outline_action
 from llm_operator.core.actions.outline import clear_outline_cache, outline_folder
 from llm_operator.core.store import outline_cache
@@ -34,21 +33,6 @@ def _fresh_process_cache() -> Iterator[None]:
     clear_outline_cache()  # each run below starts as a new process does
     yield
     clear_outline_cache()
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files the structure engine really parsed for an outline (a spy: it still
-    parses)."""
-    seen: list[str] = []
-    real = structure.outline_structures
-
-    def counting(data: bytes, path: str, depth: int = 2) -> Any:
-        seen.append(path)
-        return real(data, path, depth)
-
-    monkeypatch.setattr(structure, "outline_structures", counting)
-    return seen
 
 
 def _seed(workspace: Path) -> None:
@@ -75,17 +59,17 @@ def _rows(workspace: Path, state_dir: Path) -> list[tuple[str, str]]:
 
 
 def test_a_later_run_reads_kept_outlines_instead_of_parsing(
-    run_reply: Any, cmd: Any, workspace: Path, state_dir: Path, parses: list[str]
+    run_reply: Any, cmd: Any, workspace: Path, state_dir: Path, outline_parses: list[str]
 ) -> None:
     _seed(workspace)
     first = _outline(run_reply, cmd, "mods")
-    assert sorted(parses) == [f"mods/m{n}.py" for n in range(FILES)]
+    assert sorted(outline_parses) == [f"mods/m{n}.py" for n in range(FILES)]
     assert len(_rows(workspace, state_dir)) == FILES
     clear_outline_cache()
-    parses.clear()
+    outline_parses.clear()
     second = _outline(run_reply, cmd, "mods")
     assert second == first
-    assert parses == []  # every outline came from the store
+    assert outline_parses == []  # every outline came from the store
     assert "  2-3: def alpha_3(self):" in second
 
 
@@ -129,7 +113,7 @@ def test_an_outline_from_an_earlier_version_is_not_shown(
     cmd: Any,
     workspace: Path,
     state_dir: Path,
-    parses: list[str],
+    outline_parses: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _seed(workspace)
@@ -138,10 +122,10 @@ def test_an_outline_from_an_earlier_version_is_not_shown(
         db.execute("UPDATE outlines SET lines = '[\"1-1: old rendering\"]'")
     monkeypatch.setattr(outline_action, "OUTLINE_FORMAT", "9.9.9/7")
     clear_outline_cache()
-    parses.clear()
+    outline_parses.clear()
     again = _outline(run_reply, cmd, "mods")
     assert "old rendering" not in again
-    assert len(parses) == FILES
+    assert len(outline_parses) == FILES
     assert len(_rows(workspace, state_dir)) == 2 * FILES  # the old keys are not reused
 
 
@@ -176,16 +160,16 @@ def test_secret_looking_files_are_never_kept(
 
 
 def test_a_damaged_row_is_parsed_again(
-    run_reply: Any, cmd: Any, workspace: Path, state_dir: Path, parses: list[str]
+    run_reply: Any, cmd: Any, workspace: Path, state_dir: Path, outline_parses: list[str]
 ) -> None:
     _seed(workspace)
     first = _outline(run_reply, cmd, "mods")
     with sqlite3.connect(_db(workspace, state_dir)) as db:
         db.execute("UPDATE outlines SET lines = 'not json'")
     clear_outline_cache()
-    parses.clear()
+    outline_parses.clear()
     assert _outline(run_reply, cmd, "mods") == first
-    assert len(parses) == FILES
+    assert len(outline_parses) == FILES
 
 
 def test_a_store_made_before_outlines_were_kept_gains_the_table(
@@ -210,7 +194,7 @@ def test_the_table_keeps_the_newest_outlines_up_to_its_limit(
 
 
 def test_a_store_that_cannot_be_used_still_gives_the_whole_outline(
-    workspace: Path, tmp_path: Path, parses: list[str]
+    workspace: Path, tmp_path: Path, outline_parses: list[str]
 ) -> None:
     _seed(workspace)
     store = StateStore(tmp_path / "closed")
@@ -219,4 +203,4 @@ def test_a_store_that_cannot_be_used_still_gives_the_whole_outline(
     folder = outline_folder(Workspace(workspace), "mods", 2, memo=memo)
     text = "\n".join(line for block in folder.blocks for line in block.lines)
     assert text.count("class Thing") == FILES
-    assert len(parses) == FILES
+    assert len(outline_parses) == FILES
