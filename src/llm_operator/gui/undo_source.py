@@ -71,22 +71,8 @@ class UndoSource:
         self._session.on_wait = told
 
     def undo(self, expected: BatchSummary, force: bool = False) -> UndoReport:
-        """Undo ``expected`` if it is still the newest batch; runs in a worker.
-
-        ``force`` (asked twice in the window) overwrites files edited after the batch."""
-        from ..core.store.journal import UndoReport
-
-        journal = self._session.journal
-        newest = journal.last_batch()
-        if newest is None or newest.id != expected.id:
-            summary = (
-                f"Undo of '{expected.commands}' refused: "
-                + (
-                    "it is no longer the newest batch (another run recorded a newer one). "
-                    if newest is not None
-                    else "there is nothing left to undo (it was undone elsewhere). "
-                )
-                + "Nothing was undone; ask again to see the newest batch."
-            )
-            return UndoReport(newest, (), (), (), (summary,), True, summary)
-        return self._session.undo_last(force=force)
+        """Undo ``expected`` if it is still the newest batch once the write lock is held
+        (a run that committed after the question is never undone unseen); runs in a
+        worker. ``force`` (asked twice in the window) overwrites files edited after the
+        batch."""
+        return self._session.undo_last(force=force, expected=expected.id)

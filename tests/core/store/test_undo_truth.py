@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +265,49 @@ def test_only_the_user_may_read_the_store(session: Session, workspace: Path, cmd
     files = sorted(session.state_folder.glob(FILE_NAME + "*"))
     assert files
     assert {oct(path.stat().st_mode & 0o777) for path in files} == {"0o600"}
+
+
+def test_a_run_committed_while_the_undo_waited_for_the_lock_is_not_undone(
+    workspace: Path, state_dir: Path, session: Session, cmd: Any
+) -> None:
+    """The user is shown batch X and says undo; before the undo holds the write lock,
+    another run commits batch Y. Undoing "the newest" then would undo Y unseen."""
+    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.store.applying import apply_changeset
+    from llm_operator.core.store.journal import Journal
+    from llm_operator.core.store.lock import WorkspaceLock
+
+    run(session, cmd("x1", "fs.write", path="a.txt", content="from the window"))
+    shown = session.journal.last_batch()
+    assert shown is not None
+    folder = session.state_folder
+    assert folder is not None
+    other_run = WorkspaceLock(folder)
+    assert other_run.acquire()
+    waiting = threading.Event()
+    session.on_wait = waiting.set
+    reports: list[Any] = []
+    undo = threading.Thread(target=lambda: reports.append(session.undo_last(expected=shown.id)))
+    undo.start()
+    try:
+        assert waiting.wait(30), "the undo did not wait for the other run's lock"
+        # The other run, holding the lock, records and commits its own batch.
+        recorder = Journal(folder).begin_batch("y1")
+        recorder.begin_command("y1", "fs.write")
+        apply_changeset(
+            Workspace(workspace), ChangeSet((FileChange("b.txt", None, b"from exec"),)), recorder
+        )
+        assert recorder.commit() is not None
+    finally:
+        other_run.release()
+        undo.join(30)
+    (report,) = reports
+    assert report.refused
+    assert "no longer the newest batch" in report.summary
+    assert "'y1'" in report.summary
+    assert (workspace / "b.txt").read_bytes() == b"from exec"  # the unseen batch stands
+    assert (workspace / "a.txt").read_text() == "from the window"
+    newest = session.journal.last_batch()
+    assert newest is not None
+    assert newest.label == "y1"
+    assert not newest.undone

@@ -590,14 +590,16 @@ class Session:
 
     # -- undo --------------------------------------------------------------------
 
-    def undo_last(self, force: bool = False) -> UndoReport:
-        """Undo the newest batch under the write lock; ``force`` overwrites later edits."""
+    def undo_last(self, force: bool = False, expected: str | None = None) -> UndoReport:
+        """Undo the newest batch under the write lock; ``force`` overwrites later edits.
+        ``expected``: the batch the user was shown; refused if another is newest by the
+        time the lock is held."""
         from ..store.undoing import undo_last
 
         if self.state is None:
             raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
         with self.state.writing(self.on_wait) as store:
-            return undo_last(store, self.workspace, force=force)
+            return undo_last(store, self.workspace, force=force, expected=expected)
 
     def recent_runs(self, limit: int = 20) -> list[RunEntry]:
         """The workspace's newest runs, from the window and ``exec`` alike, oldest first."""

@@ -54,15 +54,35 @@ def _info(store: StateStore, batch: int) -> BatchInfo:
         return read_info(db, row)
 
 
-def undo_last(store: StateStore, workspace: Workspace, force: bool = False) -> UndoReport:
+def _not_the_one_asked(newest: BatchInfo | None) -> UndoReport:
+    why = (
+        f"another run recorded a newer one, '{newest.label}'"
+        if newest is not None
+        else "it was undone elsewhere and nothing is left to undo"
+    )
+    summary = (
+        f"Undo refused: the batch asked for is no longer the newest batch ({why}). Nothing was "
+        "undone; ask again to see the newest batch."
+    )
+    return UndoReport(newest, (), (), (), (summary,), True, summary)
+
+
+def undo_last(
+    store: StateStore, workspace: Workspace, force: bool = False, expected: str | None = None
+) -> UndoReport:
+    """Undo the newest batch not yet undone. The caller holds the write lock; with
+    ``expected`` (the batch the user was shown) any other newest batch is refused, so a
+    run that committed between the question and the lock is never undone unseen."""
     with guarded("read the undo journal"), store.reading() as db:
         row = db.execute(
             "SELECT id FROM batches WHERE state != 'undone' ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
-            return _nothing()
+            return _nothing() if expected is None else _not_the_one_asked(None)
         batch = int(row[0])
         info = _info(store, batch)
+        if expected is not None and str(batch) != expected:
+            return _not_the_one_asked(info)
         stories, damaged = load_stories(db, batch)
         blobs, bad_copies = load_blobs(db, batch, stories)
     damaged += bad_copies
