@@ -4,8 +4,10 @@ outline, stops when told to, and refuses bad settings without a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -139,3 +141,16 @@ def test_bad_settings_are_refused_without_a_traceback(line: bytes) -> None:
     )
     assert done.returncode == 2
     assert done.stderr == b""
+
+
+def test_it_runs_at_lower_priority(workspace: Path, state_dir: Path) -> None:
+    _tree(workspace / "lib", 1000)
+    child = _start(workspace, state_dir)
+    seen: set[int] = set()
+    while child.poll() is None:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            seen.add(int(fields[16]))  # field 19 of stat: the nice value
+    _finish(child)
+    started_at = os.nice(0)  # a child starts with its parent's
+    assert min(started_at + outline_warmer.NICENESS, 19) in seen

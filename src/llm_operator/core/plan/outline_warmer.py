@@ -71,8 +71,9 @@ def main(first_line: str) -> int:
         closed.set()
 
     threading.Thread(target=wait_for_close, daemon=True).start()
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+    if hasattr(os, "nice"):  # not on Windows, where the child keeps normal priority
+        with contextlib.suppress(OSError):
+            os.nice(NICENESS)
     try:
         workspace = Workspace(root, patterns).with_app_state(app_state)
         store = StateStore(state_folder)
