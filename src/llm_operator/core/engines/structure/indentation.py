@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .boundaries import indent_of
-from .source import parser_for
+from .source import parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -199,7 +199,7 @@ def rebase(
     strings: set[int] = set()
     literal: set[int] = set()
     if spec.name != "markdown" and "\n" in content:
-        root = parser_for(spec.name).parse(content.encode("utf-8")).root_node
+        root = parse(spec.name, content.encode("utf-8")).root_node
         for rows in string_rows(root):
             flush_left = any(lines[r].strip() and not indent_of(lines[r]) for r in rows)
             if moved or flush_left:

@@ -14,11 +14,18 @@ Invariants:
   the rows of the tokens the parser could not place (and of missing tokens), not to the
   whole ERROR node, which often spans the correct code the parser recovered after it.
 - A ``.h`` file is C unless the text needs C++ (a C++ parse has fewer errors).
+- tree-sitter holds Python's lock for the whole of a parse (a 2 MB file: 400 ms), which
+  would freeze the window while one of its worker threads parses. So off the main thread
+  a large text is handed to tree-sitter in ``YIELD_CHUNK`` pieces through a read
+  callback that lets other threads run between pieces. Parsers are per thread, since a
+  parser is then in use while other threads run.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -27,24 +34,49 @@ from ..textfile import TextFile
 from .languages import SPECS, SUPPORTED_EXTENSIONS, LanguageSpec, language_for_path
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser, Tree
+    from tree_sitter import Language, Node, Parser, Point, Tree
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_CONTENT_BYTES = 1024 * 1024
 UNCHANGED: dict[str, Any] = {"state": "FILE_UNCHANGED"}
 
-_PARSERS: dict[str, Parser] = {}
+YIELD_CHUNK = 16 * 1024
+_LANGUAGES: dict[str, Language] = {}
+_THREAD = threading.local()
 
 
 def parser_for(language: str) -> Parser:
-    """One parser per grammar for the life of the process: creating one is slow."""
-    parser = _PARSERS.get(language)
+    """One parser per grammar and thread: loading a grammar is slow, so each is loaded
+    once per process; a parser is cheap but must not serve two threads at once."""
+    parsers: dict[str, Parser] = _THREAD.__dict__.setdefault("parsers", {})
+    parser = parsers.get(language)
     if parser is None:
-        from tree_sitter_language_pack import get_parser
+        from tree_sitter import Parser
+        from tree_sitter_language_pack import get_language
 
-        parser = get_parser(cast(Any, language))
-        _PARSERS[language] = parser
+        grammar = _LANGUAGES.get(language)
+        if grammar is None:
+            grammar = _LANGUAGES[language] = get_language(cast(Any, language))
+        parser = parsers[language] = Parser(grammar)
     return parser
+
+
+def let_others_run() -> None:
+    """Give Python's lock to any thread that waits for it (the window's, say)."""
+    time.sleep(0)
+
+
+def parse(language: str, data: bytes) -> Tree:
+    """The tree of ``data``; off the main thread, other threads run while it is made."""
+    parser = parser_for(language)
+    if len(data) <= YIELD_CHUNK or threading.current_thread() is threading.main_thread():
+        return parser.parse(data)
+
+    def read(offset: int, _point: Point) -> bytes:
+        let_others_run()
+        return data[offset : offset + YIELD_CHUNK]
+
+    return parser.parse(read)
 
 
 def end_row(node: Node) -> int:
@@ -128,7 +160,7 @@ def language_spec(path: str) -> LanguageSpec:
 
 def parse_text(spec: LanguageSpec, path: str, file: TextFile, text: str) -> Source:
     data = text.encode("utf-8")
-    tree = parser_for(spec.name).parse(data)
+    tree = parse(spec.name, data)
     return Source(path, spec, file, text, data, text.split("\n"), tree)
 
 
@@ -160,7 +192,7 @@ def _masked(source: Source) -> Source:
     masked = _mask_macros(source.data)
     if masked == source.data:
         return source
-    tree = parser_for(source.spec.name).parse(masked)
+    tree = parse(source.spec.name, masked)
     candidate = with_errors(replace(source, tree=tree, errors=()))
     return candidate if len(candidate.errors) < len(source.errors) else source
 
