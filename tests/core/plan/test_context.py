@@ -11,8 +11,10 @@ import pytest
 from llm_operator.core.errors import OperatorError
 from llm_operator.core.plan.context import (
     SECRET_REASON,
+    LeftOut,
     build_context,
     choose_files,
+    read_for_context,
     workspace_tree,
 )
 from llm_operator.core.protocol.context_pack import file_lines
@@ -145,3 +147,22 @@ def test_git_internals_are_never_packed(project: Path) -> None:
         ".git/HEAD": "inside .git",
         "head-link": "inside .git",
     }
+
+
+def test_a_link_retargeted_at_a_secret_after_the_choice_stays_out(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "notes.txt").write_text("harmless notes\n")
+    (root / ".env").write_text("API_KEY=sk-live-123\n")
+    (root / "link.txt").symlink_to("notes.txt")
+    workspace = Workspace(root)
+    chosen = choose_files(workspace, ["link.txt"], include_secrets=False)
+    assert chosen.files == ("link.txt",)  # a link to notes: nothing secret when chosen
+    (root / "spare").symlink_to(".env")
+    (root / "spare").replace(root / "link.txt")  # retargeted before it is read
+    left = read_for_context(workspace, "link.txt")
+    assert isinstance(left, LeftOut)
+    assert left.reason == SECRET_REASON
+    allowed = read_for_context(workspace, "link.txt", include_secrets=True)
+    assert not isinstance(allowed, LeftOut)
+    assert "sk-live-123" in allowed.text

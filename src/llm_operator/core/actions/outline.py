@@ -28,7 +28,7 @@ from pydantic import model_validator
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
-from ..store.files import find_file, not_found
+from ..store.files import find_file, not_found, reads_so_far
 from ..store.tree_walk import TreeFile, WalkCounts, read_limited, walk_files
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
@@ -68,13 +68,6 @@ def files_under(
 ) -> Iterator[TreeFile]:
     """The walk a folder outline reads: the descriptor walk fs.searchTree uses."""
     return walk_files(workspace, start, counts, after=after)
-
-
-def is_secret_file(workspace: Workspace, item: TreeFile, start_secret: bool) -> bool:
-    """fs.searchTree's rule: the start folder, the path as walked, or a link hop by hop."""
-    if start_secret or workspace.is_secret(item.rel):
-        return True
-    return item.is_link and workspace.secret_match(item.rel) is not None
 
 
 @dataclass(frozen=True)
@@ -157,7 +150,12 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     data = ctx.files.read(found.rel)
     if data is None:
         raise not_found(ctx.workspace, fields.path)
-    secret = ctx.workspace.secret_match(fields.path) is not None
+    # The name as written, each link on the way and the file it leads to all count (a link
+    # named .env, or a harmless name linking to a key), and so does the file really read (a
+    # link may have been retargeted since it was resolved).
+    secret = ctx.workspace.secret_match(fields.path) is not None or any(
+        ctx.workspace.is_secret(rel) for rel in (found.rel, *reads_so_far())
+    )
     lines, note = outline_lines(data, found.rel, fields.depth, ctx.outlines, keep=not secret)
     header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
     if not lines:
@@ -165,8 +163,6 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     count = f"{len(lines)} structure{'s' if len(lines) != 1 else ''}"
     summary = f"Outlined {found.rel} ({count}; {note})"
     outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
-    # The name as written, each link on the way and the file it leads to all count (a link
-    # named .env, or a harmless name linking to a key).
     if not secret:
         return outcome
     return Reveal(
@@ -239,7 +235,7 @@ def outline_folder(
             folder.next_after = last
             break
         if walked.rel not in leave_out:
-            secret = is_secret_file(workspace, walked, start_secret)
+            secret = walked.is_secret(workspace, start_secret)
             _add(walked, depth, folder, secret, memo)
         last = walked.rel
     if memo is not None:

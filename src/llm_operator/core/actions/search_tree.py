@@ -148,13 +148,6 @@ def _file_hits(item: TreeFile, query: LineQuery, tally: _Tally) -> list[str] | N
     return hits
 
 
-def _secret(workspace: Workspace, item: TreeFile, start_secret: bool) -> bool:
-    if start_secret or workspace.is_secret(item.rel):
-        return True
-    # A link is checked hop by hop, like a path a command names.
-    return item.is_link and workspace.secret_match(item.rel) is not None
-
-
 def _search(
     workspace: Workspace,
     files: Iterator[TreeFile],
@@ -174,7 +167,7 @@ def _search(
         if hits is None:
             last_done = item.rel
             continue
-        secret = _secret(workspace, item, start_secret)
+        secret = item.is_secret(workspace, start_secret)
         room = MAX_MATCHES - len(tally.public)
         if not secret and len(hits) > room and tally.public:
             # Leave the whole file for the next call rather than split its matches.

@@ -62,7 +62,7 @@ class WorkspaceTree:
 
 def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> WorkspaceTree:
     """The workspace's files in walk order, as the window's context builder lists them."""
-    from ..actions.outline import files_under, is_secret_file
+    from ..actions.outline import files_under
 
     counts = WalkCounts()
     found: list[TreeEntry] = []
@@ -76,7 +76,7 @@ def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> Workspa
             size = os.stat(workspace.root / item.target_rel, follow_symlinks=False).st_size
         except OSError:
             continue
-        found.append(TreeEntry(item.rel, size, is_secret_file(workspace, item, False)))
+        found.append(TreeEntry(item.rel, size, item.is_secret(workspace)))
     return WorkspaceTree(tuple(found), counts.ignored, cut)
 
 
@@ -97,7 +97,7 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
 
     A path outside the workspace raises ERR_PATH_OUTSIDE_WORKSPACE (a usage error).
     """
-    from ..actions.outline import files_under, is_secret_file
+    from ..actions.outline import files_under
 
     files: dict[str, None] = {}
     left: dict[str, str] = {}
@@ -112,7 +112,7 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
             rel = workspace.relative(real)
             start_secret = workspace.secret_match(rel) is not None
             for item in files_under(workspace, rel, WalkCounts(), None):
-                if is_secret_file(workspace, item, start_secret) and not include_secrets:
+                if item.is_secret(workspace, start_secret) and not include_secrets:
                     left[item.rel] = SECRET_REASON
                 else:
                     files.setdefault(item.rel)
@@ -132,8 +132,14 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
     )
 
 
-def read_for_context(workspace: Workspace, rel: str) -> PackedFile | LeftOut:
-    """A chosen file as packed text, or why it cannot go in (read through the jail)."""
+def read_for_context(
+    workspace: Workspace, rel: str, include_secrets: bool = False
+) -> PackedFile | LeftOut:
+    """A chosen file as packed text, or why it cannot go in (read through the jail).
+
+    Secrecy is decided again on the file actually read: a link retargeted at a secret
+    file after the choice leaves it out unless ``include_secrets`` (the user ticked a
+    file shown as secret-looking, or --include-secrets)."""
     try:
         found = find_file(workspace, rel)
         if found.size > MAX_FILE_BYTES:
@@ -142,6 +148,10 @@ def read_for_context(workspace: Workspace, rel: str) -> PackedFile | LeftOut:
     except OperatorError as error:
         reason = "not found" if error.code == "ERR_FILE_NOT_FOUND" else error.code
         return LeftOut(rel, f"unreadable ({reason})")
+    if not include_secrets and (
+        workspace.is_secret(found.rel) or workspace.secret_match(rel) is not None
+    ):
+        return LeftOut(rel, SECRET_REASON)
     if b"\0" in data[:8192]:
         return LeftOut(rel, "binary")
     try:
@@ -184,7 +194,7 @@ def build_context(
     packed: list[PackedFile] = []
     left = list(chosen.left_out)
     for rel in chosen.files:
-        read = read_for_context(workspace, rel)
+        read = read_for_context(workspace, rel, include_secrets)
         if isinstance(read, LeftOut):
             left.append(read)
         else:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..actions.base import Outcome, Plan, Result, Reveal, Secrecy
@@ -38,8 +39,12 @@ _SHORTEST_LINE = 4  # shorter lines ("}", "fi") say nothing and appear in any me
 _MAX_CHECKED_BYTES = 2_000_000
 
 
-def secret_paths(workspace: Workspace, command: Command) -> tuple[str, ...]:
-    """The secret-looking paths ``command`` reaches, each once, in field order."""
+def secret_paths(
+    workspace: Workspace, command: Command, opened: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The secret-looking paths ``command`` reaches, each once, in field order, then those
+    of the files it really ``opened`` (``store.files.recording_reads``): a path checked
+    before or after the read may no longer lead where the read went."""
     if command.spec.secrecy is Secrecy.NAMES:
         return ()
     found: list[str] = []
@@ -49,16 +54,19 @@ def secret_paths(workspace: Workspace, command: Command) -> tuple[str, ...]:
             match = workspace.secret_match(value)
             if match is not None and match not in found:
                 found.append(match)
+    found += [rel for rel in dict.fromkeys(opened) if rel not in found and workspace.is_secret(rel)]
     return tuple(found)
 
 
-def guard_result(workspace: Workspace, command: Command, produced: Result) -> Result:
+def guard_result(
+    workspace: Workspace, command: Command, produced: Result, opened: Sequence[str] = ()
+) -> Result:
     """A successful result of a CONTENT action on a secret-looking file needs consent."""
     if isinstance(produced, (Reveal, Plan)) or command.spec.secrecy is not Secrecy.CONTENT:
         return produced
     if not produced.ok:
         return produced  # failures built by executors carry sizes and limits, no content
-    secrets = secret_paths(workspace, command)
+    secrets = secret_paths(workspace, command, opened)
     if not secrets:
         return produced
     return Reveal(
@@ -69,10 +77,12 @@ def guard_result(workspace: Workspace, command: Command, produced: Result) -> Re
     )
 
 
-def guard_failure(workspace: Workspace, command: Command, error: OperatorError) -> Result:
+def guard_failure(
+    workspace: Workspace, command: Command, error: OperatorError, opened: Sequence[str] = ()
+) -> Result:
     """The failure of ``command``, held back for consent when it would quote a secret."""
     full = failure_outcome(command.action, error, command.id)
-    secrets = secret_paths(workspace, command)
+    secrets = secret_paths(workspace, command, opened)
     if not secrets:
         return full
     known = _command_text(command)

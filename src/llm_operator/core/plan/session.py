@@ -401,12 +401,15 @@ class Session:
     def _guarded(self, command: Command, context: ActionContext) -> Outcome | Reveal | Plan:
         """Run ``command``; what it would reveal of secret-looking files waits for consent
         (``secrecy``). A bug costs this one command, never the run."""
+        from ..store.files import recording_reads
+
         try:
-            try:
-                produced = command.spec.execute(context, command.fields)
-            except OperatorError as error:
-                return guard_failure(self.workspace, command, error)
-            return guard_result(self.workspace, command, produced)
+            with recording_reads() as opened:
+                try:
+                    produced = command.spec.execute(context, command.fields)
+                except OperatorError as error:
+                    return guard_failure(self.workspace, command, error, opened)
+            return guard_result(self.workspace, command, produced, opened)
         except Exception as error:
             return _internal(command.action, error, command.id, self._quiet(command))
 

@@ -3,6 +3,11 @@
 Every read goes through ``fsaccess``: the file is opened with ``O_NOFOLLOW`` relative to a
 descriptor of its folder, reached from the root one component at a time, and its identity
 (device, inode) is checked against what ``find_file`` saw.
+
+Inside ``recording_reads()`` every file opened for its content is noted by the path it
+really has (``Spot.rel``, links resolved). Whether a result may leave is decided on those
+paths too (``plan.secrecy``), so a link retargeted at a secret file between a check and
+the read cannot slip one out as a public result.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,6 +159,25 @@ def open_dir(workspace: Workspace, path: str) -> Iterator[tuple[str, int]]:
     raise outside_error(path, "keeps changing between a folder and a symlink while it is opened")
 
 
+_OPENED: ContextVar[list[str] | None] = ContextVar("opened_for_reading", default=None)
+
+
+@contextlib.contextmanager
+def recording_reads() -> Iterator[list[str]]:
+    """The paths of the files opened for reading inside the block, as they really are."""
+    opened: list[str] = []
+    token = _OPENED.set(opened)
+    try:
+        yield opened
+    finally:
+        _OPENED.reset(token)
+
+
+def reads_so_far() -> tuple[str, ...]:
+    """What ``recording_reads`` has noted so far (nothing outside it)."""
+    return tuple(_OPENED.get() or ())
+
+
 def read_at(spot: Spot, identity: tuple[int, int] | None = None) -> bytes:
     """The bytes of the regular file at ``spot``, opened without following a symlink."""
     try:
@@ -169,6 +194,9 @@ def read_at(spot: Spot, identity: tuple[int, int] | None = None) -> bytes:
                 {"path": spot.rel},
             ) from None
         raise named_os_error(exc, spot.rel, "open", "ERR_READ_FAILED") from None
+    opened = _OPENED.get()
+    if opened is not None:
+        opened.append(spot.rel)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or (

@@ -72,6 +72,16 @@ class TreeFile:
     def is_link(self) -> bool:
         return self.rel != self.target_rel
 
+    def is_secret(self, workspace: Workspace, start_secret: bool = False) -> bool:
+        """Whether this file looks secret: the start folder, the path as walked, the file
+        ``open`` opens (``target_rel``: exact, whatever a link says by the time it is read
+        again) and, for a link, every hop as it stands now."""
+        if start_secret or workspace.is_secret(self.rel):
+            return True
+        if not self.is_link:
+            return False
+        return workspace.is_secret(self.target_rel) or workspace.secret_match(self.rel) is not None
+
     def open(self) -> int:
         """A read descriptor of the file (the caller closes it); OSError when it cannot."""
         if not self.is_link:

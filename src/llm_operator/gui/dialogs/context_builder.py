@@ -347,7 +347,11 @@ class ContextBuilder(QDialog):
         cached = self._reading.get(rel)
         if cached is not None and cached[0] == key:
             return cached[1]
-        read = read_for_context(self._workspace, rel)
+        # A file shown as secret-looking goes in because the user ticked it so; any other
+        # that turns out secret-looking when read (a link retargeted) stays out.
+        item = self._items.get(rel)
+        shown_secret = bool(item is not None and item.data(0, SECRET_ROLE))
+        read = read_for_context(self._workspace, rel, include_secrets=shown_secret)
         self._reading[rel] = (key, read)
         return read
 
