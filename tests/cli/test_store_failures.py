@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -258,3 +259,29 @@ def test_names_that_are_not_utf8_never_crash_a_run(
         assert "bad\\xff.txt" in (results[1].details or "")
     assert parse_results(second.stdout)[0].repeat
     assert (workspace / "landed.txt").read_text() == "once"
+
+
+def test_outlines_are_not_kept_on_a_nearly_full_disk_so_a_write_still_fits(
+    workspace: Path, tmp_path: Path, cmd: Any, parse_results: Any
+) -> None:
+    for n in range(40):
+        (workspace / "src" / f"m{n:02d}.py").write_text(f"def f{n}():\n    return {n}\n" * 20)
+    (workspace / "big.txt").write_bytes(b"x" * 60_000)
+    with mounted(tmp_path / "state", "400k") as state_dir:
+        text = "\n".join(
+            [
+                cmd("o1", "fs.outline", path="."),
+                cmd("w1", "fs.write", path="big.txt", content="small now"),
+            ]
+        )
+        done = exec_(workspace, state_dir, text)
+        assert done.returncode == 0, done.stderr
+        outlined, wrote = parse_results(done.stdout)
+        assert outlined.ok
+        assert "def f39():" in outlined.details
+        assert wrote.ok, wrote.summary  # the undo copy of big.txt found room
+        assert (workspace / "big.txt").read_text() == "small now"
+        (database,) = state_dir.rglob("state.sqlite3")
+        with sqlite3.connect(database) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        assert "outlines" not in tables  # nothing kept: the disk has far less than 64 MiB

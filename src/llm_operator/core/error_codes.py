@@ -124,7 +124,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_MISSING_QUERY": "a search without a non-empty query",
         "ERR_INVALID_READSLICE_PARAMS": "fs.readSlice start or lines out of range",
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
-        "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or after given for a file",
+        "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or a bad after",
         "ERR_INVALID_REGEX": "fs.searchTree regex: true with a pattern Python re cannot compile",
     }
 )

@@ -337,3 +337,34 @@ def test_a_capped_folder_outline_stops_walking_at_the_cap(
     result = outline(run_reply, cmd, "many")
     assert "# more: after: many/d05/m0299.py" in result.details
     assert len(walked) == MAX_FILES + 1  # the one file that showed the cap was reached
+
+
+@pytest.mark.parametrize(
+    ("after", "code"),
+    [
+        ("/tmp/elsewhere", "ERR_PATH_OUTSIDE_WORKSPACE"),
+        ("zzz/../../etc", "ERR_PATH_OUTSIDE_WORKSPACE"),
+        ("..", "ERR_PATH_OUTSIDE_WORKSPACE"),
+        ("other/x.py", "ERR_INVALID_OUTLINE_PARAMS"),
+        ("src/../other/x.py", "ERR_INVALID_OUTLINE_PARAMS"),
+        ("src", "ERR_INVALID_OUTLINE_PARAMS"),
+    ],
+)
+def test_an_after_outside_the_outlined_folder_is_refused_not_reported_complete(
+    run_reply: Any, cmd: Any, workspace: Path, after: str, code: str
+) -> None:
+    result = outline(run_reply, cmd, "src", after=after)
+    assert not result.ok
+    assert f"({code})" in result.summary
+    assert "# complete" not in (result.details or "")
+
+
+def test_a_valid_after_with_a_dot_segment_resumes_like_the_clean_path(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    clean = outline(run_reply, cmd, "src", after="src/main.py")
+    dotted = outline(run_reply, cmd, "src", after="src/./main.py")
+    assert clean.ok
+    assert body(dotted.details) == body(clean.details)
+    assert "src/pkg/util.py" in clean.details
+    assert "src/main.py (" not in clean.details

@@ -398,3 +398,21 @@ def test_skipped_files_count_toward_the_visit_limit(
         assert "(truncated: visit limit)" in result.details
     assert after is None
     assert seen == ["bin/z.txt"]
+
+
+@pytest.mark.parametrize(
+    ("after", "code"),
+    [
+        ("/tmp/elsewhere", "ERR_PATH_OUTSIDE_WORKSPACE"),
+        ("..", "ERR_PATH_OUTSIDE_WORKSPACE"),
+        ("other/x.py", "ERR_INVALID_FIELD"),
+        ("src/../other/x.py", "ERR_INVALID_FIELD"),
+    ],
+)
+def test_an_after_outside_the_searched_folder_is_refused_not_reported_complete(
+    run_reply: Any, cmd: Any, workspace: Path, after: str, code: str
+) -> None:
+    result = search(run_reply, cmd, "def", path="src", after=after)
+    assert not result.ok
+    assert f"({code})" in result.summary
+    assert "(complete)" not in (result.details or "")

@@ -154,3 +154,23 @@ def test_it_runs_at_lower_priority(workspace: Path, state_dir: Path) -> None:
     _finish(child)
     started_at = os.nice(0)  # a child starts with its parent's
     assert min(started_at + outline_warmer.NICENESS, 19) in seen
+
+
+def test_told_to_stop_it_stops_after_the_file_it_is_on(workspace: Path, tmp_path: Path) -> None:
+    _tree(workspace / "lib", 700)
+    clear_outline_cache()
+    asked: list[int] = []
+
+    def stop_after_ten() -> bool:
+        asked.append(1)
+        return len(asked) > 10  # asked before each file (and before each folder outline)
+
+    store = StateStore(tmp_path / "warm-state")
+    try:
+        outlined = outline_warmer.warm(Workspace(workspace), store, stop_after_ten)
+        with store.reading() as db:
+            rows = db.execute("SELECT count(*) FROM outlines").fetchone()[0]
+    finally:
+        store.close()
+    assert outlined == 9  # one question before the first outline, then one per file
+    assert rows == 9  # what it made before stopping is kept

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -29,7 +29,7 @@ from pydantic import model_validator
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
 from ..store.files import find_file, not_found, reads_so_far
-from ..store.tree_walk import TreeFile, WalkCounts, read_limited, walk_files
+from ..store.tree_walk import TreeFile, WalkCounts, check_after, read_limited, walk_files
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
 from .fields import Count, PathFields
@@ -221,14 +221,18 @@ def outline_folder(
     after: str | None = None,
     leave_out: frozenset[str] = frozenset(),
     memo: OutlineMemo | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> FolderOutline:
     """The outlines of the supported files under folder ``rel``, within the caps; files
     named in ``leave_out`` are passed over without a word (the context builder packs them
-    whole). Outlines made here are written to ``memo`` at the end, in one go."""
+    whole). Outlines made here are written to ``memo`` at the end, in one go. ``stop`` is
+    asked before each file; when it says so, the outline ends there (the warmer's exit)."""
     folder = FolderOutline(rel, depth, after)
     last: str | None = None
     start_secret = workspace.secret_match(rel) is not None
     for walked in files_under(workspace, rel, folder.tally, after):
+        if stop is not None and stop():
+            break
         if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
             files_full = folder.outlined >= MAX_FILES
             folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
@@ -244,7 +248,8 @@ def outline_folder(
 
 
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
-    folder = outline_folder(ctx.workspace, rel, fields.depth, fields.after, memo=ctx.outlines)
+    after = None if fields.after is None else check_after(fields.after, rel, BAD_PARAMS)
+    folder = outline_folder(ctx.workspace, rel, fields.depth, after, memo=ctx.outlines)
     public = _outcome(folder, with_secrets=False)
     secret = [block.rel for block in folder.blocks if block.secret]
     if not secret:

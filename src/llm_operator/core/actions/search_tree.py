@@ -30,7 +30,7 @@ from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name, is_plain_name
 from ..store.files import not_found
-from ..store.tree_walk import WalkCounts, read_limited, walk_files, walk_one
+from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
 from .fields import Flag
@@ -271,7 +271,10 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
     if not real.is_dir() and not real.is_file():
         # A FIFO or device would block or never end.
         raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")
-    if fields.after is not None:
+    after = None
+    if fields.after is not None and real.is_dir():
+        after = check_after(fields.after, rel, "ERR_INVALID_FIELD")
+    elif fields.after is not None:  # a single file has nothing to resume; checked all the same
         from ..store.workspace import check_path_text
 
         check_path_text(fields.after)
@@ -282,7 +285,7 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
     start_secret = workspace.secret_match(fields.path) is not None
     files: Generator[TreeFile, None, None]
     if real.is_dir():
-        files = walk_files(workspace, rel, tally.counts, select=_select(fields), after=fields.after)
+        files = walk_files(workspace, rel, tally.counts, select=_select(fields), after=after)
     else:
         files = walk_one(workspace, rel, tally.counts)
     try:

@@ -12,8 +12,8 @@ parsing.
 Invariants:
 - It only reads the workspace and writes the ``outlines`` table (never a secret-looking
   file's outline: the same rule as every outline).
-- It stops after ``MAX_FILES`` outlined files, when its parent is gone, or when stdin
-  closes (the window closes it to stop the child).
+- It stops after ``MAX_FILES`` outlined files, and, after the file it is parsing, when
+  its parent is gone or its stdin closes (the window's end closes when the window dies).
 - It reports nothing: the outlines it keeps are a cache, and a failure only leaves the
   first outline as slow as without it. Its exit status is 0 unless it was started wrong.
 """
@@ -44,7 +44,8 @@ def warm(workspace: Workspace, store: StateStore, stop: Callable[[], bool]) -> i
     outlined = 0
     after: str | None = None
     while outlined < MAX_FILES and not stop():
-        folder = outline_folder(workspace, ".", DEPTH_DEFAULT, after, memo=StoredOutlines(store))
+        memo = StoredOutlines(store)
+        folder = outline_folder(workspace, ".", DEPTH_DEFAULT, after, memo=memo, stop=stop)
         outlined += folder.outlined
         if folder.next_after is None:
             break

@@ -11,6 +11,9 @@ Invariants:
   already holds such bytes in the undo journal, but an outline needs no such exception).
 - New outlines are written in one transaction per run (``flush``), never one per file.
 - The table holds at most ``MAX_ROWS`` outlines; the oldest go first.
+- A cache never takes the space an approved write needs: nothing is written while the
+  state folder's disk has less than ``KEEP_FREE_BYTES`` free (the undo journal keeps the
+  previous bytes of every file a batch changes, in the same store).
 - It is a cache: when the store cannot be read or written, outlines are made again and
   nothing is reported (the outline itself is complete and true either way).
 - The table is made by the first write, so a store made by an earlier version gains it
@@ -20,12 +23,15 @@ Invariants:
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
+from pathlib import Path
 
 from .database import StateStore, StoreError
 
 MAX_ROWS = 20_000
+KEEP_FREE_BYTES = 64 * 1024 * 1024
 MAX_TEXT = 256_000  # characters of one outline; a larger one is not kept
 
 _TABLE = """
@@ -38,6 +44,14 @@ CREATE TABLE IF NOT EXISTS outlines (
 """
 
 Made = tuple[list[str], str]
+
+
+def _free_bytes(folder: Path) -> int:
+    try:
+        info = os.statvfs(folder)
+    except (OSError, AttributeError):  # no statvfs (Windows): the disk is not looked at
+        return KEEP_FREE_BYTES
+    return info.f_bavail * info.f_frsize
 
 
 class StoredOutlines:
@@ -74,6 +88,9 @@ class StoredOutlines:
     def flush(self) -> None:
         """Write the outlines made since the last flush; a failure keeps none of them."""
         if not self._new:
+            return
+        if _free_bytes(self._store.folder) < KEEP_FREE_BYTES:
+            self._new.clear()
             return
         rows = [
             (key, json.dumps(lines), note, time.time()) for key, (lines, note) in self._new.items()

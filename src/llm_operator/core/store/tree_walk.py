@@ -24,6 +24,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
@@ -219,6 +220,24 @@ class _Walk:
         if is_trash_name(target) or any(p.casefold() == ".git" for p in target.split("/")):
             return None
         return target
+
+
+def check_after(after: str, start: str, code: str) -> str:
+    """``after`` as the continuation of a walk of folder ``start``: a workspace path under
+    it (as a ``# more: after:`` line gives it), normalized; ``code`` names the refusal.
+    A value outside it would resume nowhere and report an empty walk as complete."""
+    from ..errors import OperatorError
+    from .pathtext import check_path_text
+
+    normal = posixpath.normpath(check_path_text(after))
+    prefix = "" if start in (".", "") else start.rstrip("/") + "/"
+    if ".." in normal.split("/") or not (normal + "/").startswith(prefix) or normal == start:
+        raise OperatorError(
+            code,
+            f"after must be a path inside {start!r}, as the '# more: after:' line of the "
+            f"previous result gives it; got {after!r}",
+        )
+    return normal
 
 
 def walk_files(
