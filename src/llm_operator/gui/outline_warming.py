@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 DISABLE_ENV = "LLM_OPERATOR_NO_OUTLINE_WARMING"
@@ -54,6 +55,9 @@ class OutlineWarming:
         except OSError:
             pass
         self.child = child
+        # Reaped as soon as it ends, so a finished warmer leaves no zombie behind while the
+        # window stays open (Popen.wait may be called from two threads).
+        threading.Thread(target=child.wait, name="outline-warmer-reaper", daemon=True).start()
 
     def stop(self) -> None:
         child, self.child = self.child, None

@@ -227,3 +227,34 @@ def test_the_window_copies_what_pack_builds_for_the_same_choice(
         limit=9000,
     )
     assert dialog.parts == packed.message.parts
+
+
+def test_a_link_retargeted_after_listing_is_left_out_and_the_copy_outlines_it_anew(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    root = tmp_path / "linked"
+    root.mkdir()
+    (root / "ok.py").write_text("def harmless():\n    pass\n")
+    (root / ".env.py").write_text("def leak_secret_name():\n    TOKEN = 'never-send-this'\n")
+    (root / "notes.py").symlink_to("ok.py")
+    (root / "other.py").symlink_to("ok.py")
+    dialog = builder(qtbot, root)
+    assert dialog.item_for("notes.py").checkState(0) == Qt.CheckState.Unchecked
+    click_check(qtbot, dialog, "notes.py")  # listed as a harmless link to ok.py
+    dialog.refresh()
+    qtbot.waitUntil(lambda: dialog.message is not None and not dialog.outline_pending)
+    dialog.refresh()  # the outline made in the worker, counted
+    assert "other.py (python" in dialog.message.whole  # outlined as the harmless ok.py
+    for name in ("notes.py", "other.py"):
+        (root / "spare").symlink_to(".env.py")
+        (root / "spare").replace(root / name)  # both retargeted at the secret
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    whole = "\n".join(dialog.parts)
+    assert "never-send-this" not in whole
+    assert "leak_secret_name" not in whole
+    assert "other.py (python" not in whole  # the outline of the rest was made anew
+    assert "notes.py" not in unpack(dialog.parts)
+    (left,) = dialog.left_out
+    assert left.rel == "notes.py"
+    assert "now leads to a secret-looking file" in left.reason
+    assert "now leads to a secret-looking file" in dialog.estimate.text()

@@ -64,7 +64,7 @@ def _not_the_one_asked(newest: BatchInfo | None) -> UndoReport:
         f"Undo refused: the batch asked for is no longer the newest batch ({why}). Nothing was "
         "undone; ask again to see the newest batch."
     )
-    return UndoReport(newest, (), (), (), (summary,), True, summary)
+    return UndoReport(newest, (), (), (), (), True, summary)  # the summary says it all
 
 
 def undo_last(

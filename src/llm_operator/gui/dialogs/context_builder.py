@@ -57,6 +57,14 @@ def _size(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB"
 
 
+# A ticked file listed as harmless that is secret-looking when read: a link retargeted
+# since the list was made.
+RETARGETED_REASON = (
+    "it now leads to a secret-looking file (a link changed since the list was made); "
+    "close and reopen the builder to see it marked, and tick it there to send it"
+)
+
+
 class ContextBuilder(QDialog):
     def __init__(
         self,
@@ -337,7 +345,7 @@ class ContextBuilder(QDialog):
             self._timer.start()
 
     def _read(self, rel: str) -> PackedFile | LeftOut:
-        from ...core.plan.context import LeftOut, read_for_context
+        from ...core.plan.context import SECRET_REASON, LeftOut, read_for_context
 
         try:
             info = self._workspace.resolve(rel).stat()
@@ -352,6 +360,8 @@ class ContextBuilder(QDialog):
         item = self._items.get(rel)
         shown_secret = bool(item is not None and item.data(0, SECRET_ROLE))
         read = read_for_context(self._workspace, rel, include_secrets=shown_secret)
+        if isinstance(read, LeftOut) and read.reason == SECRET_REASON:
+            read = LeftOut(rel, RETARGETED_REASON)  # it was listed as harmless
         self._reading[rel] = (key, read)
         return read
 
@@ -359,11 +369,13 @@ class ContextBuilder(QDialog):
         """The outline of the files not packed; None while the worker is still making it.
 
         Outlines parse files (about half a second for 300 files the first time), so they
-        are made in a worker and the estimate follows when they are ready; copying waits.
+        are made in a worker and the estimate follows when they are ready. Copying waits and
+        makes the outline anew, so what is copied describes the files as they are then
+        (unchanged files come from the kept outlines, so this is quick).
         """
         from ...core.plan.context import outline_of_rest
 
-        if self._outline is not None and self._outline[0] == packed:
+        if not wait and self._outline is not None and self._outline[0] == packed:
             return self._outline[1]
         if wait:
             self._tasks.wait()
