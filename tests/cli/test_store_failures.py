@@ -285,3 +285,42 @@ def test_outlines_are_not_kept_on_a_nearly_full_disk_so_a_write_still_fits(
         with sqlite3.connect(database) as db:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         assert "outlines" not in tables  # nothing kept: the disk has far less than 64 MiB
+
+
+def fill_leaving(folder: Path, keep: int) -> None:
+    """Write a filler so that about ``keep`` bytes stay free."""
+    info = os.statvfs(folder)
+    free = info.f_bavail * info.f_frsize
+    (folder / "filler").write_bytes(b"\0" * max(0, free - keep))
+
+
+def test_on_a_nearly_full_disk_a_big_read_result_gives_way_to_the_runs_write(
+    workspace: Path, tmp_path: Path, cmd: Any, parse_results: Any
+) -> None:
+    """The run's history entry would hold the read's 120 KB result; the disk has room for
+    the write's record but not for that too. The history keeps summaries only instead."""
+    (workspace / "big.txt").write_text(("0123456789abcdef" * 4 + "\n") * 1900)
+    (workspace / "t.txt").write_text("old\n")
+    with mounted(tmp_path / "state", "2m") as state_dir:
+        first = exec_(workspace, state_dir, cmd("init", "fs.write", path="i.txt", content="x"))
+        assert first.returncode == 0, first.stderr
+        fill_leaving(state_dir, 150 * 1024)
+        reply = "\n".join(
+            [
+                cmd("r1", "fs.read", path="big.txt"),
+                cmd("w1", "fs.write", path="t.txt", content="new"),
+            ]
+        )
+        done = exec_(workspace, state_dir, reply)
+        read, wrote = parse_results(done.stdout)
+        assert read.ok
+        assert len(read.details) > 120_000  # the chat still gets the whole read
+        assert wrote.ok, wrote.summary
+        assert (workspace / "t.txt").read_text() == "new"
+        (database,) = state_dir.rglob("state.sqlite3")
+        with sqlite3.connect(database) as db:
+            (history,) = db.execute("SELECT results FROM runs ORDER BY n DESC LIMIT 1").fetchone()
+        (kept_read, kept_write) = parse_results(history)
+        assert kept_read.details is None
+        assert "the state folder's disk was full" in kept_read.summary
+        assert kept_write.ok

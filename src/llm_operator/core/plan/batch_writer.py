@@ -7,7 +7,8 @@ Invariants:
 - Under the lock, each approved command is looked up in the session memory again: a run
   that waited may find that the other run already did it (then it is a repeat).
 - Memory entries of the run's commands, the batch's "committed" mark, the delivery of
-  undo notices and the run's history entry are one transaction. When it fails after
+  undo notices and the run's history entry are one transaction (on a full disk tried once
+  more with the history entry holding summaries only). When it fails after
   files changed, the batch is taken back (as crash recovery would) and those commands
   report ok: false; a write that cannot be taken back keeps its result with a warning.
 """
@@ -84,16 +85,31 @@ class BatchWriter:
     ) -> StoreError | None:
         """One transaction for everything the run leaves in the store; the error if any.
         The run history keeps the results of the ``private`` ids (reads the user approved
-        of secret-looking files) without their details, as the session memory does."""
+        of secret-looking files) without their details, as the session memory does. On a
+        full disk the history is the first to give way: the commit is tried once more with
+        the run's history entry holding summaries only, so a big read result never costs
+        the run's writes."""
         if self.state is None or self.state.store is None:
             return None
-        text = encode_results([_kept(result, private) for result in results])
-        failed = sum(not r.ok for r in results)
+        kept = [_kept(result, private) for result in results]
+        error = self._commit(kept, len(results), notices)
+        if error is None or not _disk_full(error):
+            return error
+        bare = [_bare(result) for result in kept]
+        return self._commit(bare, len(results), notices)
+
+    def _commit(
+        self, kept: list[Result], commands: int, notices: list[UndoNotice]
+    ) -> StoreError | None:
+        assert self.state is not None
+        assert self.state.store is not None
+        text = encode_results(kept)
+        failed = sum(not r.ok for r in kept)
 
         def also(db: sqlite3.Connection) -> None:
             store_entries(db, self.entries, time.time())
             mark_delivered(db, notices)
-            record_run(db, len(results), failed, text)
+            record_run(db, commands, failed, text)
 
         try:
             if self.recorder is not None:
@@ -126,6 +142,22 @@ class BatchWriter:
         if self.locked and self.state is not None:
             self.state.release()
             self.locked = False
+
+
+HISTORY_FULL_NOTE = " [details not kept in the run history: the state folder's disk was full]"
+
+
+def _disk_full(error: StoreError) -> bool:
+    reason = str(error.details.get("reason", "")).lower()
+    return "full" in reason or "no space" in reason
+
+
+def _bare(result: Result) -> Result:
+    outcome = result.outcome
+    if outcome.details is None:
+        return result
+    summary = outcome.summary + HISTORY_FULL_NOTE
+    return Result(result.id, Outcome(outcome.ok, summary, None), result.repeat, result.notice)
 
 
 def _kept(result: Result, private: frozenset[str]) -> Result:
