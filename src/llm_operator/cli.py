@@ -45,7 +45,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="llm-operator", description=__doc__.splitlines()[0] if __doc__ else "")
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    # prog given: argparse would otherwise build a help formatter (and import shutil) on
+    # every start only to work out this same prefix.
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser, prog="llm-operator")
 
     gui = commands.add_parser("gui", help="open the window")
     gui.add_argument("--workspace", type=Path, help="the workspace folder to open")
