@@ -29,6 +29,8 @@ WRITE_ONLY = (
     "llm_operator.core.store.rewinding",
     "llm_operator.core.store.migration",
     "llm_operator.core.store.applying",
+    "llm_operator.core.plan.changes",
+    "llm_operator.core.store.outline_cache",
 )
 
 

@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ..plan.changes import ChangeSet
-
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+    from ..plan.changes import ChangeSet  # loaded by the actions that plan writes
 
     class FieldValues(Protocol):
         """A command's field values: a fields model, or the values a quick check made."""
