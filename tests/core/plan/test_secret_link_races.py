@@ -70,7 +70,9 @@ def test_no_secret_reaches_a_refused_result_while_links_flip(
 ) -> None:
     seen: list[Any] = []
     deadline = time.monotonic() + SECONDS
-    while time.monotonic() < deadline:
+    rounds = 0
+    while rounds < 3 or time.monotonic() < deadline:  # a slow machine still gets 3 rounds
+        rounds += 1
         clear_outline_cache()
         k = next(IDS) % LINKS
         reply = "\n".join(
@@ -82,7 +84,7 @@ def test_no_secret_reaches_a_refused_result_while_links_flip(
             ]
         )
         seen += run_reply(reply, False)  # the user says no to every secret-looking file
-    assert len(seen) >= 8
+    assert len(seen) == 4 * rounds
     assert any("harmless" in (r.details or "") for r in seen)  # the reads really ran
     assert "leak_secret" not in _texts(seen)
     assert "TOKEN" not in _texts(seen)
