@@ -91,11 +91,14 @@ class BatchWriter:
         the run's writes."""
         if self.state is None or self.state.store is None:
             return None
-        kept = [_kept(result, private) for result in results]
+        kept = [
+            _without_details(r, DROPPED_NOTE) if r.id in private and not r.notice else r
+            for r in results
+        ]
         error = self._commit(kept, len(results), notices)
         if error is None or not _disk_full(error):
             return error
-        bare = [_bare(result) for result in kept]
+        bare = [_without_details(result, HISTORY_FULL_NOTE) for result in kept]
         return self._commit(bare, len(results), notices)
 
     def _commit(
@@ -152,19 +155,13 @@ def _disk_full(error: StoreError) -> bool:
     return "full" in reason or "no space" in reason
 
 
-def _bare(result: Result) -> Result:
+def _without_details(result: Result, note: str) -> Result:
+    """``result`` as the run history keeps it when its details may not be kept."""
     outcome = result.outcome
     if outcome.details is None:
         return result
-    summary = outcome.summary + HISTORY_FULL_NOTE
+    summary = outcome.summary + note
     return Result(result.id, Outcome(outcome.ok, summary, None), result.repeat, result.notice)
-
-
-def _kept(result: Result, private: frozenset[str]) -> Result:
-    if result.notice or result.id not in private or result.outcome.details is None:
-        return result
-    outcome = result.outcome
-    return Result(result.id, Outcome(outcome.ok, outcome.summary + DROPPED_NOTE, None))
 
 
 def taken_back(action: str, command_id: str, error: StoreError) -> Outcome:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from ..errors import OperatorError
 from ..protocol.names import is_plain_name
 from .ignores import Ignores
+from .pathtext import check_path_text
 from .workspace import is_trash_name
 
 if TYPE_CHECKING:
@@ -226,9 +227,6 @@ def check_after(after: str, start: str, code: str) -> str:
     """``after`` as the continuation of a walk of folder ``start``: a workspace path under
     it (as a ``# more: after:`` line gives it), normalized; ``code`` names the refusal.
     A value outside it would resume nowhere and report an empty walk as complete."""
-    from ..errors import OperatorError
-    from .pathtext import check_path_text
-
     normal = posixpath.normpath(check_path_text(after))
     prefix = "" if start in (".", "") else start.rstrip("/") + "/"
     if ".." in normal.split("/") or not (normal + "/").startswith(prefix) or normal == start:
