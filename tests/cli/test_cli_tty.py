@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import pty
 import select
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from support.actions import cli
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX terminals")
 
@@ -94,25 +95,14 @@ def test_exec_asks_each_write_on_a_real_terminal(
     assert "ERR_REJECTED_BY_USER): rejected by the user: not this file, thanks" in output
 
 
-def _cli(*args: str | Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "llm_operator.cli", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_undo_prints_the_notice_and_the_next_exec_begins_with_it(
     workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
 ) -> None:
     where = ["--workspace", str(workspace), "--state-dir", str(state_dir)]
     text = cmd("w1", "fs.write", path="made.txt", content="x")
-    assert _cli("exec", *where, "--yes", stdin=text).returncode == 0
+    assert cli("exec", *where, "--yes", stdin=text).returncode == 0
 
-    undo = _cli("undo", *where)
+    undo = cli("undo", *where, stdin="")
 
     assert undo.returncode == 0, undo.stderr
     assert "removed 1" in undo.stdout
@@ -122,7 +112,7 @@ def test_undo_prints_the_notice_and_the_next_exec_begins_with_it(
     assert notice.json()["undone"] == [{"id": "w1", "action": "fs.write", "path": "made.txt"}]
     assert not (workspace / "made.txt").exists()
 
-    again = _cli("exec", *where, "--no", stdin=text)
+    again = cli("exec", *where, "--no", stdin=text)
     results = parse_results(again.stdout)
     assert [r.id for r in results] == ["undo-1", "w1"]
     assert results[0].summary == notice.summary
