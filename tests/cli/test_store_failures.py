@@ -12,7 +12,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from llm_operator.core.plan.session import APPROVE, Session
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace
+from support.tmpfs import mounted_tmpfs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tmpfs mounts")
 
@@ -30,22 +30,6 @@ def exec_(workspace: Path, state_dir: Path, text: str) -> subprocess.CompletedPr
     argv = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
     argv += ["--workspace", str(workspace), "--state-dir", str(state_dir)]
     return subprocess.run(argv, input=text, capture_output=True, text=True, timeout=60, check=False)
-
-
-@contextlib.contextmanager
-def mounted(folder: Path, size: str) -> Iterator[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace')}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
 
 
 def remount_read_only(folder: Path) -> None:
@@ -68,7 +52,7 @@ def test_read_only_state_dir_runs_reads_and_refuses_writes(
     workspace: Path, tmp_path: Path, cmd: Any, parse_results: Any
 ) -> None:
     (workspace / "a.txt").write_bytes(b"zero")
-    with mounted(tmp_path / "state", "4m") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "4m") as state_dir:
         first = exec_(workspace, state_dir, cmd("w1", "fs.write", path="a.txt", content="one"))
         assert first.returncode == 0, first.stderr
         remount_read_only(state_dir)
@@ -96,7 +80,7 @@ def test_read_only_state_dir_runs_reads_and_refuses_writes(
 def test_a_state_dir_that_cannot_be_created_refuses_writes(
     workspace: Path, tmp_path: Path, cmd: Any, parse_results: Any
 ) -> None:
-    with mounted(tmp_path / "state", "1m") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "1m") as state_dir:
         remount_read_only(state_dir)
         done = exec_(
             workspace,
@@ -115,7 +99,7 @@ def test_full_state_dir_refuses_the_write_whose_undo_copy_does_not_fit(
 ) -> None:
     big = os.urandom(300_000).hex().encode()  # 600 KB of previous bytes to save
     (workspace / "big.txt").write_bytes(big)
-    with mounted(tmp_path / "state", "512k") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "512k") as state_dir:
         text = "\n".join(
             [
                 cmd("r1", "fs.stat", path="big.txt"),
@@ -144,7 +128,7 @@ def test_disk_full_at_commit_takes_the_batch_back_and_says_so(
     workspace: Path, tmp_path: Path, cmd: Any
 ) -> None:
     (workspace / "a.txt").write_text("before\n", encoding="utf-8")
-    with mounted(tmp_path / "state", "2m") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "2m") as state_dir:
         session = Session(Workspace(workspace), state_dir)
         text = "\n".join(
             cmd(f"w{n}", "fs.write", path=f"f{n}.txt", content="x" * 2000) for n in range(5)
@@ -182,7 +166,7 @@ def test_a_change_that_could_not_be_taken_back_is_named_and_the_others_are_not_c
 ) -> None:
     (workspace / "a.txt").write_text("before a\n", encoding="utf-8")
     (workspace / "b.txt").write_text("before b\n", encoding="utf-8")
-    with mounted(tmp_path / "state", "2m") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "2m") as state_dir:
         session = Session(Workspace(workspace), state_dir)
         text = cmd("wa", "fs.write", path="a.txt", content="after a") + "\n"
         text += cmd("wb", "fs.write", path="b.txt", content="after b")
@@ -267,7 +251,7 @@ def test_outlines_are_not_kept_on_a_nearly_full_disk_so_a_write_still_fits(
     for n in range(40):
         (workspace / "src" / f"m{n:02d}.py").write_text(f"def f{n}():\n    return {n}\n" * 20)
     (workspace / "big.txt").write_bytes(b"x" * 60_000)
-    with mounted(tmp_path / "state", "400k") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "400k") as state_dir:
         text = "\n".join(
             [
                 cmd("o1", "fs.outline", path="."),
@@ -301,7 +285,7 @@ def test_on_a_nearly_full_disk_a_big_read_result_gives_way_to_the_runs_write(
     the write's record but not for that too. The history keeps summaries only instead."""
     (workspace / "big.txt").write_text(("0123456789abcdef" * 4 + "\n") * 1900)
     (workspace / "t.txt").write_text("old\n")
-    with mounted(tmp_path / "state", "2m") as state_dir:
+    with mounted_tmpfs(tmp_path / "state", "2m") as state_dir:
         first = exec_(workspace, state_dir, cmd("init", "fs.write", path="i.txt", content="x"))
         assert first.returncode == 0, first.stderr
         fill_leaving(state_dir, 150 * 1024)

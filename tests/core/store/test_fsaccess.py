@@ -17,6 +17,7 @@ from llm_operator.core.store.atomic import write_path_atomically
 from llm_operator.core.store.fsaccess import MAX_HOPS, locate
 from llm_operator.core.store.settings import Settings
 from llm_operator.core.store.trashing import move_to_trash, verify_name
+from support.tmpfs import mounted_tmpfs
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX descriptors")
 
@@ -115,20 +116,7 @@ def test_app_files_are_written_whole_and_private(tmp_path: Path) -> None:
 
 
 def test_settings_save_on_a_full_disk_keeps_the_old_file(tmp_path: Path) -> None:
-    import subprocess
-
-    folder = tmp_path / "config"
-    folder.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(folder)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
+    with mounted_tmpfs(tmp_path / "config", "16k") as folder:
         settings = Settings(path=folder / "settings.json")
         settings.save()
         saved = (folder / "settings.json").read_bytes()
@@ -138,8 +126,6 @@ def test_settings_save_on_a_full_disk_keeps_the_old_file(tmp_path: Path) -> None
         assert (folder / "settings.json").read_bytes() == saved
         assert sorted(p.name for p in folder.iterdir()) == ["settings.json"]
         assert Settings.load(folder / "settings.json") == Settings(path=folder / "settings.json")
-    finally:
-        subprocess.run(["umount", str(folder)], capture_output=True, check=False)
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts /proc/self/fd")

@@ -8,7 +8,6 @@ workspace, and the result must not pretend otherwise.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,27 +17,15 @@ import pytest
 
 from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
+from support.tmpfs import mounted_tmpfs
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the freedesktop trash")
 
 
 @pytest.fixture
 def mounted_workspace(tmp_path: Path) -> Iterator[Path]:
-    root = tmp_path / "disk"
-    root.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(root)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
+    with mounted_tmpfs(tmp_path / "disk", "4m") as root:
         yield root
-    finally:
-        subprocess.run(["umount", str(root)], capture_output=True, check=False)
 
 
 def test_delete_on_a_mount_root_names_the_trash_folder_inside(
