@@ -1,0 +1,130 @@
+"""Untrusted text as a person must see it: the one renderer for the window and the terminal.
+
+Everything that comes from a reply or a file (ids, paths, names, reasons, messages, diff
+lines, results) reaches a person through ``shown`` (one line) or ``shown_lines`` (a text
+whose line breaks and tabs are kept). Both are plain text, never markup: the window puts
+them into plain-text widgets (or escapes them for the few rich-text places), the terminal
+writes them as they are.
+
+The rule: every character that a screen would not show as itself is replaced by a marker
+that names it, so text cannot hide, reorder or overwrite other text:
+
+- ``<U+XXXX>`` (four to six upper-case hex digits) for C0 and C1 control characters
+  (ESC included, so no terminal escape sequence survives), DEL, the bidi controls
+  (U+202A..U+202E, U+2066..U+2069, U+200E/U+200F, U+061C), zero-width and other format
+  characters (Unicode category Cf: U+200B..U+200D, U+2060, U+FEFF, the soft hyphen...),
+  the other default-ignorable code points (variation selectors, Hangul fillers, tags),
+  and the line and paragraph separators U+2028/U+2029. A tab and a line break are
+  marked too in one-line text; ``shown_lines`` keeps them.
+- ``<0xHH>`` for a byte of a file name that is not UTF-8 (Python holds it as a lone
+  surrogate, U+DC80..U+DCFF); ``<U+XXXX>`` for any other lone surrogate.
+- a ``<`` that starts text looking like a marker is itself written ``<U+003C>``, so a
+  name that spells ``<U+202E>`` literally never looks like one that holds U+202E.
+
+Every other character (letters of every script, spaces, punctuation, emoji, ``<b>``) is
+kept as it is, and text without any such character is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# Kept in step with Unicode by tests/core/test_visible.py, which checks every code point of
+# categories Cc, Cf, Zl, Zp and Cs against it.
+_INVISIBLE_RANGES = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 (tab and line feed apart), DEL, C1
+    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    "\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u2800\u3164"
+    "\ud800-\udfff"  # lone surrogates: bytes that are not UTF-8, and strays
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff"
+)
+_ONE_LINE = re.compile(f"[{_INVISIBLE_RANGES}\t\n]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
+_LINES = re.compile(f"[{_INVISIBLE_RANGES}]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
+_HIDDEN = re.compile(f"[{_INVISIBLE_RANGES}]")
+
+
+def marker(char: str) -> str:
+    """The visible stand-in for one character: ``<U+202E>``, or ``<0xFF>`` for a byte."""
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode (surrogateescape)
+        return f"<0x{code - 0xDC00:02X}>"
+    return f"<U+{code:04X}>"
+
+
+def _mark(found: re.Match[str]) -> str:
+    return marker(found.group())
+
+
+def shown(text: str) -> str:
+    """``text`` as one line a person can trust: every invisible character marked."""
+    return _ONE_LINE.sub(_mark, text)
+
+
+def shown_lines(text: str) -> str:
+    """``text`` with its line breaks and tabs kept and every other invisible character
+    marked: for diffs, file content and messages of several lines."""
+    return _LINES.sub(_mark, text)
+
+
+def is_plain(text: str, one_line: bool = True) -> bool:
+    """Whether ``text`` is shown exactly as it is."""
+    return (_ONE_LINE if one_line else _LINES).search(text) is None
+
+
+def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]:
+    """``text`` as shown, and where each of its offsets (0..len) lands in the shown text.
+
+    Renderers that mark character spans (changed words of a diff line) move them with it.
+    """
+    pattern = _ONE_LINE if one_line else _LINES
+    out: list[str] = []
+    where: list[int] = []
+    done = 0  # characters of ``text`` copied so far
+    size = 0  # length of the shown text so far
+    for found in pattern.finditer(text):
+        start = found.start()
+        where.extend(range(size, size + start - done))
+        out.append(text[done:start])
+        size += start - done
+        piece = marker(found.group())
+        where.append(size)
+        out.append(piece)
+        size += len(piece)
+        done = start + 1
+    if not out:
+        return text, range(len(text) + 1)
+    where.extend(range(size, size + len(text) - done + 1))
+    out.append(text[done:])
+    return "".join(out), where
+
+
+def hidden_characters(text: str) -> tuple[int, tuple[str, ...]]:
+    """How many invisible or control characters ``text`` holds (line breaks and tabs
+    apart), and the distinct ones, in order of first appearance, as markers' names."""
+    found = _HIDDEN.findall(text)
+    names = tuple(dict.fromkeys(marker(char)[1:-1] for char in found))
+    return len(found), names
+
+
+def hidden_note(text: str, limit: int = 5) -> str | None:
+    """A review line saying that ``text`` holds invisible or control characters, if it does."""
+    count, names = hidden_characters(text)
+    if not count:
+        return None
+    listed = ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+    noun = "character" if count == 1 else "characters"
+    return f"the new content holds {count} invisible or control {noun} ({listed})"
+
+
+def shown_markup(text: str, rendered: bool = False) -> str:
+    """``shown_lines(text)`` escaped for the few places Qt reads as rich text (tooltips):
+    ``<``, ``>``, ``&`` and quotes stand for themselves, line breaks become ``<br>``.
+    ``rendered``: ``text`` already went through ``shown`` or ``shown_lines``."""
+    import html  # lazy: the command line never needs it
+
+    escaped = html.escape(text if rendered else shown_lines(text), quote=True)
+    return escaped.replace("\n", "<br>")
