@@ -8,6 +8,7 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -203,10 +204,20 @@ def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
 # -- fs.delete ----------------------------------------------------------------------
 
 
-def _count_files(spot: Spot) -> int:
-    # fwalk works on descriptors and never follows a symlink.
+def _count_inside(spot: Spot) -> tuple[int, int]:
+    """The files and the folders under a folder (a symlink counts as a file)."""
+    # fwalk works on descriptors and never follows a symlink; it lists a link to a folder
+    # among the folders without entering it.
     walk = os.fwalk(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
-    return sum(len(files) for _, _, files, _ in walk)
+    files = folders = 0
+    for _, dirs, names, dir_fd in walk:
+        links = sum(
+            stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+            for name in dirs
+        )
+        files += len(names) + links
+        folders += len(dirs) - links
+    return files, folders
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
@@ -233,10 +244,9 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         change = FileChange(rel, None, None, before_is_symlink=True)
         summary = f"Deleted symlink {rel} (its target is untouched)"
     elif spot.is_dir:
-        change = FileChange(rel, None, None, before_is_dir=True)
-        summary = (
-            f"Deleted folder {rel} with {counted(_count_files(spot), 'file')} (moved to the trash)"
-        )
+        inside = _count_inside(spot)
+        change = FileChange(rel, None, None, before_is_dir=True, inside=inside)
+        summary = f"Deleted folder {rel} with {counted(inside[0], 'file')} (moved to the trash)"
     elif ctx.files.plans_folder(rel):
         # The folder exists only once earlier writes of this reply are applied.
         change = FileChange(rel, None, None, before_is_dir=True)

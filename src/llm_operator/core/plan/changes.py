@@ -34,6 +34,8 @@ class FileChange:
     before_is_symlink: bool = False
     # A patch's "new mode 100755" (True) or "100644" (False); None keeps the file's mode.
     executable: bool | None = None
+    # A folder delete: how many files and folders it takes (None when not counted).
+    inside: tuple[int, int] | None = None
 
     @property
     def before_digest(self) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..engines.textfile import TextFile
+from ..visible import hidden_note, shown, shown_lines
 from ..wording import counted
 
 if TYPE_CHECKING:
@@ -49,15 +50,36 @@ class ChangePreview:
     added: int
     removed: int
     lines: tuple[DiffLine, ...] = ()
+    executable: bool | None = None  # a patch's new mode: 100755 (True) or 100644 (False)
+    hidden: str | None = None  # what invisible or control characters the new content holds
+    inside: tuple[int, int] | None = None  # a folder delete: the files and folders it takes
 
     @property
     def verb(self) -> str:
         """The present-tense line a person approves: nothing has happened yet."""
         if self.badge == "deleted":
+            if self.inside is not None:
+                files, folders = self.inside
+                what = f"{counted(files, 'file')} and {counted(folders, 'folder')} in it"
+                return f"Will delete folder {self.path}/ with {what} (moved to the trash, undoable)"
             return f"Will delete {self.path} (moved to the trash, undoable)"
         if self.badge == "new":
             return f"Will create {self.path} (+{self.added})"
+        if not self.diff and self.executable is not None:
+            return f"Will leave the content of {self.path} as it is"
         return f"Will write {self.path} (+{self.added} -{self.removed})"
+
+    @property
+    def review(self) -> tuple[str, ...]:
+        """Every line a person reads before approving this change: what it does, then
+        each thing a diff does not show (a mode change, invisible characters)."""
+        lines = [self.verb]
+        if self.executable is not None:
+            mode = "executable (mode 100755)" if self.executable else "not executable (mode 100644)"
+            lines.append(f"Will make {self.path} {mode}")
+        if self.hidden is not None:
+            lines.append(f"Look closely: {self.hidden}, shown as <U+...> in the diff")
+        return tuple(lines)
 
 
 def _text(data: bytes | None) -> str | None:
@@ -69,8 +91,17 @@ def _text(data: bytes | None) -> str | None:
         return None
 
 
-def _note(path: str, badge: Badge, text: str) -> ChangePreview:
-    return ChangePreview(path, badge, text, 0, 0, (DiffLine("note", text),))
+def _note(change: FileChange, badge: Badge, text: str) -> ChangePreview:
+    return ChangePreview(
+        change.path,
+        badge,
+        text,
+        0,
+        0,
+        (DiffLine("note", text),),
+        executable=change.executable,
+        inside=change.inside,
+    )
 
 
 def preview_change(change: FileChange) -> ChangePreview:
@@ -78,18 +109,32 @@ def preview_change(change: FileChange) -> ChangePreview:
 
     badge: Badge = "deleted" if change.is_delete else ("new" if change.is_new else "edited")
     if change.before_is_dir:
-        return _note(change.path, badge, f"folder {change.path}/ will go to the trash")
+        inside = change.inside
+        if inside is None:
+            return _note(change, badge, f"folder {change.path}/ will go to the trash")
+        what = f"{counted(inside[0], 'file')} and {counted(inside[1], 'folder')}"
+        return _note(change, badge, f"folder {change.path}/ will go to the trash with {what}")
     if change.before_is_symlink:
-        return _note(change.path, badge, f"symlink {change.path} will be removed")
+        return _note(change, badge, f"symlink {change.path} will be removed")
     before, after = _text(change.before), _text(change.after)
     if before is None or after is None:
         size = len(change.before or b"")
-        return _note(change.path, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
+        return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
     diff = unified_diff(before, after, change.path)
+    hidden = hidden_note(after) if change.after is not None else None
     if change.is_new and not diff:
-        return _note(change.path, badge, f"new empty file {change.path}")
+        return _note(change, badge, f"new empty file {change.path}")
     added, removed = diff_stats(diff)
-    return ChangePreview(change.path, badge, diff, added, removed, diff_rows(diff))
+    return ChangePreview(
+        change.path,
+        badge,
+        diff,
+        added,
+        removed,
+        diff_rows(diff),
+        executable=change.executable,
+        hidden=hidden,
+    )
 
 
 def diff_rows(diff: str) -> tuple[DiffLine, ...]:
@@ -238,14 +283,18 @@ class Described(Protocol):
 
 
 def describe_pending(item: Described) -> str:
-    lines = [f"== {item.action} (id {item.id})"]
+    """The terminal's review of one command, every untrusted text through the one renderer
+    (no escape sequence, bidi control or invisible character reaches the terminal)."""
+    lines = [f"== {shown(item.action)} (id {shown(item.id)})"]
     if item.reveal is not None:
-        lines.append(f"wants to send file content to the chat: {item.reveal.reason}")
+        paths = ", ".join(shown(path) for path in item.reveal.paths)
+        lines.append(f"wants to send the content of {paths} to the chat")
+        lines.append(f"why it asks: {shown(item.reveal.reason)}")
         return "\n".join(lines)
     assert item.plan is not None
     # The plan's summary says what the command did once applied; before approval each
     # change is told in the present tense instead.
-    for shown in item.previews:
-        lines.append(f"-- {shown.verb}")
-        lines.append(shown.diff.rstrip("\n"))
+    for preview in item.previews:
+        lines += [f"-- {shown(line)}" for line in preview.review]
+        lines.append(shown_lines(preview.diff.rstrip("\n")))
     return "\n".join(lines)

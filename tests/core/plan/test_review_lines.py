@@ -1,0 +1,105 @@
+"""What a person reads before approving: every effect has its line, nothing invisible.
+
+The previews come from a real session over real files; the terminal's text is the one
+``describe_pending`` writes.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+from typing import Any
+
+from llm_operator.core.plan.preview import describe_pending
+from llm_operator.core.plan.session import APPROVE
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def test_a_mode_change_has_its_own_line_before_approval(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "run.sh").write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
+    patch = "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
+    run = make_session().prepare(cmd("p1", "fs.patch", path="run.sh", patch_b64=b64(patch)))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.review == (
+        "Will leave the content of run.sh as it is",
+        "Will make run.sh executable (mode 100755)",
+    )
+    assert "-- Will make run.sh executable (mode 100755)" in describe_pending(pending)
+
+
+def test_a_mode_change_with_an_edit_shows_both(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    os.chmod(workspace / "src" / "main.py", 0o755)
+    patch = (
+        "--- a/src/main.py\n+++ b/src/main.py\nnew mode 100644\n"
+        "@@ -1,1 +1,1 @@\n-import sys\n+import os\n"
+    )
+    run = make_session().prepare(cmd("p1", "fs.patch", path="src/main.py", patch_b64=b64(patch)))
+    (preview,) = run.pending[0].previews
+    assert preview.review == (
+        "Will write src/main.py (+1 -1)",
+        "Will make src/main.py not executable (mode 100644)",
+    )
+
+
+def test_a_folder_delete_says_how_many_files_and_folders_it_takes(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "src" / "pkg" / "deep").mkdir()
+    (workspace / "src" / "pkg" / "deep" / "x.txt").write_text("x", encoding="utf-8")
+    (workspace / "src" / "link").symlink_to("pkg")  # a link to a folder: one entry, not entered
+    run = make_session().prepare(cmd("d1", "fs.delete", path="src"))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.inside == (4, 2)
+    assert preview.review == (
+        "Will delete folder src/ with 4 files and 2 folders in it (moved to the trash, undoable)",
+    )
+    assert "with 4 files and 2 folders" in describe_pending(pending)
+
+
+def test_a_write_holding_invisible_characters_says_so_and_the_diff_marks_them(
+    make_session: Any, cmd: Any
+) -> None:
+    content = "name = 'admin\u202e\u2066'  # \u200bcheck\x1b[2K\n"
+    run = make_session().prepare(cmd("w1", "fs.write", path="n.py", content_b64=b64(content)))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.review[1] == (
+        "Look closely: the new content holds 4 invisible or control characters "
+        "(U+202E, U+2066, U+200B, U+001B), shown as <U+...> in the diff"
+    )
+    text = describe_pending(pending)
+    assert "+name = 'admin<U+202E><U+2066>'  # <U+200B>check<U+001B>[2K" in text
+    assert not any(char in text for char in "\u202e\u2066\u200b\x1b")
+
+
+def test_a_plain_write_has_one_line(make_session: Any, cmd: Any) -> None:
+    run = make_session().prepare(cmd("w1", "fs.write", path="n.txt", content="hello"))
+    assert run.pending[0].previews[0].review == ("Will create n.txt (+1)",)
+
+
+def test_a_write_through_a_link_shows_the_real_name_in_order(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    real = "evil\u202etxt.sh"
+    (workspace / real).write_text("x\n", encoding="utf-8")
+    (workspace / "notes.txt").symlink_to(real)
+    session = make_session()
+    run = session.prepare(cmd("w<b>1</b>", "fs.write", path="notes.txt", content="y"))
+    (pending,) = run.pending
+    text = describe_pending(pending)
+    assert "== fs.write (id w<b>1</b>)" in text
+    assert "-- Will write evil<U+202E>txt.sh (+1 -1)" in text
+    assert "\u202e" not in text
+    results = session.execute(run, {pending.index: APPROVE})
+    assert results[0].ok
+    assert (workspace / real).read_text(encoding="utf-8") == "y"
