@@ -23,7 +23,7 @@ def preview() -> ChangePreview:
 def test_every_line_has_its_style_and_a_carriage_return_cannot_split_a_row() -> None:
     page = unified_page(preview())
     assert len(page.lines) == len(page.rows) == 4
-    assert page.lines[2] == "    2       - old\u240d line"
+    assert page.lines[2] == "    2       - old<U+000D> line"
     assert [row.kind for row in page.rows] == ["hunk", "context", "removed", "added"]
     assert page.rows[3].code_at == len("          2 + ")
     assert page.rows[3].language == "x.py"
@@ -32,7 +32,7 @@ def test_every_line_has_its_style_and_a_carriage_return_cannot_split_a_row() -> 
 def test_side_by_side_pages_have_one_row_per_pair() -> None:
     left, right = side_by_side_pages(preview())
     assert len(left.lines) == len(right.lines) == 3
-    assert left.lines[2].endswith("- old\u240d line")
+    assert left.lines[2].endswith("- old<U+000D> line")
     assert right.lines[2].endswith("+ new line")
 
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store.settings import Settings
+from ..core.visible import shown
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
@@ -110,7 +111,8 @@ class MainWindow(QMainWindow):
             )
         )
         self._restore()
-        self.setWindowTitle(f"{TITLE} - {workspace.name if workspace else 'no workspace'}")
+        named = shown(workspace.name) if workspace else "no workspace"
+        self.setWindowTitle(f"{TITLE} - {named}")
         self.clipboard.reply_copied.connect(self.pick_up_reply)
         self.flow.finished.connect(self._on_finished)
         self.flow.failed.connect(self._on_failed)
@@ -270,7 +272,7 @@ class MainWindow(QMainWindow):
             return
         self.session = session
         self.settings.remember_workspace(workspace.root)
-        self.setWindowTitle(f"{TITLE} - {workspace.root.name}")
+        self.setWindowTitle(f"{TITLE} - {shown(workspace.root.name)}")
         self.workspace_bar.show_workspaces(workspace.root, self.settings.recent_workspaces)
         self.window_actions.fill_recent()
         self.history.clear()

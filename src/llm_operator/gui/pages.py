@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from ..core.visible import shown_lines, shown_offsets
 from ..core.wording import counted
 from .row_style import RowStyle
 
@@ -27,8 +28,6 @@ MAX_DETAIL_LINES = 3000
 MAX_LINE_CHARS = 2000
 PAGE_STYLE = "QPlainTextEdit { background: #ffffff; color: #1f2328; }"
 _SIGN = {"added": "+", "removed": "-", "context": " "}
-# Characters that would start a new line in a text box but not in the data.
-_LINE_BREAKERS = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
 
 
 @dataclass
@@ -37,7 +36,9 @@ class Page:
     rows: list[RowStyle] = field(default_factory=list)
 
     def add(self, text: str, style: RowStyle | None = None) -> None:
-        for line in text.translate(_LINE_BREAKERS).split("\n"):
+        """``text`` as rows of plain text: invisible characters, and those that would
+        start a new line in a text box but not in the data, are shown as markers."""
+        for line in shown_lines(text).split("\n"):
             self.lines.append(line)
             self.rows.append(style or RowStyle("text"))
 
@@ -54,6 +55,13 @@ def _number(value: int | None) -> str:
     return f"{value:>5}" if value is not None else "     "
 
 
+def _shown_line(line: DiffLine) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """A diff line's text as shown (tabs kept, everything invisible marked) and its
+    changed-word spans moved along with the markers."""
+    text, where = shown_offsets(line.text, one_line=False)
+    return text, tuple((where[start], where[end]) for start, end in line.spans)
+
+
 def unified_page(preview: ChangePreview) -> Page:
     """Old and new line numbers, the sign, the line; changed words marked."""
     page = Page()
@@ -63,9 +71,9 @@ def unified_page(preview: ChangePreview) -> Page:
             page.add(line.text, RowStyle(line.kind))
             continue
         gutter = f"{_number(line.old_no)} {_number(line.new_no)} {_SIGN[line.kind]} "
-        text = line.text.translate(_LINE_BREAKERS)
+        text, spans = _shown_line(line)
         page.lines.append(gutter + text)
-        page.rows.append(RowStyle(line.kind, len(gutter), line.spans, language))
+        page.rows.append(RowStyle(line.kind, len(gutter), spans, language))
     return page
 
 
@@ -85,8 +93,9 @@ def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
             page.add(line.text, RowStyle(line.kind))
             return
         gutter = f"{_number(number)} {_SIGN[line.kind]} "
-        page.lines.append(gutter + line.text.translate(_LINE_BREAKERS))
-        page.rows.append(RowStyle(line.kind, len(gutter), line.spans, language))
+        text, spans = _shown_line(line)
+        page.lines.append(gutter + text)
+        page.rows.append(RowStyle(line.kind, len(gutter), spans, language))
 
     for row in side_by_side(preview.lines):
         add(left, row.left, row.left.old_no if row.left else None)
@@ -154,7 +163,8 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
 def change_page(previews: tuple[ChangePreview, ...]) -> Page:
     page = Page()
     for preview in previews:
-        page.add(preview.verb, RowStyle("heading"))
+        for line in preview.review:
+            page.add(line, RowStyle("heading"))
         page.extend(unified_page(preview))
         page.add("")
     return page

@@ -9,7 +9,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QStatusBar, QToolButton, QWidget
 
+from ..core.visible import shown
 from ..core.wording import counted
+from .plain_text import plain_question, plain_tip
 
 if TYPE_CHECKING:
     from .watcher import WorkspaceWatcher
@@ -20,7 +22,7 @@ class ElidingStatusBar(QStatusBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.messageChanged.connect(self.setToolTip)
+        self.messageChanged.connect(lambda message: self.setToolTip(plain_tip(message)))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         message = self.currentMessage()
@@ -34,9 +36,9 @@ class ElidingStatusBar(QStatusBar):
         painter = QPainter(self)
         margin = 6
         width = max(0, right - 2 * margin)
-        shown = self.fontMetrics().elidedText(message, Qt.TextElideMode.ElideRight, width)
+        elided = self.fontMetrics().elidedText(shown(message), Qt.TextElideMode.ElideRight, width)
         painter.setPen(self.palette().windowText().color())
-        painter.drawText(margin, 0, width, self.height(), Qt.AlignmentFlag.AlignVCenter, shown)
+        painter.drawText(margin, 0, width, self.height(), Qt.AlignmentFlag.AlignVCenter, elided)
 
 
 class WatchButton(QToolButton):
@@ -55,7 +57,7 @@ class WatchButton(QToolButton):
             return
         if not watcher.running:
             self.setText("watcher off")
-            self.setToolTip(f"File watcher off: {watcher.error}")
+            self.setToolTip(plain_tip(f"File watcher off: {watcher.error}"))
             return
         count = len(watcher.changed_outside())
         if watcher.behind:
@@ -86,9 +88,17 @@ class ChangedOutsideList:
             text = (
                 f"{counted(len(names), 'file')} changed outside the app since a run read or "
                 "wrote them "
-                "(the LLM's copy may be stale):\n\n" + "\n".join(names[:40]) + more
+                "(the LLM's copy may be stale):\n\n" + "\n".join(map(shown, names[:40])) + more
             )
-        QMessageBox.information(parent, "Files changed outside", text)
+        plain_question(
+            parent,
+            QMessageBox.Icon.Information,
+            "Files changed outside",
+            text,
+            QMessageBox.StandardButton.Ok,
+            QMessageBox.StandardButton.Ok,
+            rendered=True,  # one name a line, each already shown
+        )
 
 
 class ClipboardIndicator(QLabel):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ..core.visible import shown
 from ..core.wording import counted
 
 if TYPE_CHECKING:
@@ -38,10 +39,12 @@ class BatchSummary:
         return f"{self.commands} ({counted(len(self.files), 'file')}, {self.when})"
 
     def question(self) -> str:
-        """What the undo will do, file by file, in the words a person checks."""
-        lines = [f"Undo the newest batch of writes: commands {self.commands}, made {self.when}?"]
+        """What the undo will do, file by file, in the words a person checks (shown: each
+        id and path is one line with anything invisible in it marked)."""
+        commands = shown(self.commands)
+        lines = [f"Undo the newest batch of writes: commands {commands}, made {self.when}?"]
         for path, kind in self.files[:20]:
-            lines.append(f"  {_KIND_WORDS.get(kind, 'restores')} {path}")
+            lines.append(f"  {_KIND_WORDS.get(kind, 'restores')} {shown(path)}")
         if len(self.files) > 20:
             lines.append(f"  ... and {counted(len(self.files) - 20, 'more file')}")
         lines.append("")

@@ -35,7 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.visible import shown
 from ...core.wording import counted
+from ..plain_text import plain_tip
 from .diff_view import DiffView
 
 if TYPE_CHECKING:
@@ -79,23 +81,21 @@ class CommandState:
         return bool(self.reason.strip())
 
     def describe(self) -> str:
+        """What this command will do, as plain text: every reply's text through the one
+        renderer, and the header that shows it is a plain-text label (no markup, ever)."""
         item = self.item
-        lines = [f"<b>{self.number}. {item.action}</b> &nbsp; id <code>{item.id}</code>"]
+        lines = [f"{self.number}. {shown(item.action)}   id {shown(item.id)}"]
         if item.reveal is not None:
-            paths = ", ".join(item.reveal.paths)
-            lines.append(f"Will send the content of <code>{paths}</code> to the chat.")
-            lines.append(f"Why it asks: {item.reveal.reason}")
+            paths = ", ".join(shown(path) for path in item.reveal.paths)
+            lines.append(f"Will send the content of {paths} to the chat.")
+            lines.append(f"Why it asks: {shown(item.reveal.reason)}")
         for preview in item.previews:
-            lines.append(_escape(preview.verb))
+            lines += [shown(line) for line in preview.review]
         if item.plan is not None:
-            lines += [f"note: {_escape(note)}" for note in item.plan.notes]
+            lines += [f"note: {shown(note)}" for note in item.plan.notes]
         if item.builds_on:
             lines.append("Builds on an earlier command of this reply: approve both or neither.")
-        return "<br>".join(lines)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return "\n".join(lines)
 
 
 class ConfirmDialog(QDialog):
@@ -151,6 +151,7 @@ class ConfirmDialog(QDialog):
         self.listing.currentItemChanged.connect(self._on_selected)
         self.header = QLabel()
         self.header.setObjectName("review-header")
+        self.header.setTextFormat(Qt.TextFormat.PlainText)  # it shows a reply's text
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.diff = DiffView()
@@ -224,7 +225,9 @@ class ConfirmDialog(QDialog):
         self._preview_of: dict[int, ChangePreview | None] = {}
         self.command_rows: list[QTreeWidgetItem] = []
         for state in self.states:
-            top = QTreeWidgetItem([f"{state.number}. {state.item.action}  {state.item.id}"])
+            title = f"{state.number}. {shown(state.item.action)}  {shown(state.item.id)}"
+            top = QTreeWidgetItem([title])
+            top.setToolTip(0, plain_tip(title))
             self.listing.addTopLevelItem(top)
             self.command_rows.append(top)
             self._state_of[id(top)] = state
@@ -235,10 +238,10 @@ class ConfirmDialog(QDialog):
             files += [(p.path, p) for p in state.item.previews]
             for (path, preview), badges in zip(files, state.badges, strict=True):
                 stats = f"  +{preview.added} -{preview.removed}" if preview else ""
-                shown = " \u00b7 ".join(BADGE_STYLES[kind][0] for kind in badges)
-                row = QTreeWidgetItem([path + stats, shown])
-                row.setToolTip(0, path)
-                row.setToolTip(1, shown)
+                badge_text = " \u00b7 ".join(BADGE_STYLES[kind][0] for kind in badges)
+                row = QTreeWidgetItem([shown(path) + stats, badge_text])
+                row.setToolTip(0, plain_tip(path))
+                row.setToolTip(1, plain_tip(badge_text))
                 colour = BADGE_STYLES["outside" if "outside" in badges else badges[0]][1]
                 row.setForeground(1, QBrush(QColor(colour)))
                 top.addChild(row)
@@ -339,11 +342,11 @@ class ConfirmDialog(QDialog):
             if state.approved:
                 text, colour = "approved", APPROVED_FG
             elif state.rejected_by_reason:
-                text, colour = f"rejected: {state.reason.strip()}", REJECTED_FG
+                text, colour = f"rejected: {shown(state.reason.strip())}", REJECTED_FG
             else:
                 text, colour = "not approved", REJECTED_FG
             top.setText(1, text)
-            top.setToolTip(1, text)
+            top.setToolTip(1, plain_tip(text))
             top.setForeground(1, QBrush(QColor(colour)))
         self._update_buttons()
 

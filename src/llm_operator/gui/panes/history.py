@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.visible import shown
 from ...core.wording import counted
 from ..pages import Page, PageView, ResultSource, change_page, result_page
+from ..plain_text import plain_question, plain_tip, set_plain
 from ..row_style import RowStyle
 
 if TYPE_CHECKING:
@@ -146,7 +148,7 @@ class HistoryPanel(QWidget):
 
     def add(self, record: RunRecord) -> None:
         self.records.append(record)
-        self.runs.addItem(f"{record.when:%H:%M:%S}  {record.title}")
+        self.runs.addItem(f"{record.when:%H:%M:%S}  {shown(record.title)}")
         self.runs.setCurrentRow(self.runs.count() - 1)
 
     def clear(self) -> None:
@@ -155,8 +157,8 @@ class HistoryPanel(QWidget):
         self.detail.clear()
 
     def set_journal(self, text: str, can_undo: bool) -> None:
-        self.journal.setText(text)
-        self.journal.setToolTip(text)
+        set_plain(self.journal, text)
+        self.journal.setToolTip(plain_tip(text))
         self.undo_button.setEnabled(can_undo)
 
     def _show(self, row: int) -> None:
@@ -169,12 +171,14 @@ class UndoQuestion:
 
     @classmethod
     def ask(cls, parent: QWidget | None, batch: BatchSummary) -> bool:
-        answer = QMessageBox.question(
+        answer = plain_question(
             parent,
+            QMessageBox.Icon.Question,
             "Undo newest batch",
             batch.question(),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
+            rendered=True,
         )
         return answer == QMessageBox.StandardButton.Yes
 
@@ -184,16 +188,18 @@ class ForceUndoQuestion:
 
     @classmethod
     def ask(cls, parent: QWidget | None, paths: tuple[str, ...]) -> bool:
-        shown = "\n".join(paths[:15]) + (
+        listed = "\n".join(map(shown, paths[:15])) + (
             f"\n... and {len(paths) - 15} more" if len(paths) > 15 else ""
         )
-        answer = QMessageBox.warning(
+        answer = plain_question(
             parent,
+            QMessageBox.Icon.Warning,
             "Undo anyway?",
-            f"These files were changed after the batch wrote them:\n\n{shown}\n\n"
+            f"These files were changed after the batch wrote them:\n\n{listed}\n\n"
             "Undo anyway? Their later changes are lost: they go back to what they held "
             "before the batch.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
+            rendered=True,
         )
         return answer == QMessageBox.StandardButton.Yes

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.visible import shown
 from ...core.wording import counted
+from ..plain_text import plain_tip, set_plain
 
 if TYPE_CHECKING:
     from ...core.protocol.detect import Detected
@@ -165,17 +167,18 @@ class PastePane(QWidget):
             else:
                 status, colour = "runs at once", None
             what = f"{found.action or '?'} {found.path or ''}".rstrip() + f"  (id {found.id})"
-            row = QTreeWidgetItem([str(found.index + 1), status, what])
-            row.setToolTip(1, status)
-            row.setToolTip(2, what)
+            row = QTreeWidgetItem([str(found.index + 1), shown(status), shown(what)])
+            row.setToolTip(1, plain_tip(status))
+            row.setToolTip(2, plain_tip(what))
             if colour:
                 row.setForeground(1, QBrush(QColor(colour)))
             self.table.addTopLevelItem(row)
         self._show_summary()
 
     def _show_summary(self) -> None:
-        self.summary.setText(self.describe())
-        self.summary.setToolTip(self.summary.text())
+        text = self.describe()
+        set_plain(self.summary, text)
+        self.summary.setToolTip(plain_tip(text))
 
     def _secret_read(self, found: Detected) -> bool:
         """A valid read that sends a secret-looking file's content waits for approval."""
@@ -199,8 +202,9 @@ class PastePane(QWidget):
             if item is None or found is None:
                 continue
             verdict, summary = found
-            item.setText(1, f"{verdict}: {summary}")
-            item.setToolTip(1, f"{verdict}: {summary}")
+            status = f"{verdict}: {summary}"
+            item.setText(1, shown(status))
+            item.setToolTip(1, plain_tip(status))
             colour = {"ok": OK_FG, "rejected": WRITE_FG}.get(verdict, PROBLEM_FG)
             item.setForeground(1, QBrush(QColor(colour)))
         self.outcomes = dict(outcomes)
@@ -213,11 +217,13 @@ class PastePane(QWidget):
             item = self.table.topLevelItem(row)
             if item is None or found.id not in ids or not item.text(1).startswith("ok: "):
                 continue
-            status = "undone: " + item.text(1).removeprefix("ok: ")
+            status = "undone: " + item.text(1).removeprefix("ok: ")  # already shown
+            tip = status
             if row in self.outcomes:
                 self.outcomes[row] = ("undone", self.outcomes[row][1])
+                tip = "undone: " + self.outcomes[row][1]
             item.setText(1, status)
-            item.setToolTip(1, status)
+            item.setToolTip(1, plain_tip(tip))
             item.setForeground(1, QBrush(QColor(WRITE_FG)))
         self._show_summary()
 

@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.visible import shown_lines
 from ..clipboard import ClipboardBridge
 from ..pages import PageView, ResultSource, result_page
+from ..plain_text import plain_tip, set_plain
 
 if TYPE_CHECKING:
     from ...core.protocol.encoder import Result
@@ -101,7 +103,8 @@ class ResultsPane(QWidget):
         self.parts = parts.texts
         self.copied = 0
         self.stale = False
-        self.raw.setPlainText(parts.whole)
+        # What is copied, exactly; shown with anything invisible in it marked.
+        self.raw.setPlainText(shown_lines(parts.whole))
         self.view.show_page(result_page(results, sources or {}))
         if auto_copy and self.parts:
             self.copy_next()
@@ -119,7 +122,7 @@ class ResultsPane(QWidget):
         self.parts = ()
         self.copied = 0
         self.stale = False
-        self.raw.setPlainText(message)
+        self.raw.setPlainText(shown_lines(message))
         from ..pages import Page
 
         page = Page()
@@ -162,8 +165,8 @@ class ResultsPane(QWidget):
         return self.copied < len(self.parts)
 
     def _set_status(self, text: str) -> None:
-        self.status.setText(text)
-        self.status.setToolTip(text)
+        set_plain(self.status, text)
+        self.status.setToolTip(plain_tip(text))
 
     def _refresh(self) -> None:
         n = len(self.parts)
@@ -176,11 +179,13 @@ class ResultsPane(QWidget):
                 f"part {i} {'copied' if i <= self.copied else 'pending'} ({len(_ids_in(p))} ids)"
                 for i, p in enumerate(self.parts, start=1)
             ]
-            self.parts_line.setText(" \u00b7 ".join(marks))
+            set_plain(self.parts_line, " \u00b7 ".join(marks))
             self.parts_line.setToolTip(
-                "\n".join(
-                    f"part {i}: {', '.join(dict.fromkeys(_ids_in(p)))}"
-                    for i, p in enumerate(self.parts, start=1)
+                plain_tip(
+                    "\n".join(
+                        f"part {i}: {', '.join(dict.fromkeys(_ids_in(p)))}"
+                        for i, p in enumerate(self.parts, start=1)
+                    )
                 )
             )
         if self.stale:
