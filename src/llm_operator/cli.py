@@ -184,7 +184,7 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
         return EXIT_USAGE
     run = session.prepare(text)
     for notice in run.notices:
-        print(f"llm-operator: note: {notice}", file=sys.stderr)
+        print(_on(sys.stderr, f"llm-operator: note: {notice}"), file=sys.stderr)
     if session.store_problem is not None:
         print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
     if not run.items:
@@ -193,10 +193,26 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     session.on_wait = _say_waiting
     results = session.execute(run, decisions)
     for note in session.take_recovery_notes():
-        print(f"llm-operator: note: {note}", file=sys.stderr)
+        print(_on(sys.stderr, f"llm-operator: note: {note}"), file=sys.stderr)
     if results:
-        sys.stdout.write(encode_results(results) + "\n")
+        sys.stdout.write(_on(sys.stdout, encode_results(results)) + "\n")
     return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
+
+
+def _on(stream: TextIO, text: str) -> str:
+    """``text`` as written to ``stream``: on a terminal, with every control character,
+    escape sequence and invisible character shown as a marker (``core.visible``), so a
+    file's bytes cannot move the cursor, clear lines or set the clipboard; piped, exactly
+    as it is (the result blocks go to the chat unchanged)."""
+    try:
+        on_terminal = stream.isatty()
+    except ValueError:  # a closed stream
+        on_terminal = False
+    if not on_terminal:
+        return text
+    from .core.visible import shown_lines
+
+    return shown_lines(text)
 
 
 def _say_waiting() -> None:
@@ -276,9 +292,12 @@ def _terminal(reading_stdin: bool) -> TextIO | _Terminal | None:
 def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
     from .core.plan.preview import describe_pending
     from .core.plan.session import APPROVE, Decision
+    from .core.visible import shown
 
+    # describe_pending shows every text of the reply through the one renderer.
     terminal.write("\n" + describe_pending(item) + "\n")
-    terminal.write(f"Approve {item.action} {item.id}? [y]es / [N]o / or type a reason to reject: ")
+    question = f"Approve {shown(item.action)} {shown(item.id)}?"
+    terminal.write(f"{question} [y]es / [N]o / or type a reason to reject: ")
     terminal.flush()
     answer = terminal.readline().strip()
     if answer.lower() in ("y", "yes"):
@@ -320,7 +339,7 @@ def _pack(args: argparse.Namespace) -> int:
     except OperatorError as error:
         print(f"llm-operator: pack failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(pack.message.whole + "\n")
+    sys.stdout.write(_on(sys.stdout, pack.message.whole) + "\n")
     message = pack.message
     print(
         f"llm-operator: packed {counted(len(pack.files), 'file')}: {message.chars} characters, "
@@ -329,7 +348,7 @@ def _pack(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     for left in pack.left_out:
-        print(f"llm-operator: left out {left.rel}: {left.reason}", file=sys.stderr)
+        print(_on(sys.stderr, f"llm-operator: left out {left.rel}: {left.reason}"), file=sys.stderr)
     return EXIT_FAILED if pack.left_out else EXIT_OK
 
 
@@ -364,8 +383,8 @@ def _undo(session: Session) -> int:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
     for note in session.take_recovery_notes():
-        print(f"llm-operator: note: {note}", file=sys.stderr)
-    print(report.summary)
+        print(_on(sys.stderr, f"llm-operator: note: {note}"), file=sys.stderr)
+    print(_on(sys.stdout, report.summary))
     if notices and report.notice is not None:
         # The same block the next copied results begin with: paste it into the chat now,
         # or let the next results carry it.
