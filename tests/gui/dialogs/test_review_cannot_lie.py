@@ -18,6 +18,9 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from llm_operator.core.store.workspace import Workspace
+from llm_operator.gui.clipboard import ClipboardBridge
+from llm_operator.gui.dialogs.context_builder import ContextBuilder
 from llm_operator.gui.status_bar import ChangedOutsideList
 
 from ..conftest import WindowFactory, b64, command, paste_and_run, reply
@@ -164,7 +167,7 @@ def test_results_and_history_show_a_files_bytes_as_markers(
 
 
 def test_the_changed_outside_list_is_plain_text(qtbot: QtBot) -> None:
-    names = ["prod\u202etxt.env", "<b>bold</b>.txt", "line\nbreak.txt"]
+    names = ["prod\u202etxt.env", "<b>bold<br>.txt", "line\nbreak.txt"]
     shown: list[tuple[Qt.TextFormat, str]] = []
 
     def read_and_close() -> None:
@@ -177,5 +180,23 @@ def test_the_changed_outside_list_is_plain_text(qtbot: QtBot) -> None:
     ChangedOutsideList.ask(None, names)
     ((text_format, text),) = shown
     listed = seen(text, text_format).split("\n\n", 1)[1].split("\n")
-    assert listed == ["prod<U+202E>txt.env", "<b>bold</b>.txt", "line<U+000A>break.txt"]
+    assert listed == ["prod<U+202E>txt.env", "<b>bold<br>.txt", "line<U+000A>break.txt"]
     assert_nothing_hidden(text)
+
+
+def test_the_context_builder_lists_hostile_names_as_text(qtbot: QtBot, tmp_path: Path) -> None:
+    root = tmp_path / "names"
+    (root / "d\u2066ir").mkdir(parents=True)
+    (root / "d\u2066ir" / "prod\u202etxt.env").write_text("x\n")
+    (root / "<b>bold<br>.txt").write_text("x\n")
+    dialog = ContextBuilder(Workspace(root), ClipboardBridge(), lambda: 30_000)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.loaded)
+    secret = dialog.item_for("d\u2066ir/prod\u202etxt.env")
+    assert secret.text(0) == "prod<U+202E>txt.env"
+    assert secret.parent() is not None
+    assert secret.parent().text(0) == "d<U+2066>ir/"
+    assert seen(secret.toolTip(0)) == "d<U+2066>ir/prod<U+202E>txt.env"
+    bold = dialog.item_for("<b>bold<br>.txt")
+    assert seen(bold.toolTip(0)) == "<b>bold<br>.txt"

@@ -30,8 +30,10 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from ...core.visible import shown
 from ...core.wording import counted
 from ..clipboard import ClipboardBridge
+from ..plain_text import plain_tip, set_plain
 from ..tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
@@ -190,7 +192,7 @@ class ContextBuilder(QDialog):
         self.schedule_refresh()
 
     def _failed(self, failure: TaskFailure) -> None:
-        self.tree_note.setText(f"The workspace could not be listed: {failure}")
+        set_plain(self.tree_note, f"The workspace could not be listed: {failure}")
 
     def _fill(self, listing: WorkspaceTree) -> None:
         self._updating = True
@@ -203,7 +205,7 @@ class ContextBuilder(QDialog):
         for entry in listing.files:
             parent_rel, _, name = entry.rel.rpartition("/")
             parent = self._folder(parent_rel, folders)
-            item = QTreeWidgetItem([name, _size(entry.size), ""])
+            item = QTreeWidgetItem([shown(name), _size(entry.size), ""])
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setData(0, REL_ROLE, entry.rel)
             item.setData(0, SECRET_ROLE, entry.secret)
@@ -214,7 +216,7 @@ class ContextBuilder(QDialog):
                 item.setToolTip(2, "Secret-looking files go into the message only when ticked here")
                 for column in range(3):
                     item.setForeground(column, secret_brush)
-            item.setToolTip(0, entry.rel)
+            item.setToolTip(0, plain_tip(entry.rel))
             self._items[entry.rel] = item
             if parent is None:
                 self.tree.addTopLevelItem(item)
@@ -240,7 +242,7 @@ class ContextBuilder(QDialog):
             return found
         parent_rel, _, name = rel.rpartition("/")
         parent = self._folder(parent_rel, folders)
-        item = QTreeWidgetItem([name + "/", "", ""])
+        item = QTreeWidgetItem([shown(name) + "/", "", ""])
         item.setData(0, REL_ROLE, None)
         item.setData(0, SECRET_ROLE, False)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -288,7 +290,7 @@ class ContextBuilder(QDialog):
         node = self.tree.invisibleRootItem()
         for depth, name in enumerate(parts):
             is_last = depth == len(parts) - 1
-            label = name if is_last and not rel.endswith("/") else name + "/"
+            label = shown(name) if is_last and not rel.endswith("/") else shown(name) + "/"
             node = next(child for child in self._children(node) if child.text(0) == label)
         return node
 
@@ -399,7 +401,7 @@ class ContextBuilder(QDialog):
 
     def _outline_failed(self, failure: TaskFailure) -> None:
         self._outline_wanted = None
-        self.status.setText(f"The outline could not be made: {failure}")
+        set_plain(self.status, f"The outline could not be made: {failure}")
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._tasks.wait()

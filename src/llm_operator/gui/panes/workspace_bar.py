@@ -7,6 +7,9 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from ...core.visible import shown
+from ..plain_text import plain_tip
+
 
 class FolderQuestion:
     """The platform's folder dialog: the one place a workspace is picked from disk."""
@@ -50,15 +53,15 @@ class WorkspaceBar(QWidget):
             if current is None:
                 self.combo.addItem("No workspace: open a folder (Ctrl+O)", None)
             for folder in recent:
-                self.combo.addItem(folder, folder)
+                self.combo.addItem(shown(folder), folder)
             if current is not None:
                 at = self.combo.findData(str(current))
                 if at < 0:
-                    self.combo.insertItem(0, str(current), str(current))
+                    self.combo.insertItem(0, shown(str(current)), str(current))
                     at = 0
                 self.combo.setCurrentIndex(at)
                 self.combo.setToolTip(
-                    f"The workspace: {current}\nCommands can only touch files inside it"
+                    plain_tip(f"The workspace: {current}\nCommands can only touch files inside it")
                 )
         finally:
             self._filling = False
