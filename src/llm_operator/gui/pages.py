@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from ..core.visible import shown_lines, shown_offsets
+from ..core.visible import is_plain, shown_lines, shown_offsets
 from ..core.wording import counted
 from .row_style import RowStyle
 
@@ -58,6 +58,8 @@ def _number(value: int | None) -> str:
 def _shown_line(line: DiffLine) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A diff line's text as shown (tabs kept, everything invisible marked) and its
     changed-word spans moved along with the markers."""
+    if is_plain(line.text, one_line=False):
+        return line.text, line.spans
     text, where = shown_offsets(line.text, one_line=False)
     return text, tuple((where[start], where[end]) for start, end in line.spans)
 
