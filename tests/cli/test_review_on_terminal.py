@@ -114,7 +114,7 @@ def test_the_terminal_review_shows_every_effect_and_runs_no_escape(
     assert "-- Will write evil<U+202E>txt.sh (+1 -1)" in text
     assert (
         "-- Look closely: the new content holds 7 invisible or control characters "
-        "(U+001B, U+0007, U+200B, U+202E, U+2066), shown as <U+...> in the diff"
+        "(U+001B, U+0007, U+200B, U+202E, U+2066), marked <U+...> wherever shown"
     ) in text
     assert "+echo <U+001B>[2K<U+001B>[1A<U+001B>]52;c;aGk=<U+0007> ok<U+200B><U+202E><U+2066>" in (
         text

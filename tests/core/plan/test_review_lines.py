@@ -75,7 +75,7 @@ def test_a_write_holding_invisible_characters_says_so_and_the_diff_marks_them(
     (preview,) = pending.previews
     assert preview.review[1] == (
         "Look closely: the new content holds 4 invisible or control characters "
-        "(U+202E, U+2066, U+200B, U+001B), shown as <U+...> in the diff"
+        "(U+202E, U+2066, U+200B, U+001B), marked <U+...> wherever shown"
     )
     text = describe_pending(pending)
     assert "+name = 'admin<U+202E><U+2066>'  # <U+200B>check<U+001B>[2K" in text

@@ -95,7 +95,7 @@ def test_the_review_shows_a_hostile_reply_as_plain_text_with_every_effect(
     assert write[1] == "Will write evil<U+202E>txt.sh (+1 -1)"
     assert write[2] == (
         "Look closely: the new content holds 6 invisible or control characters "
-        "(U+001B, U+0007, U+200B, U+202E), shown as <U+...> in the diff"
+        "(U+001B, U+0007, U+200B, U+202E), marked <U+...> wherever shown"
     )
     assert patch[1:] == [
         "Will leave the content of run.sh as it is",

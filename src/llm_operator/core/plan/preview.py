@@ -78,7 +78,7 @@ class ChangePreview:
             mode = "executable (mode 100755)" if self.executable else "not executable (mode 100644)"
             lines.append(f"Will make {self.path} {mode}")
         if self.hidden is not None:
-            lines.append(f"Look closely: {self.hidden}, shown as <U+...> in the diff")
+            lines.append(f"Look closely: {self.hidden}, marked <U+...> wherever shown")
         return tuple(lines)
 
 
