@@ -103,3 +103,17 @@ def test_a_write_through_a_link_shows_the_real_name_in_order(
     results = session.execute(run, {pending.index: APPROVE})
     assert results[0].ok
     assert (workspace / real).read_text(encoding="utf-8") == "y"
+
+
+def test_a_secret_read_through_a_link_names_the_real_file_in_order(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    real = "prod\u202etxt.env"
+    (workspace / real).write_text("TOKEN=x\n", encoding="utf-8")
+    (workspace / "notes.txt").symlink_to(real)
+    run = make_session().prepare(cmd("r1", "fs.read", path="notes.txt"))
+    (pending,) = run.pending
+    assert pending.reveal is not None
+    text = describe_pending(pending)
+    assert "wants to send the content of prod<U+202E>txt.env to the chat" in text
+    assert "\u202e" not in text

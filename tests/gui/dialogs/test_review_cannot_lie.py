@@ -200,3 +200,19 @@ def test_the_context_builder_lists_hostile_names_as_text(qtbot: QtBot, tmp_path:
     assert seen(secret.toolTip(0)) == "d<U+2066>ir/prod<U+202E>txt.env"
     bold = dialog.item_for("<b>bold<br>.txt")
     assert seen(bold.toolTip(0)) == "<b>bold<br>.txt"
+
+
+def test_a_secret_read_names_the_real_file_in_order(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    real = "prod\u202etxt.env"
+    (workspace / real).write_text("TOKEN=x\n")
+    (workspace / "notes.txt").symlink_to(real)
+    pending = pending_of(workspace, tmp_path, reply(command("r1", "fs.read", path="notes.txt")))
+    dialog = open_dialog(qtbot, pending)
+    header = seen_label(dialog.header)
+    assert "Will send the content of prod<U+202E>txt.env to the chat." in header.split("\n")
+    row = dialog.file_rows[0]
+    assert row.text(0) == "prod<U+202E>txt.env"
+    assert seen(row.toolTip(0)) == "prod<U+202E>txt.env"
+    assert_nothing_hidden(dialog.header.text() + row.text(0) + row.toolTip(0))
