@@ -132,10 +132,11 @@ def test_a_typed_reason_and_the_reply_text_in_the_decision_column_stay_text(
     pending = pending_of(workspace, tmp_path, reply(command("w1", "fs.write", path="n", text="x")))
     dialog = open_dialog(qtbot, pending)
     dialog.reason.setFocus()
-    qtbot.keyClicks(dialog.reason, "<b>no</b>")
+    qtbot.keyClicks(dialog.reason, "<b>no</b><U+0041>")
     top = dialog.command_rows[0]
-    assert top.text(1) == "rejected: <b>no</b>"
-    assert seen(top.toolTip(1)) == "rejected: <b>no</b>"
+    # Rendered once: the literal "<U+0041>" is told apart from a real U+0041, no more.
+    assert top.text(1) == "rejected: <b>no</b><U+003C>U+0041>"
+    assert seen(top.toolTip(1)) == "rejected: <b>no</b><U+003C>U+0041>"
 
 
 def test_results_and_history_show_a_files_bytes_as_markers(

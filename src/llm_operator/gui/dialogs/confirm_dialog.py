@@ -227,7 +227,7 @@ class ConfirmDialog(QDialog):
         for state in self.states:
             title = f"{state.number}. {shown(state.item.action)}  {shown(state.item.id)}"
             top = QTreeWidgetItem([title])
-            top.setToolTip(0, plain_tip(title))
+            top.setToolTip(0, plain_tip(title, rendered=True))
             self.listing.addTopLevelItem(top)
             self.command_rows.append(top)
             self._state_of[id(top)] = state
@@ -346,7 +346,7 @@ class ConfirmDialog(QDialog):
             else:
                 text, colour = "not approved", REJECTED_FG
             top.setText(1, text)
-            top.setToolTip(1, plain_tip(text))
+            top.setToolTip(1, plain_tip(text, rendered=True))
             top.setForeground(1, QBrush(QColor(colour)))
         self._update_buttons()
 
