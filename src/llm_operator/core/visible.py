@@ -14,8 +14,9 @@ that names it, so text cannot hide, reorder or overwrite other text:
   (U+202A..U+202E, U+2066..U+2069, U+200E/U+200F, U+061C), zero-width and other format
   characters (Unicode category Cf: U+200B..U+200D, U+2060, U+FEFF, the soft hyphen...),
   the other default-ignorable code points (variation selectors, Hangul fillers, tags),
-  the blank braille pattern U+2800 (a "space" that is not one), and the line and paragraph separators U+2028/U+2029. A tab and a line break are
-  marked too in one-line text; ``shown_lines`` keeps them.
+  the blank braille pattern U+2800 (a "space" that is not one), and the line and
+  paragraph separators U+2028/U+2029. A tab and a line break are marked too in one-line
+  text; ``shown_lines`` keeps them.
 - ``<0xHH>`` for a byte of a file name that is not UTF-8 (Python holds it as a lone
   surrogate, U+DC80..U+DCFF); ``<U+XXXX>`` for any other lone surrogate.
 - a ``<`` that starts text looking like a marker is itself written ``<U+003C>``, so a

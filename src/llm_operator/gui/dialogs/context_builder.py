@@ -448,7 +448,7 @@ class ContextBuilder(QDialog):
             text += " (the outline is being made: not counted yet)"
         if self.left_out:
             text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
-        self.estimate.setText(text)
+        set_plain(self.estimate, text)  # names from the disk
         self._refresh_buttons()
 
     def copy_for_chat(self) -> None:
