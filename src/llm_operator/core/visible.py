@@ -46,6 +46,8 @@ _INVISIBLE_RANGES = (
 _ONE_LINE = re.compile(f"[{_INVISIBLE_RANGES}\t\n]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
 _LINES = re.compile(f"[{_INVISIBLE_RANGES}]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
 _HIDDEN = re.compile(f"[{_INVISIBLE_RANGES}]")
+MARKER = re.compile(r"<U\+[0-9A-F]{4,6}>|<0x[0-9A-F]{2}>")
+"""A marker in shown text: after rendering, every text of this shape is one."""
 
 
 def marker(char: str) -> str:

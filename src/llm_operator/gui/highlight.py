@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
+from ..core.visible import MARKER
+
 if TYPE_CHECKING:
     from .row_style import RowStyle
 
@@ -168,6 +170,8 @@ TITLE_OK_FG = "#1a7f37"
 TITLE_FAILED_FG = "#cf222e"
 TITLE_REJECTED_FG = "#9a6700"
 NOTE_FG = "#57606a"
+MARKER_FG = "#ffffff"  # an invisible character, shown as <U+XXXX>
+MARKER_BG = "#bc4c00"
 
 _ROW_BG = {"added": ADDED_BG, "removed": REMOVED_BG}
 _WORD_BG = {"added": ADDED_WORD_BG, "removed": REMOVED_WORD_BG}
@@ -190,6 +194,7 @@ class RowHighlighter(DiffHighlighter):
         self._title_failed.setFontWeight(QFont.Weight.Bold)
         self._title_rejected = _format(TITLE_REJECTED_FG)
         self._title_rejected.setFontWeight(QFont.Weight.Bold)
+        self._marker = _format(MARKER_FG, MARKER_BG)
 
     def highlightBlock(self, text: str) -> None:
         number = self.currentBlock().blockNumber()
@@ -206,6 +211,7 @@ class RowHighlighter(DiffHighlighter):
         }.get(row.kind)
         if whole is not None:
             self.setFormat(0, len(text), whole)
+            self._show_markers(text)
             return
         background = _ROW_BG.get(row.kind)
         if background:
@@ -220,3 +226,11 @@ class RowHighlighter(DiffHighlighter):
         if word:
             for start, end in row.spans:
                 self._layer(row.code_at + start, end - start, _format(), word)
+        self._show_markers(text)
+
+    def _show_markers(self, text: str) -> None:
+        """Each ``<U+XXXX>`` that stands for an invisible character stands out."""
+        if "<" not in text:
+            return
+        for found in MARKER.finditer(text):
+            self.setFormat(found.start(), found.end() - found.start(), self._marker)

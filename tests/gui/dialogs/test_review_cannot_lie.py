@@ -21,6 +21,7 @@ from pytestqt.qtbot import QtBot
 from llm_operator.core.store.workspace import Workspace
 from llm_operator.gui.clipboard import ClipboardBridge
 from llm_operator.gui.dialogs.context_builder import ContextBuilder
+from llm_operator.gui.highlight import MARKER_BG
 from llm_operator.gui.status_bar import ChangedOutsideList
 
 from ..conftest import WindowFactory, b64, command, paste_and_run, reply
@@ -41,6 +42,18 @@ def seen(text: str, text_format: Qt.TextFormat = Qt.TextFormat.AutoText) -> str:
     document = QTextDocument()
     document.setHtml(text)
     return document.toPlainText()
+
+
+def marker_spans(document: QTextDocument) -> list[str]:
+    """The texts the highlighter paints in the marker colours."""
+    found = []
+    block = document.begin()
+    while block.isValid():
+        for span in block.layout().formats():
+            if span.format.background().color().name() == MARKER_BG:
+                found.append(block.text()[span.start : span.start + span.length])
+        block = block.next()
+    return found
 
 
 def seen_label(label: QLabel) -> str:
@@ -120,6 +133,9 @@ def test_the_review_shows_a_hostile_reply_as_plain_text_with_every_effect(
     diff = dialog.diff.unified.toPlainText()
     assert "+ echo <U+001B>[2K<U+001B>[1A<U+001B>]52;c;aGk=<U+0007> ok<U+200B><U+202E>" in diff
     assert_nothing_hidden(diff)
+    # Each marker stands out from the code around it.
+    painted = "".join(marker_spans(dialog.diff.unified.document()))
+    assert painted == "<U+001B>" * 3 + "<U+0007><U+200B><U+202E>"
     dialog.side_by_side.setChecked(True)
     side = dialog.diff.right.toPlainText()
     assert "echo <U+001B>[2K" in side
