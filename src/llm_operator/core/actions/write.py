@@ -211,13 +211,17 @@ def _count_inside(spot: Spot) -> tuple[int, int]:
     walk = os.fwalk(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
     files = folders = 0
     for _, dirs, names, dir_fd in walk:
-        links = sum(
-            stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
-            for name in dirs
-        )
+        links = sum(_is_link(name, dir_fd) for name in dirs)
         files += len(names) + links
         folders += len(dirs) - links
     return files, folders
+
+
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:  # gone since it was listed: counted as a file
+        return True
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
