@@ -5,7 +5,7 @@
     llm-operator exec --workspace DIR [--yes | --no] [--state-dir DIR] [FILE]
     llm-operator undo --workspace DIR [--state-dir DIR]
     llm-operator spec
-    llm-operator pack --workspace DIR [--task TEXT] [--outline] [--include-secrets]
+    llm-operator pack --workspace DIR [--task TEXT] [--map-tokens N] [--include-secrets]
                       [--limit CHARS] [PATH ...]
     llm-operator primer
 
@@ -72,7 +72,17 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument("--workspace", type=Path, required=True)
     pack.add_argument("--task", default="", help="what the LLM should do")
     pack.add_argument(
-        "--outline", action="store_true", help="add an outline of the rest of the workspace"
+        "--map-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="about how many tokens (characters / 4) the outline of the rest of the workspace "
+        "may take, its most relevant structures first (default 2000; 0: no outline)",
+    )
+    pack.add_argument(
+        "--outline",
+        action="store_true",
+        help="kept for older scripts: the outline is on unless --map-tokens 0",
     )
     pack.add_argument(
         "--include-secrets",
@@ -291,7 +301,8 @@ def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
 def _pack(args: argparse.Namespace) -> int:
     from .core.errors import OperatorError
     from .core.plan.context import build_context
-    from .core.protocol.context_pack import MIN_LIMIT
+    from .core.plan.repo_map import DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS
+    from .core.protocol.context_pack import MIN_LIMIT, estimate_tokens
     from .core.store.settings import Settings
     from .core.store.workspace import Workspace
 
@@ -300,6 +311,13 @@ def _pack(args: argparse.Namespace) -> int:
     if limit < MIN_LIMIT:
         print(f"llm-operator: --limit must be at least {MIN_LIMIT}", file=sys.stderr)
         return EXIT_USAGE
+    tokens = DEFAULT_MAP_TOKENS if args.map_tokens is None else args.map_tokens
+    if not 0 <= tokens <= MAX_MAP_TOKENS:
+        print(
+            f"llm-operator: --map-tokens must be from 0 (no outline) to {MAX_MAP_TOKENS:,}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     try:
         from .core.store.state import default_state_dir
 
@@ -307,12 +325,12 @@ def _pack(args: argparse.Namespace) -> int:
         workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
             default_state_dir()
         )
-        with _kept_outlines(workspace, args.outline) as outlines:
+        with _kept_outlines(workspace, tokens > 0) as outlines:
             pack = build_context(
                 workspace,
                 args.paths,
                 task=args.task,
-                outline=args.outline,
+                map_tokens=tokens,
                 include_secrets=args.include_secrets,
                 limit=limit,
                 outlines=outlines,
@@ -328,6 +346,14 @@ def _pack(args: argparse.Namespace) -> int:
         f"{counted(len(message.parts), 'part')} of at most {limit} characters",
         file=sys.stderr,
     )
+    if pack.outline is not None:
+        shown = pack.outline
+        print(
+            f"llm-operator: outline of the rest: {shown.files} of {shown.total_files} files, "
+            f"{shown.lines} of {shown.total_lines} lines, about "
+            f"{estimate_tokens(len(shown.text))} of {tokens} tokens",
+            file=sys.stderr,
+        )
     for left in pack.left_out:
         print(f"llm-operator: left out {left.rel}: {left.reason}", file=sys.stderr)
     return EXIT_FAILED if pack.left_out else EXIT_OK

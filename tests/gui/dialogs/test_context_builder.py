@@ -222,7 +222,7 @@ def test_the_window_copies_what_pack_builds_for_the_same_choice(
         Workspace(project),
         dialog.ticked(),
         task="Same message",
-        outline=True,
+        map_tokens=2000,
         include_secrets=True,  # ticking a secret-looking file is the consent
         limit=9000,
     )
