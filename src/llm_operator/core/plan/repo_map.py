@@ -16,8 +16,9 @@ files), so the outline is a map in the manner of aider's repository map:
    the task mentions and for long specific names, less for private (``_x``) names and
    names defined in many files. PageRank personalized toward the ticked files, the files
    that define identifiers named in the task and files the task names by path gives each
-   file a rank; a file's rank flows to the definitions it uses along its edges. A
-   definition named in the task comes first. Lines no edge reaches keep a small share of
+   file a rank (damping 0.5, so the walk stays near them); a file's rank flows to the
+   definitions it uses along its edges. A
+   definition, or a file, named in the task comes first. Lines no edge reaches keep a small share of
    their file's rank, so with room to spare the map is the whole outline.
 3. The best lines are kept, with the lines that enclose them (a method shows its class),
    in file order under each file, the files most relevant first, as many as fit in the
@@ -46,6 +47,10 @@ if TYPE_CHECKING:
     from ..store.workspace import Workspace
 
 DEFAULT_MAP_TOKENS = 2000
+# PageRank's damping: the walk returns to the ticked files (and the task's) half the time,
+# not the usual 15%, so the rank stays near them: relevance to them, not the tree's most
+# used files (with 0.85, click's globals.py outranked what the ticked parser.py imports).
+RELEVANCE_ALPHA = 0.5
 MAX_MAP_FILES = 3000
 MAX_MAP_TOKENS = 1_000_000
 # Languages whose structures are data or headings: their lines show, but define no names.
@@ -89,9 +94,10 @@ _NOT_NAMES = frozenset(
 
 def defined_name(line: str) -> str:
     """The name a definition line defines (``def load(`` -> ``load``), "" when unsure."""
-    found = _KEYWORD_NAME.search(line) or _BINDING_NAME.search(line)
-    if found is not None:
-        return found.group(1)
+    for found in (*_KEYWORD_NAME.finditer(line), *_BINDING_NAME.finditer(line)):
+        before = line[: found.start()]
+        if before.count("(") <= before.count(")"):  # not a parameter's type (C's struct x)
+            return found.group(1)
     words = IDENTIFIER.findall(_NAME_STOP.split(line, maxsplit=1)[0])
     name = words[-1] if words else ""
     return "" if name in _NOT_NAMES else name
@@ -291,9 +297,10 @@ def rank_lines(
     for name in mentioned:
         for definer in defines[name]:
             wanted[definer] = wanted.get(definer, 0.0) + 1.0
-    for rel in _named_files(task, uses):
+    named = _named_files(task, uses)
+    for rel in named:
         wanted[rel] = wanted.get(rel, 0.0) + 1.0
-    ranks = pagerank(edges, uses, wanted)
+    ranks = pagerank(edges, uses, wanted, alpha=RELEVANCE_ALPHA)
     out_weight: dict[str, float] = defaultdict(float)
     for (user, _definer), weight in edges.items():
         out_weight[user] += weight
@@ -309,7 +316,7 @@ def rank_lines(
         base = ranks.get(file.rel, 0.0) * 1e-3
         for at, name in enumerate(file.names):
             score = base / (1 + at) + flowed.get((file.rel, name), 0.0)
-            if name in mentioned:
+            if name in mentioned or file.rel in named:
                 score += 1.0 + score  # named in the task: before anything else
             scored.append((score, file.rel, at))
     scored.sort(key=lambda x: (-x[0], x[1], x[2]))
