@@ -7,7 +7,9 @@ files), so the outline is a map in the manner of aider's repository map:
 1. ``index_workspace`` walks the tree as a folder outline does (.gitignore respected,
    ``.git`` never entered) and keeps, per file with a grammar, its outline lines (the
    outline engine's, read from the kept outlines when the file is unchanged, so nothing
-   is parsed twice), the name each line defines, and the identifiers the file uses.
+   is parsed twice), the name each line defines, and the names the file uses (called,
+   capitalized or imported: a regular-expression stand-in for tree-sitter's reference
+   tags).
    Secret-looking files are never read for it: they neither appear in the map nor shape
    it.
 2. ``rank_map`` builds a graph of files: an edge from a file that uses an identifier to
@@ -103,8 +105,20 @@ def defined_name(line: str) -> str:
     return "" if name in _NOT_NAMES else name
 
 
+_CALLED = re.compile(r"([A-Za-z_$][A-Za-z0-9_$]*)\s*\(")
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b(.*)$", re.MULTILINE)
+
+
 def used_identifiers(text: str) -> Counter[str]:
-    return Counter(IDENTIFIER.findall(text))
+    """The names a file uses, as references: names called (``load(``), capitalized names
+    (classes, types, constants) and names on import lines. A lower-case name only read
+    (a local ``lines``) is not counted: it would tie every file to any method of that
+    name."""
+    used = Counter(_CALLED.findall(text))
+    used.update(name for name in IDENTIFIER.findall(text) if name[:1].isupper())
+    for imported in _IMPORT_LINE.findall(text):
+        used.update(name for name in IDENTIFIER.findall(imported) if not name[:1].isupper())
+    return used
 
 
 @dataclass(frozen=True)
@@ -195,6 +209,8 @@ def _weight(name: str, mentioned: set[str], definers: int) -> float:
         weight *= 10
     if name.startswith("_"):
         weight *= 0.1
+    if len(name) < 5 and not specific:
+        weight *= 0.2  # ``run``, ``is``, ``of``: too common a word to say much
     if definers > 5:
         weight *= 0.1
     return weight
@@ -286,7 +302,7 @@ def rank_lines(
         boost = 50.0 if user in packed_rels else 1.0
         for name, count in counts.items():
             definers = defines.get(name)
-            if not definers:
+            if not definers or len(name) < 3:  # ``A``, ``T``, ``f``: no telling which
                 continue
             weight = _weight(name, mentioned, len(definers)) * math.sqrt(count) * boost
             for definer in definers:
