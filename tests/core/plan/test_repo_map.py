@@ -274,3 +274,14 @@ def test_pack_of_three_real_files_stays_near_their_size(tmp_path: Path) -> None:
     assert pack.outline is not None
     assert 0 < len(pack.outline.text) <= 8000
     assert pack.outline.lines < pack.outline.total_lines  # cut: the whole outline is larger
+
+
+def test_a_tree_past_the_file_limit_says_the_map_ranked_only_part_of_it(tmp_path: Path) -> None:
+    for n in range(5):
+        (tmp_path / f"m{n}.py").write_text(f"def function_{n}():\n    pass\n")
+    index = index_workspace(Workspace(tmp_path), limit=3)
+    assert [f.rel for f in index.files] == ["m0.py", "m1.py", "m2.py"]
+    assert index.cut
+    shown = repo_map(index, [], "", 2000)
+    assert "# only the first 3 outlinable files were ranked" in shown.text
+    assert "m3.py" not in shown.text

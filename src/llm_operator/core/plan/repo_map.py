@@ -391,7 +391,7 @@ def repo_map(
         if index.withheld:
             head.append(f"# {index.withheld} secret-looking file(s) never outlined here")
         if index.cut:
-            head.append(f"# only the first {MAX_MAP_FILES} outlined files were ranked")
+            head.append(f"# only the first {len(index.files)} outlinable files were ranked")
         return head
 
     def made(count: int) -> tuple[str, int, int]:
