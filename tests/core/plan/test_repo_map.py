@@ -285,3 +285,15 @@ def test_a_tree_past_the_file_limit_says_the_map_ranked_only_part_of_it(tmp_path
     shown = repo_map(index, [], "", 2000)
     assert "# only the first 3 outlinable files were ranked" in shown.text
     assert "m3.py" not in shown.text
+
+
+def test_a_plain_word_of_the_task_does_not_jump_the_queue(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("from lib import parse_config\nparse_config()\n")
+    (tmp_path / "lib.py").write_text("def parse_config():\n    pass\n")
+    (tmp_path / "words.py").write_text("def help():\n    pass\n\ndef wrapping():\n    pass\n")
+    workspace = Workspace(tmp_path)
+    index = index_workspace(workspace)
+    ticked = packed(workspace, "app.py")
+    assert file_order(index, ticked, "Fix the help wrapping")[0] == "lib.py"
+    assert file_order(index, ticked, "Fix `help` so it wraps")[0] == "words.py"
+    assert file_order(index, ticked, "Fix help() so it wraps")[0] == "words.py"

@@ -12,16 +12,18 @@ files), so the outline is a map in the manner of aider's repository map:
    tags).
    Secret-looking files are never read for it: they neither appear in the map nor shape
    it.
-2. ``rank_map`` builds a graph of files: an edge from a file that uses an identifier to
-   each file that defines it, weighted by how often it is used (a square root, so one
-   file repeating a name does not dominate), more for the ticked files' uses, for names
-   the task mentions and for long specific names, less for private (``_x``) names and
-   names defined in many files. PageRank personalized toward the ticked files, the files
-   that define identifiers named in the task and files the task names by path gives each
-   file a rank (damping 0.5, so the walk stays near them); a file's rank flows to the
-   definitions it uses along its edges. A
-   definition, or a file, named in the task comes first. Lines no edge reaches keep a small share of
-   their file's rank, so with room to spare the map is the whole outline.
+2. ``rank_lines`` builds a graph of files: an edge from a file that uses a name to each
+   file that defines it, weighted by how often it is used (a square root, so one file
+   repeating a name does not dominate), more for the ticked files' uses, for names the
+   task mentions and for long specific names, less for private (``_x``) names, short
+   plain names and names defined in many files. PageRank personalized toward the ticked
+   files, the files that define names the task mentions and the files the task names by
+   path gives each file a rank (damping 0.5, so the walk stays near them); a file's rank
+   flows to the definitions it uses along its edges. The definitions of a name the task
+   mentions as code (``convert_type``, ``TextWrapper``, `` `run` ``, ``run()``: not a plain
+   word such as "help") and the lines of a file it names come first. Lines no edge
+   reaches keep a small share of their file's rank, so with room to spare the map is the
+   whole outline.
 3. The best lines are kept, with the lines that enclose them (a method shows its class),
    in file order under each file, the files most relevant first, as many as fit in the
    budget: at most ``tokens * 4`` characters, header included (the estimate of
@@ -200,11 +202,23 @@ def index_workspace(
     return MapIndex(tuple(files), withheld, cut)
 
 
+def _specific(name: str) -> bool:
+    """``snake_case`` or ``camelCase``: a name that is no plain word."""
+    return "_" in name.strip("_") or any(c.isupper() for c in name[1:])
+
+
+def _as_code(name: str, task: str) -> bool:
+    """Whether the task names ``name`` as code rather than as a word."""
+    if _specific(name):
+        return True
+    return re.search(rf"`{re.escape(name)}\b|\b{re.escape(name)}\(", task) is not None
+
+
 def _weight(name: str, mentioned: set[str], definers: int) -> float:
     weight = 1.0
     if name in mentioned:
         weight *= 10
-    specific = "_" in name.strip("_") or any(c.isupper() for c in name[1:])
+    specific = _specific(name)
     if len(name) >= 8 and specific:
         weight *= 10
     if name.startswith("_"):
@@ -296,6 +310,7 @@ def rank_lines(
                 defines[name].add(file.rel)
     task_words = set(IDENTIFIER.findall(task))
     mentioned = {word for word in task_words if word in defines}
+    as_code = {name for name in mentioned if _as_code(name, task)}
     edges: dict[tuple[str, str], float] = defaultdict(float)
     edge_names: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
     for user, counts in uses.items():
@@ -332,7 +347,7 @@ def rank_lines(
         base = ranks.get(file.rel, 0.0) * 1e-3
         for at, name in enumerate(file.names):
             score = base / (1 + at) + flowed.get((file.rel, name), 0.0)
-            if name in mentioned or file.rel in named:
+            if name in as_code or file.rel in named:
                 score += 1.0 + score  # named in the task: before anything else
             scored.append((score, file.rel, at))
     scored.sort(key=lambda x: (-x[0], x[1], x[2]))
