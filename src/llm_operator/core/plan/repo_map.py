@@ -69,30 +69,8 @@ _BINDING_NAME = re.compile(r"\b(?:const|let|var|val)\s+([A-Za-z_$][A-Za-z0-9_$]*
 _NAME_STOP = re.compile(r"[(=:{<\[]")
 # Words that are never a definition's name (what the fallback could otherwise pick).
 _NOT_NAMES = frozenset(
-    [
-        "if",
-        "else",
-        "for",
-        "while",
-        "return",
-        "switch",
-        "case",
-        "public",
-        "private",
-        "protected",
-        "static",
-        "final",
-        "abstract",
-        "async",
-        "export",
-        "default",
-        "extends",
-        "implements",
-        "new",
-        "self",
-        "this",
-        "void",
-    ]
+    "if else for while return switch case public private protected static final abstract "  # noqa: SIM905
+    "async export default extends implements new self this void".split()
 )
 
 
