@@ -33,7 +33,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PosixPath
 from typing import Protocol
@@ -94,8 +94,9 @@ class Recorder(Protocol):
     def changeset_applied(self) -> None:
         """Every change recorded since the last call reached the disk."""
 
-    def changeset_failed(self) -> None:
-        """The changes recorded since the last call were rolled back."""
+    def changeset_failed(self, kept: Collection[str] = ()) -> None:
+        """The changes recorded since the last call were rolled back, except those of the
+        ``kept`` paths (their rollback failed: they still hold the change)."""
 
 
 # -- reaching a folder by descriptor ----------------------------------------------------------
@@ -378,6 +379,7 @@ class _Rollback:
     created_files: list[str] = field(default_factory=list)
     created_dirs: list[str] = field(default_factory=list)
     trashed: list[tuple[str, SavedEntry]] = field(default_factory=list)
+    failed: set[str] = field(default_factory=set)  # paths that could not be taken back
 
     def run(self) -> list[str]:
         problems: list[str] = []
@@ -396,8 +398,10 @@ class _Rollback:
                     problems += restore_entry(real, saved, self.workspace)
             except OSError as exc:
                 problems.append(f"{rel}: {_reason(exc)}")
+                self.failed.add(rel)
             except OperatorError as exc:
                 problems.append(f"{rel}: {exc.message}")
+                self.failed.add(rel)
         for folder in reversed(self.created_dirs):
             with (
                 contextlib.suppress(OSError, OperatorError),
@@ -547,8 +551,14 @@ def apply_changeset(
 def _fail(rollback: _Rollback, recorder: Recorder | None) -> list[str]:
     problems = rollback.run()
     if recorder is not None:
-        with contextlib.suppress(OSError):
-            recorder.changeset_failed()
+        # A store that cannot forget the taken-back entries now forgets them when the
+        # batch is committed (the recorder keeps them apart): the error that made the
+        # change fail stays the one reported.
+        with contextlib.suppress(OSError, OperatorError):
+            if rollback.failed:
+                recorder.changeset_failed(kept=rollback.failed)
+            else:
+                recorder.changeset_failed()
     return problems
 
 

