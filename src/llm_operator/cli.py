@@ -359,10 +359,21 @@ def _undo(session: Session) -> int:
     session.on_wait = _say_waiting
     try:
         report = session.undo_last()
-        notices = session.undo_notices()
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
+    try:
+        notices = session.undo_notices()
+    except OperatorError:
+        notices = []  # the store failed after the undo: its report says so
+    if report.notice is not None and all(n.id != report.notice.id for n in notices):
+        # A notice the store could not keep: printed now, or the chat never hears of it.
+        from .core.actions.base import Outcome
+        from .core.protocol.encoder import Result
+
+        notice = report.notice
+        outcome = Outcome(True, notice.summary, notice.details)
+        notices.append(Result(notice.id, outcome, notice=True))
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     print(report.summary)

@@ -8,6 +8,7 @@ enter. Each test checks the disk, the results, the undo state and the notice.
 
 from __future__ import annotations
 
+import os
 import re
 import resource
 import sqlite3
@@ -22,6 +23,7 @@ import pytest
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace
+from support.tmpfs import mounted_tmpfs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux limits")
 
@@ -132,3 +134,112 @@ def test_a_move_whose_second_undo_copy_cannot_be_saved_leaves_nothing_to_undo(
     # At least one limit let a.py's record in and kept the store from forgetting it.
     assert seen_forget_failure
     assert seen_b
+
+
+# -- 2. undo checks the store before it touches a file ---------------------------------
+
+
+def damage_root_page(store: Path, table: str) -> None:
+    """Overwrite the first page of ``table`` (its b-tree root) with garbage, in the file
+    itself, while no run holds the store (every run checkpoints and drops its WAL)."""
+    assert not Path(f"{store}-wal").exists()
+    db = sqlite3.connect(store)
+    try:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,))
+        root = root[0]
+    finally:
+        db.close()
+    with open(store, "r+b") as handle:
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\xa5" * page_size)
+
+
+@pytest.mark.parametrize("table", ["memory", "notices", "sqlite_sequence"])
+def test_undo_with_a_damaged_page_refuses_before_touching_a_file(
+    table: str, workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    (workspace / "a.txt").write_text("before\n", encoding="utf-8")
+    where = ("--workspace", workspace, "--state-dir", state_dir)
+    write = run_cli(
+        "exec", "--yes", *where, stdin=cmd("w1", "fs.write", path="a.txt", content="after")
+    )
+    assert write.returncode == 0, write.stderr
+    store = store_file(workspace, state_dir)
+    damage_root_page(store, table)
+
+    undo = run_cli("undo", *where)
+
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "after"  # untouched
+    assert "Traceback" not in undo.stderr
+    assert undo.returncode == 1
+    assert "refused" in undo.stdout
+    assert "ERR_STATE_STORE_DAMAGED" in undo.stdout
+    assert "Nothing was undone" in undo.stdout
+    assert "For the chat" not in undo.stdout  # nothing to tell: nothing changed
+    db = sqlite3.connect(store)
+    try:
+        assert db.execute("SELECT state FROM batches").fetchall() == [("committed",)]
+    finally:
+        db.close()
+
+
+def test_undo_whose_record_fails_after_the_files_came_back_says_so_and_gives_the_notice(
+    workspace: Path,
+    tmp_path: Path,
+    cmd: Any,
+    parse_results: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The store's disk fills up while undo restores the files (the write seam fills it
+    after the first restored file): the report names what came back, says the store does
+    not know, exits 1, and still prints the notice for the chat."""
+    from llm_operator import cli
+    from llm_operator.core.store import applying
+
+    (workspace / "a.txt").write_text("before a\n", encoding="utf-8")
+    (workspace / "b.txt").write_text("before b\n", encoding="utf-8")
+
+    with mounted_tmpfs(tmp_path / "state", "2m") as state_dir:
+        where = ["--workspace", str(workspace), "--state-dir", str(state_dir)]
+        text = cmd("wa", "fs.write", path="a.txt", content="after a") + "\n"
+        text += cmd("wb", "fs.write", path="b.txt", content="after b")
+        assert run_cli("exec", "--yes", *where, stdin=text).returncode == 0
+        original = applying._write_all
+
+        def fill_after(fd: int, data: bytes) -> None:
+            original(fd, data)
+            if not (state_dir / "filler").exists():
+                fill(state_dir)
+
+        monkeypatch.setattr(applying, "_write_all", fill_after)
+        status = cli.main(["undo", *where])
+        out = capsys.readouterr().out
+        (state_dir / "filler").unlink()
+
+    assert status == 1
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "before a\n"
+    assert (workspace / "b.txt").read_text(encoding="utf-8") == "before b\n"
+    assert "Undid 'wa, wb': restored 2 paths" in out
+    assert "the state store could not record this undo (ERR_STATE_STORE_UNAVAILABLE" in out
+    assert "paste it now" in out
+    _, _, chat = out.partition("For the chat:")
+    (notice,) = parse_results(chat.strip())
+    assert notice.id.startswith("undo-")
+    assert "The user undid 2 commands wa, wb" in notice.summary
+    assert notice.json()["files"] == ["a.txt", "b.txt"]
+
+
+def fill(folder: Path) -> None:
+    """Write until the file system is full."""
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for size in (65536, 4096, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
