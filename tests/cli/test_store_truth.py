@@ -8,13 +8,14 @@ enter. Each test checks the disk, the results, the undo state and the notice.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import resource
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -243,3 +244,59 @@ def fill(folder: Path) -> None:
                 pass
     finally:
         os.close(fd)
+
+
+# -- 3. the cause of an OS error is the operation's, not a library's pre-check ---------
+
+
+@contextlib.contextmanager
+def read_only_bind(source: Path, target: Path) -> Iterator[Path]:
+    """``source`` mounted again, read-only, at ``target`` (skipped where not allowed)."""
+    target.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("a bind mount needs root")
+    done = subprocess.run(["mount", "--bind", str(source), str(target)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot bind-mount here: {done.stderr.decode(errors='replace')}")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(target)], check=True)
+        yield target
+    finally:
+        subprocess.run(["umount", "-l", str(target)], capture_output=True, check=False)
+
+
+@pytest.mark.parametrize("mount", ["bind", "tmpfs"])
+def test_a_delete_on_a_read_only_mount_says_the_file_system_is_read_only(
+    mount: str, tmp_path: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """As a write on the same mount does: ERR_READ_ONLY_FS, never "permission denied" (the
+    trash library's access pre-check) or a trash that is unavailable."""
+    source = tmp_path / "source"
+    with contextlib.ExitStack() as stack:
+        if mount == "bind":
+            source.mkdir()
+            (source / "a.txt").write_text("kept\n", encoding="utf-8")
+            (source / "b.txt").write_text("kept\n", encoding="utf-8")
+            workspace = stack.enter_context(read_only_bind(source, tmp_path / "ws"))
+        else:
+            workspace = stack.enter_context(mounted_tmpfs(tmp_path / "ws", "1m"))
+            (workspace / "a.txt").write_text("kept\n", encoding="utf-8")
+            (workspace / "b.txt").write_text("kept\n", encoding="utf-8")
+            subprocess.run(["mount", "-o", "remount,ro", str(workspace)], check=True)
+        where = ("--workspace", workspace, "--state-dir", state_dir)
+        text = cmd("d1", "fs.delete", path="a.txt") + "\n"
+        text += cmd("w1", "fs.write", path="b.txt", content="new")
+        done = run_cli("exec", "--yes", *where, stdin=text)
+        undo = run_cli("undo", *where)
+        assert sorted(p.name for p in workspace.iterdir()) == ["a.txt", "b.txt"]
+        assert (workspace / "a.txt").read_text(encoding="utf-8") == "kept\n"
+
+    assert "Traceback" not in done.stderr
+    delete, write = parse_results(done.stdout)
+    assert write.code == "ERR_READ_ONLY_FS", write.summary
+    assert delete.code == "ERR_READ_ONLY_FS", delete.summary
+    assert "the file system is read-only" in delete.summary
+    assert "permission denied" not in delete.summary.lower()
+    assert "nothing was changed" in delete.summary
+    assert undo.stdout.startswith("Nothing to undo")
+    assert "For the chat" not in undo.stdout

@@ -110,7 +110,7 @@ def test_os_faults_have_named_codes_and_relative_messages(
         ]
         expected |= {
             "ro-w": {"ERR_READ_ONLY_FS"},
-            "ro-d": {"ERR_TRASH_UNAVAILABLE"},
+            "ro-d": {"ERR_READ_ONLY_FS"},
         }
     if "full" in mounts:
         big = base64.b64encode(os.urandom(30_000)).decode()

@@ -225,6 +225,12 @@ def _trash_failed(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorE
 
 def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
+    if os.fstatvfs(spot.dir_fd).f_flag & os.ST_RDONLY:
+        # Nothing leaves a read-only file system, and that is the cause to name: the
+        # trash's own folders (or send2trash's access pre-check, "permission denied")
+        # would otherwise be blamed. Raised as the OS error a move would meet, so a delete
+        # says what a write on the same mount says.
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
     freedesktop = _freedesktop()
     for attempt in range(TRASH_ATTEMPTS if freedesktop is not None else 0):
         path_text = verify_name(root, spot)  # for the .trashinfo and the volume only
