@@ -300,3 +300,87 @@ def test_a_delete_on_a_read_only_mount_says_the_file_system_is_read_only(
     assert "nothing was changed" in delete.summary
     assert undo.stdout.startswith("Nothing to undo")
     assert "For the chat" not in undo.stdout
+
+
+# -- 4. access errors at start; links delete as links ----------------------------------
+
+
+def drop_dac_override() -> None:
+    """In the child: drop the capabilities that let root ignore permission bits, so the
+    process meets EACCES as another user would (prctl PR_CAPBSET_DROP)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+@pytest.mark.parametrize("command", ["exec", "undo", "pack"])
+def test_a_workspace_behind_a_folder_the_user_cannot_enter_is_a_usage_error(
+    command: str, tmp_path: Path, cmd: Any
+) -> None:
+    """The parent folder belongs to another user (nobody) with mode 0700; the run keeps
+    root's uid but not its power over permission bits. Exit 2, the folder named as typed."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to hand a folder to another user")
+    locked = tmp_path / "locked"
+    (locked / "ws").mkdir(parents=True)
+    (locked / "ws" / "a.txt").write_text("x\n", encoding="utf-8")
+    os.chown(locked, 65534, 65534)
+    locked.chmod(0o700)
+    argv = [sys.executable, "-m", "llm_operator.cli", command, "--workspace", "locked/ws"]
+    if command == "exec":
+        argv += ["--state-dir", str(tmp_path / "state")]
+    try:
+        done = subprocess.run(
+            argv,
+            input=cmd("r1", "fs.read", path="a.txt"),
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            preexec_fn=drop_dac_override,
+            timeout=60,
+            check=False,
+        )
+    except subprocess.SubprocessError as exc:
+        pytest.skip(f"cannot drop capabilities here: {exc}")
+    finally:
+        locked.chmod(0o755)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "workspace locked/ws cannot be opened" in done.stderr
+    assert "may not enter the folder locked on the way (permission denied)" in done.stderr
+    assert str(tmp_path) not in done.stderr
+
+
+def test_links_are_deleted_as_links_whatever_they_point_at(
+    workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """A loop (x -> y -> x), a link to itself and a dangling link: each goes as a link,
+    the others and every target stay, and undo puts each link back as it was."""
+    os.symlink("y", workspace / "x")
+    os.symlink("x", workspace / "y")
+    os.symlink("self", workspace / "self")
+    os.symlink("missing.txt", workspace / "dangling")
+    where = ("--workspace", workspace, "--state-dir", state_dir)
+    text = "\n".join(cmd(f"d-{n}", "fs.delete", path=n) for n in ("x", "self", "dangling"))
+
+    done = run_cli("exec", "--yes", *where, stdin=text)
+
+    assert "Traceback" not in done.stderr
+    results = parse_results(done.stdout)
+    assert [r.ok for r in results] == [True] * 3, [r.summary for r in results]
+    assert all("Deleted symlink" in r.summary for r in results)
+    for name in ("x", "self", "dangling"):
+        assert not os.path.lexists(workspace / name)
+    assert os.readlink(workspace / "y") == "x"
+    undo = run_cli("undo", *where)
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    assert "restored 3 paths" in undo.stdout
+    (notice,) = parse_results(undo.stdout.partition("For the chat:")[2].strip())
+    assert sorted(notice.json()["files"]) == ["dangling", "self", "x"]
+    assert os.readlink(workspace / "x") == "y"
+    assert os.readlink(workspace / "self") == "self"
+    assert os.readlink(workspace / "dangling") == "missing.txt"

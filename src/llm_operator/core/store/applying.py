@@ -453,10 +453,11 @@ def _trash(
         if isinstance(saved, SavedLink):
             try:
                 os.stat(spot.name, dir_fd=spot.dir_fd)
-            except FileNotFoundError:
-                dangling = True
+            except OSError:
+                dangling = True  # missing, a loop (x -> y -> x), or out of reach
         if dangling:
-            # The trash refuses a dangling link, and the saved text is the whole link.
+            # The trash refuses a link whose target cannot be reached, and the saved text
+            # is the whole link: deleting a link never needs its target.
             os.unlink(spot.name, dir_fd=spot.dir_fd)
         else:
             where = move_to_trash(workspace.root, spot, target.change.path)
