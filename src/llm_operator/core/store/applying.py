@@ -43,6 +43,7 @@ from ..plan.changes import ChangeSet, FileChange, digest
 from . import atomic
 from .atomic import TEMP_NAME
 from .fsaccess import DIR_FLAGS, Spot, locate
+from .mounts import refuse_mount_points
 from .oserrors import code_of, reason_of
 from .pathtext import outside_error
 from .saved import (
@@ -347,6 +348,8 @@ def _check_fresh(workspace: Workspace, change: FileChange) -> _Target:
                     found = f"a file of {info.st_size} bytes with other content"
         if found != expected:
             raise _stale(path, expected, found)
+        if change.is_delete and found == "a folder":
+            refuse_mount_points(workspace.root / spot.rel, spot.rel, spot.dir_fd, info)
         mode = None
         if change.before is not None and info is not None:
             mode = stat.S_IMODE(info.st_mode)
