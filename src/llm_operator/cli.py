@@ -357,6 +357,12 @@ def _undo(session: Session) -> int:
     from .core.protocol.encoder import encode_results
 
     session.on_wait = _say_waiting
+    problem = session.store_problem
+    if problem is not None:
+        # Nothing can be undone without the journal: a usage error, as a bad folder is.
+        print(f"llm-operator: undo failed ({problem.code}): {problem.message}", file=sys.stderr)
+        print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         report = session.undo_last()
     except OperatorError as error:

@@ -384,3 +384,57 @@ def test_links_are_deleted_as_links_whatever_they_point_at(
     assert os.readlink(workspace / "x") == "y"
     assert os.readlink(workspace / "self") == "self"
     assert os.readlink(workspace / "dangling") == "missing.txt"
+
+
+def test_a_state_folder_behind_a_folder_the_user_cannot_enter_is_named_never_a_traceback(
+    tmp_path: Path, workspace: Path, cmd: Any, parse_results: Any
+) -> None:
+    """exec still runs reads and refuses writes, naming the state folder; undo, which has
+    nothing to work with, is a usage error (exit 2)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to hand a folder to another user")
+    (workspace / "a.txt").write_text("kept\n", encoding="utf-8")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    os.chown(locked, 65534, 65534)
+    locked.chmod(0o700)
+    base = [sys.executable, "-m", "llm_operator.cli"]
+    where = ["--workspace", str(workspace), "--state-dir", "locked/state"]
+    text = (
+        cmd("r1", "fs.read", path="a.txt") + "\n" + cmd("w1", "fs.write", path="a.txt", content="x")
+    )
+    runs = {}
+    try:
+        for name, argv in (
+            ("exec", [*base, "exec", "--yes", *where]),
+            ("undo", [*base, "undo", *where]),
+        ):
+            runs[name] = subprocess.run(
+                argv,
+                input=text,
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                preexec_fn=drop_dac_override,
+                timeout=60,
+                check=False,
+            )
+    except subprocess.SubprocessError as exc:
+        pytest.skip(f"cannot drop capabilities here: {exc}")
+    finally:
+        locked.chmod(0o755)
+    done, undo = runs["exec"], runs["undo"]
+    assert "Traceback" not in done.stderr + undo.stderr
+    assert done.returncode == 1
+    read, write = parse_results(done.stdout)
+    assert read.ok
+    assert read.details == "kept\n"
+    assert write.code == "ERR_STATE_STORE_UNAVAILABLE"
+    assert "permission denied" in write.summary
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "kept\n"
+    assert "the state folder is locked/state/workspaces/" in done.stderr
+    assert undo.returncode == 2
+    assert undo.stdout == ""
+    assert "undo failed (ERR_STATE_STORE_UNAVAILABLE)" in undo.stderr
+    assert "the state folder is locked/state/workspaces/" in undo.stderr
+    assert not (locked / "state").exists()
