@@ -438,3 +438,55 @@ def test_a_state_folder_behind_a_folder_the_user_cannot_enter_is_named_never_a_t
     assert "undo failed (ERR_STATE_STORE_UNAVAILABLE)" in undo.stderr
     assert "the state folder is locked/state/workspaces/" in undo.stderr
     assert not (locked / "state").exists()
+
+
+def test_a_path_whose_rollback_failed_keeps_its_entry_so_undo_can_restore_it(
+    workspace: Path, state_dir: Path, cmd: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fs.moveStructure writes a.py, then b.py fails (EFBIG through the write seam), and
+    putting a.py back fails too: a.py still holds the change, so its entry stays in the
+    batch, the result says so, and undo restores it and tells the chat."""
+    import errno
+
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store import applying
+    from support.fixtures import run_session
+
+    (workspace / "a.py").write_text(MOVED, encoding="utf-8")
+    (workspace / "b.py").write_text("def other():\n    return 3\n", encoding="utf-8")
+    original = applying._write_all
+    writes: list[int] = []
+
+    def too_large_after_the_first(fd: int, data: bytes) -> None:
+        writes.append(len(data))
+        if len(writes) > 1:
+            raise OSError(errno.EFBIG, "File too large")
+        original(fd, data)
+
+    monkeypatch.setattr(applying, "_write_all", too_large_after_the_first)
+    session = Session(Workspace(workspace), state_dir)
+    move = cmd(
+        "m1",
+        "fs.moveStructure",
+        path="a.py",
+        target="def moved():",
+        position="end",
+        dest_path="b.py",
+    )
+    (result,) = run_session(session, move, True)
+    monkeypatch.setattr(applying, "_write_all", original)
+    changed = (workspace / "a.py").read_text(encoding="utf-8")
+
+    assert not result.ok
+    assert result.code == "ERR_NO_SPACE", result.summary
+    assert "could not write b.py" in result.summary
+    assert "taking back the partial change also failed: a.py" in result.summary
+    assert changed != MOVED  # a.py really still holds the change ...
+    (kept,) = [b for b in batches(workspace, state_dir) if b[0] == "committed"]
+    assert kept[1] == ["a.py"]  # ... and the batch says so
+    report = session.undo_last()
+    assert report.ok, report.summary
+    assert report.restored == ("a.py",)
+    assert (workspace / "a.py").read_text(encoding="utf-8") == MOVED
+    assert report.notice is not None
+    assert "m1" in report.notice.summary
