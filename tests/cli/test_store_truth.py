@@ -490,3 +490,30 @@ def test_a_path_whose_rollback_failed_keeps_its_entry_so_undo_can_restore_it(
     assert (workspace / "a.py").read_text(encoding="utf-8") == MOVED
     assert report.notice is not None
     assert "m1" in report.notice.summary
+
+
+def test_a_commit_over_the_file_size_limit_takes_the_change_back_and_names_the_limit(
+    workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """The write's record fits under ``ulimit -f``; the run's commit (its history holds a
+    200 KB read result) does not: the write is taken back, its result names the limit, and
+    nothing is left to undo or to tell the chat."""
+    (workspace / "a.txt").write_text("before\n", encoding="utf-8")
+    (workspace / "big.txt").write_text("ab" * 100_000, encoding="utf-8")
+    where = ("--workspace", workspace, "--state-dir", state_dir)
+    text = cmd("w1", "fs.write", path="a.txt", content="after") + "\n"
+    text += cmd("r1", "fs.read", path="big.txt")
+
+    done = run_cli("exec", "--yes", *where, stdin=text, limit=150_000)
+
+    assert "Traceback" not in done.stderr
+    write, read = parse_results(done.stdout)
+    assert read.ok
+    assert write.code == "ERR_STATE_STORE_FAILED", write.summary
+    assert "file-size limit, ulimit -f" in write.summary
+    assert "taken back: its files are as they were before" in write.summary
+    assert (workspace / "a.txt").read_text(encoding="utf-8") == "before\n"
+    assert [b for b in batches(workspace, state_dir) if b[0] == "committed"] == []
+    undo = run_cli("undo", *where)
+    assert undo.stdout.startswith("Nothing to undo")
+    assert "For the chat" not in undo.stdout

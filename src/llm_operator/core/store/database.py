@@ -127,6 +127,7 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
             "out of the workspace's state folder (a fresh one is made) and paste again.",
             {"reason": getattr(exc, "strerror", None) or str(exc)},
         )
+    reason = getattr(exc, "strerror", None) or str(exc)
     if "full" in text or (isinstance(exc, OSError) and exc.errno == 28):
         why = "the disk holding it is full"
     elif "readonly" in text or "read-only" in text:
@@ -144,12 +145,13 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
                 f" (this process may not write files larger than {limit} bytes: its "
                 "file-size limit, ulimit -f)"
             )
+            reason = why  # the cause, wherever only the reason is shown
     return StoreError(
         "ERR_STATE_STORE_UNAVAILABLE",
         f"the app's state store could not {doing}: {why}; nothing was written. The user "
         "can free space or fix the permissions of the state folder (--state-dir); then "
         "send the command again.",
-        {"reason": getattr(exc, "strerror", None) or str(exc)},
+        {"reason": reason},
     )
 
 
