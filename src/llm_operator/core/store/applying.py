@@ -16,7 +16,10 @@ Invariants:
 - A ChangeSet is all or nothing. Writes run first and deletes last; when any step fails,
   files already replaced get their previous bytes back (atomically too), files and folders
   the ChangeSet created are removed, entries already trashed are rebuilt from the copy saved
-  before the delete, and the error is raised.
+  before the delete, and the error is raised. The recorder forgets the ChangeSet's
+  entries, except those of paths that could not be taken back.
+- A folder that is, or holds, a mount point is refused in the stale check (see mounts):
+  the trash cannot take it whole.
 - Deletes go to the system trash, never ``os.remove``; if no trash takes an entry, nothing is
   erased (ERR_TRASH_UNAVAILABLE). The freedesktop trash moves a symlink itself (its target
   survives) but refuses a dangling one; such a link is unlinked, its target text having been

@@ -5,6 +5,10 @@ Invariants:
   ``entries`` row per recorded change and the previous bytes in ``blobs``, keyed by their
   digest. The intent of a ChangeSet (what each path held, the digest it is planned to
   hold) is committed before ``apply_changeset`` touches its first file.
+- A ChangeSet that was rolled back leaves no entry, except for a path whose rollback
+  failed (it still holds the change, so undo must know it). Entries the store could not
+  forget at once are forgotten by the batch's commit, in its own transaction: a committed
+  batch never holds an entry for a change that is not on disk.
 - A batch stays ``open`` until the run commits it, in one transaction with the session
   memory of its commands. An ``open`` batch whose run is not holding the workspace lock
   was left by a crash and is rolled back by ``recovery`` before anything else.
