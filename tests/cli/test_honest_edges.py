@@ -170,3 +170,43 @@ def test_a_path_of_about_5000_bytes_is_written_and_undone(
     assert deep_tree(workspace) == before
     (notice,) = parse_results(undo.stdout.partition("For the chat:")[2].strip())
     assert sorted(notice.json()["files"]) == sorted([old, new])
+
+
+def test_a_folder_the_trash_could_only_take_in_part_is_put_back_and_said(
+    tmp_path: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """The workspace is a bind mount, so the home trash is across a mount: the trash
+    copies the folder and removes it entry by entry, and an immutable file (chattr +i)
+    stops it half way. What it had removed is put back from the undo copy, the result says
+    so, and there is nothing to undo."""
+    home = tmp_path / "home"  # made by the autouse trash fixture: HOME, with its trash
+    source = tmp_path / "source"
+    (source / "f" / "sub").mkdir(parents=True)
+    for name, mode in (("a.txt", 0o644), ("z.txt", 0o640), ("m.txt", 0o600)):
+        (source / "f" / name).write_text(name, encoding="utf-8")
+        (source / "f" / name).chmod(mode)
+    os.symlink("a.txt", source / "f" / "link")
+    (source / "f" / "sub" / "b.txt").write_text("b\n", encoding="utf-8")
+    stuck = source / "f" / "sub" / "b.txt"
+    if subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        with bind_mounted(source, tmp_path / "ws") as workspace:
+            before = tree(workspace)
+            where = ("--workspace", workspace, "--state-dir", state_dir)
+            done = run_cli(
+                "exec", "--yes", *where, stdin=cmd("d1", "fs.delete", path="f"), home=home
+            )
+            undo = run_cli("undo", *where, home=home)
+            after = tree(workspace)
+    finally:
+        subprocess.run(["chattr", "-i", str(stuck)], capture_output=True, check=False)
+
+    assert "Traceback" not in done.stderr
+    (result,) = parse_results(done.stdout)
+    assert result.code == "ERR_TRASH_UNAVAILABLE", result.summary
+    assert after == before  # every entry back, with its bytes, mode and link text
+    assert "nothing was deleted" in result.summary
+    assert "put back from the undo copy, so the folder is as it was" in result.summary
+    assert undo.stdout.startswith("Nothing to undo")
+    assert "For the chat" not in undo.stdout

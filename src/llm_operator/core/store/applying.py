@@ -49,6 +49,7 @@ from .fsaccess import DIR_FLAGS, Spot, locate
 from .mounts import refuse_mount_points
 from .oserrors import code_of, reason_of
 from .pathtext import outside_error
+from .refill import refill_at
 from .saved import (
     SNAPSHOT_CAP,
     SavedDir,
@@ -466,9 +467,56 @@ def _trash(
             # is the whole link: deleting a link never needs its target.
             os.unlink(spot.name, dir_fd=spot.dir_fd)
         else:
-            where = move_to_trash(workspace.root, spot, target.change.path)
+            try:
+                where = move_to_trash(workspace.root, spot, target.change.path)
+            except (OSError, OperatorError) as exc:
+                if isinstance(saved, SavedDir):
+                    _put_back_after_failed_trash(spot, saved, target.change.path, exc)
+                raise
     rollback.trashed.append((target.rel, saved))
     return where
+
+
+def _put_back_after_failed_trash(
+    spot: Spot, saved: SavedDir, path: str, exc: OSError | OperatorError
+) -> None:
+    """A trash that copies a folder and then removes it entry by entry may have removed
+    part of it before failing: put those entries back from the undo copy, and raise the
+    error saying what happened (returns when nothing was missing)."""
+    try:
+        fd = os.open(spot.name, DIR_FLAGS, dir_fd=spot.dir_fd)
+    except OSError:
+        return  # gone or replaced as a whole: the trash's own error says so
+    try:
+        put_back, problems = refill_at(fd, saved, path, _write_all)
+    finally:
+        os.close(fd)
+    if not put_back and not problems:
+        return
+    if isinstance(exc, OperatorError):
+        code, reason = exc.code, str(exc.details.get("reason") or exc.message)
+    else:
+        code, reason = code_of(exc, "ERR_TRASH_UNAVAILABLE"), _reason(exc)
+    shown = ", ".join(put_back[:5]) + (
+        f" and {len(put_back) - 5} more" if len(put_back) > 5 else ""
+    )
+    if not problems:
+        message = (
+            f"could not move {path} to the system trash ({reason}); nothing was deleted. "
+            f"The trash had already taken {len(put_back)} of its entries ({shown}) when it "
+            "failed: they were put back from the undo copy, so the folder is as it was "
+            "(the system trash keeps a copy of them). Deletes only ever go to the trash: "
+            "the user can fix what kept it from being removed, or delete it by hand."
+        )
+    else:
+        message = (
+            f"could not move {path} to the system trash ({reason}), and the trash had "
+            f"already taken part of it; these could not be put back and are in the system "
+            f"trash: {'; '.join(problems)}" + (f" (put back: {shown})" if put_back else "")
+        )
+    raise OperatorError(
+        code, message, {"path": path, "reason": reason, "put_back": put_back, "lost": problems}
+    ) from None
 
 
 def _record(recorder: Recorder, target: _Target, saved: SavedEntry | None) -> None:
