@@ -37,9 +37,9 @@ def run_cli(
     stdin: str = "",
     limit: int | None = None,
     env: dict[str, str] | None = None,
+    preexec: Callable[[], None] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``llm-operator ARGS``; ``limit``: the child's file-size limit in bytes (ulimit -f)."""
-    preexec: Callable[[], None] | None = None
     if limit is not None:
 
         def preexec() -> None:
@@ -250,8 +250,9 @@ def fill(folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def read_only_bind(source: Path, target: Path) -> Iterator[Path]:
-    """``source`` mounted again, read-only, at ``target`` (skipped where not allowed)."""
+def read_only_bind(source: Path, target: Path, writable: bool = False) -> Iterator[Path]:
+    """``source`` mounted again, read-only unless ``writable``, at ``target`` (skipped where
+    not allowed)."""
     target.mkdir()
     if os.geteuid() != 0:
         pytest.skip("a bind mount needs root")
@@ -259,7 +260,8 @@ def read_only_bind(source: Path, target: Path) -> Iterator[Path]:
     if done.returncode != 0:
         pytest.skip(f"cannot bind-mount here: {done.stderr.decode(errors='replace')}")
     try:
-        subprocess.run(["mount", "-o", "remount,bind,ro", str(target)], check=True)
+        if not writable:
+            subprocess.run(["mount", "-o", "remount,bind,ro", str(target)], check=True)
         yield target
     finally:
         subprocess.run(["umount", "-l", str(target)], capture_output=True, check=False)
@@ -517,3 +519,45 @@ def test_a_commit_over_the_file_size_limit_takes_the_change_back_and_names_the_l
     undo = run_cli("undo", *where)
     assert undo.stdout.startswith("Nothing to undo")
     assert "For the chat" not in undo.stdout
+
+
+def test_a_read_only_file_on_another_mount_of_the_home_disk_is_trashed_as_its_rename_allows(
+    tmp_path: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """The workspace is a bind mount, so the trash copies across mounts; the run has no
+    power over permission bits. A 0444 file in a folder the user may write can be moved:
+    it goes to the trash (no "permission denied" from send2trash's check of the file's own
+    write bit), and undo brings it back with its mode."""
+    if os.geteuid() != 0:
+        pytest.skip("a bind mount needs root")
+    home = tmp_path / "home"  # made by the autouse trash fixture: HOME, with its trash
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "ro.txt").write_text("kept\n", encoding="utf-8")
+    (source / "ro.txt").chmod(0o444)
+    with read_only_bind(source, tmp_path / "ws", writable=True) as workspace:
+        where = ("--workspace", workspace, "--state-dir", state_dir)
+        try:
+            done = run_cli(
+                "exec",
+                "--yes",
+                *where,
+                stdin=cmd("d1", "fs.delete", path="ro.txt"),
+                preexec=drop_dac_override,
+            )
+        except subprocess.SubprocessError as exc:
+            pytest.skip(f"cannot drop capabilities here: {exc}")
+        gone = not (workspace / "ro.txt").exists()
+        undo = run_cli("undo", *where)
+        back = (workspace / "ro.txt").read_text(encoding="utf-8")
+        mode = (workspace / "ro.txt").stat().st_mode & 0o777
+
+    assert "Traceback" not in done.stderr
+    (result,) = parse_results(done.stdout)
+    assert result.ok, result.summary
+    assert gone
+    trashed = home / ".local" / "share" / "Trash" / "files" / "ro.txt"
+    assert trashed.read_text(encoding="utf-8") == "kept\n"
+    assert "restored 1 path" in undo.stdout
+    assert back == "kept\n"
+    assert mode == 0o444
