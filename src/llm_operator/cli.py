@@ -383,12 +383,29 @@ def _undo(session: Session) -> int:
     from .core.protocol.encoder import encode_results
 
     session.on_wait = _say_waiting
+    problem = session.store_problem
+    if problem is not None:
+        # Nothing can be undone without the journal: a usage error, as a bad folder is.
+        print(f"llm-operator: undo failed ({problem.code}): {problem.message}", file=sys.stderr)
+        print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         report = session.undo_last()
-        notices = session.undo_notices()
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
+    try:
+        notices = session.undo_notices()
+    except OperatorError:
+        notices = []  # the store failed after the undo: its report says so
+    if report.notice is not None and all(n.id != report.notice.id for n in notices):
+        # A notice the store could not keep: printed now, or the chat never hears of it.
+        from .core.actions.base import Outcome
+        from .core.protocol.encoder import Result
+
+        notice = report.notice
+        outcome = Outcome(True, notice.summary, notice.details)
+        notices.append(Result(notice.id, outcome, notice=True))
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     print(report.summary)

@@ -233,6 +233,9 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         change = FileChange(rel, None, None, before_is_symlink=True)
         summary = f"Deleted symlink {rel} (its target is untouched)"
     elif spot.is_dir:
+        from ..store.mounts import refuse_mount_points
+
+        refuse_mount_points(ctx.workspace.root / rel, rel, spot.dir_fd, spot.info)
         change = FileChange(rel, None, None, before_is_dir=True)
         summary = (
             f"Deleted folder {rel} with {counted(_count_files(spot), 'file')} (moved to the trash)"
