@@ -58,6 +58,12 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--yes", action="store_true", help="approve every write")
     answer.add_argument("--no", action="store_true", help="reject every write")
     exec_.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
+    exec_.add_argument(
+        "--results",
+        choices=("readable", "base64"),
+        default="readable",
+        help="details as readable lines (default) or strict v3 details_b64",
+    )
     exec_.add_argument("file", nargs="?", default="-", help="the reply (default: stdin)")
 
     undo = commands.add_parser("undo", help="undo the last approved batch of writes")
@@ -177,7 +183,7 @@ def _read_reply(name: str) -> str | None:
 
 
 def _exec(session: Session, args: argparse.Namespace) -> int:
-    from .core.protocol.encoder import encode_results
+    from .core.protocol.encoder import ResultForm, encode_results
 
     text = _read_reply(args.file)
     if text is None:
@@ -195,7 +201,7 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     if results:
-        sys.stdout.write(encode_results(results) + "\n")
+        sys.stdout.write(encode_results(results, ResultForm(args.results)) + "\n")
     return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
 
 

@@ -55,7 +55,7 @@ def test_each_result_is_decoded_with_code_coloured(
 def test_the_parts_line_says_what_is_copied_and_what_is_pending(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:
-    (workspace / "big.txt").write_text("0123456789\n" * 700)
+    (workspace / "big.txt").write_text("0123456789\n" * 1200)
     window = make_window(workspace)
     window.settings.part_size = 5000
     paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="big.txt")))
@@ -83,7 +83,7 @@ def test_a_huge_read_is_shown_in_part_and_copied_whole(
     assert f"row {MAX_DETAIL_LINES}\n" not in page
     assert "... 50 more lines not shown here" in page
     copied = QApplication.clipboard().text()
-    import base64
+    from llm_operator.core.protocol.result_reader import read_results
 
-    encoded = copied.split("details_b64: ")[1].split("\n")[0]
-    assert base64.b64decode(encoded).decode().endswith(f"row {MAX_DETAIL_LINES + 49}\n")
+    (result,) = read_results(copied)
+    assert (result.details or b"").decode().endswith(f"row {MAX_DETAIL_LINES + 49}\n")

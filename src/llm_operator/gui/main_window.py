@@ -393,6 +393,7 @@ class MainWindow(QMainWindow):
             self.settings.part_size,
             self.settings.auto_copy,
             sources_of(done.run, done.decisions),
+            self.settings.results_form,
         )
         counts = count_run(done.run, done.decisions)
         message = f"Ran {counts.describe()}."
