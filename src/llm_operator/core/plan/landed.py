@@ -32,6 +32,24 @@ def _clip(line: str) -> str:
     return line if len(line) <= MAX_WIDTH else line[:MAX_WIDTH] + " [line cut]"
 
 
+def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """Diff opcodes with the common head and tail set aside first, so an insertion among
+    repeated lines (a closing brace, a blank line) is shown where it was made."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(
+        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
+    )
+    return [
+        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in middle.get_opcodes()
+    ]
+
+
 def landed_lines(changes: ChangeSet) -> list[str]:
     shown: list[str] = []
     numbered = 0
@@ -44,8 +62,7 @@ def landed_lines(changes: ChangeSet) -> list[str]:
         if new is None or old is None:
             continue
         shown.append(f"# landed in {change.path}:")
-        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in _opcodes(old, new):
             if tag == "equal":
                 continue
             if tag == "delete":
