@@ -91,7 +91,13 @@ def _parser() -> argparse.ArgumentParser:
         help="characters per part (default: the window's chat part size setting)",
     )
     pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
-    commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer = commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer.add_argument(
+        "--results",
+        choices=("readable", "base64"),
+        default="readable",
+        help="describe results in this form (as exec --results gives them)",
+    )
     return parser
 
 
@@ -133,9 +139,10 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "pack":
         return _pack(args)
     if args.command == "primer":
+        from .core.protocol.encoder import ResultForm
         from .core.protocol.primer import primer_text
 
-        sys.stdout.write(primer_text())
+        sys.stdout.write(primer_text(ResultForm(args.results)))
         return EXIT_OK
     # exec and undo are one short run each, and most of their time is the import of a few
     # hundred modules, classes and functions: the cyclic collector would walk those again

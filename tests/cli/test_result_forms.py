@@ -80,3 +80,13 @@ def test_a_bad_results_choice_is_a_usage_error(tmp_path: Path) -> None:
     done = cli("exec", "--workspace", tmp_path, "--results", "hex", stdin="")
     assert done.returncode == 2
     assert "readable" in done.stderr
+
+
+def test_the_primer_describes_the_form_exec_will_send() -> None:
+    from llm_operator.core.protocol.primer import PRIMER_LIMIT, primer_text
+
+    for form in ResultForm:
+        done = cli("primer", "--results", form.value)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == primer_text(form)
+        assert len(done.stdout.encode()) <= PRIMER_LIMIT

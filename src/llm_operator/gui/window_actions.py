@@ -229,7 +229,7 @@ class WindowActions:
 
         status = self._window.statusBar()
         try:
-            self._clipboard.copy(primer_text())
+            self._clipboard.copy(primer_text(self._settings.results_form))
         except OSError as error:
             status.showMessage(f"Cannot read the interface spec: {error}")
             return

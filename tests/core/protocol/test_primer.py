@@ -21,6 +21,7 @@ from llm_operator.core import actions
 from llm_operator.core.actions.operator import interface_spec
 from llm_operator.core.error_codes import ERROR_CODES
 from llm_operator.core.plan.session import Session
+from llm_operator.core.protocol.encoder import ResultForm
 from llm_operator.core.protocol.primer import (
     ERROR_GROUPS,
     NOT_FOR_THE_MODEL,
@@ -162,12 +163,28 @@ def test_scanning_the_primer_finds_only_its_examples() -> None:
 
 def test_the_example_payloads_decode_to_what_the_text_shows() -> None:
     text = primer_text()
-    shown = re.findall(r"edits_b64 = (\{.*\}\]\})", text)
-    sent = re.findall(r"^edits_b64: (\S+)$", text, re.MULTILINE)
-    assert json.loads(base64.b64decode(sent[0])) == json.loads(shown[0])
-    assert base64.b64decode(re.findall(r"^content_b64: (\S+)$", text, re.MULTILINE)[0]) == (
-        b"first\nsecond\n"
-    )
+    shown = re.findall(r"edits_json = (\{.*\}\]\})", text)
+    assert json.loads(shown[0])["edits"][0]["op"] == "replaceFirst"
+    for sent in re.findall(r"^edits_json: (.*)$", text, re.MULTILINE):
+        assert json.loads(sent)["version"] == 1
+    fallback = re.search(r"content_b64: (\S+) would do the same", text)
+    assert fallback is not None
+    (content,) = re.findall(r"^content_json: (.*)$", text, re.MULTILINE)
+    assert base64.b64decode(fallback.group(1)).decode() == json.loads(content) == "first\nsecond\n"
+
+
+def test_the_primer_describes_the_results_form_in_use() -> None:
+    readable = primer_text()
+    strict = primer_text(ResultForm.BASE64)
+    assert "details_lines: N" in readable
+    assert "details_b64" not in readable.replace("*_b64", "")
+    assert "details_b64: base64" in strict
+    assert "details_lines" not in strict
+    for text in (readable, strict):
+        assert len(text) <= PRIMER_LIMIT
+        assert "symbol: Class/method" in text
+        assert "\\u00e9 for non-ASCII is fine" in text
+        assert "final newline" in text
 
 
 def _plan_workspace(tmp_path: Path) -> Path:
