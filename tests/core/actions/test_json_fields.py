@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from llm_operator.core import actions
+from llm_operator.core.actions.fields import decode_json_value
 from llm_operator.core.protocol.validator import allowed_keys
 from support.actions import b64
 from support.paths import DATA
@@ -177,3 +180,15 @@ def test_two_forms_of_one_field_are_refused(
         cmd("two", "fs.write", path="x.txt", **fields), "ERR_CONFLICTING_FIELDS", "two"
     )
     assert "content_json" in refused.summary
+
+
+@given(st.text(max_size=200))
+def test_any_text_sent_as_json_decodes_to_itself(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return  # lone surrogates are refused (test_a_json_value_of_the_wrong_kind_is_refused)
+    value = one_line(text)
+    assert value.isascii()
+    assert "\n" not in value
+    assert decode_json_value(value, "content_json") == text
