@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llm_operator.core.actions.base import Outcome
 from llm_operator.core.plan.session import APPROVE, Session
@@ -165,3 +168,23 @@ def test_an_outcome_with_bytes_that_are_not_utf8_round_trips_readable() -> None:
     result = Result("x", Outcome(True, "s", raw.decode("utf-8", "surrogateescape")))
     (read,) = read_results(encode_results([result]))
     assert read.details == raw
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\r"), max_size=300))
+def test_fs_read_and_read_slice_of_any_text_round_trip(text: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "ws"
+        root.mkdir()
+        data = text.encode("utf-8")
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]  # a leading BOM is not part of the text fs.read returns
+        (root / "any.txt").write_bytes(data)
+        results = run(
+            root,
+            Path(folder) / "state",
+            [cmd("r", "fs.read", path="any.txt"), cmd("s", "fs.readSlice", path="any.txt")],
+        )
+        assert results[0].ok, results[0].outcome.summary
+        read, _ = check_round_trip(results)
+        assert (read or b"") == data
