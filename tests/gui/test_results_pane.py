@@ -87,3 +87,25 @@ def test_a_huge_read_is_shown_in_part_and_copied_whole(
 
     (result,) = read_results(copied)
     assert (result.details or b"").decode().endswith(f"row {MAX_DETAIL_LINES + 49}\n")
+
+
+def test_the_strict_results_setting_copies_details_b64_and_is_saved(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    import base64
+
+    from llm_operator.core.store.settings import Settings
+
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
+    readable = QApplication.clipboard().text()
+    assert "details_lines: " in readable
+    assert "details_b64" not in readable
+    window.window_actions.strict_results.setChecked(True)
+    assert window.settings.results_form == "base64"
+    assert Settings.load(window.settings.path).results_form == "base64"
+    paste_and_run(qtbot, window, reply(command("r2", "fs.read", path="a.txt")))
+    strict = QApplication.clipboard().text()
+    encoded = base64.b64encode((workspace / "a.txt").read_bytes()).decode()
+    assert f"details_b64: {encoded}" in strict
+    assert "details_lines" not in strict

@@ -3,7 +3,8 @@ none, the app spaces them as the file does and says so in a warning.
 
 The Go file is gin's utils_test.go (tests/data/structure_real/README.md says where from):
 a model inserting a test function after TestWrap is the case that once gained a blank
-line it did not send, silently.
+line it did not send, silently. The last tests hold the primer's other blank-line rules
+(region content as sent, replaceRange text as whole lines).
 """
 
 from __future__ import annotations
@@ -113,3 +114,34 @@ def test_the_action_summary_says_which_blank_lines_it_added(
         "65: }",
         "66: ",
     ]
+
+
+def test_region_content_keeps_exactly_the_blank_lines_sent(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "g.py").write_text("x = 1\n# anchor\ny = 2\n", encoding="utf-8")
+    (result,) = run_reply(
+        cmd(
+            "r1",
+            "fs.insertRegion",
+            path="g.py",
+            marker_id="m1",
+            anchor="# anchor",
+            content_json=json.dumps("\nz = 3\n\n"),
+        )
+    )
+    assert result.ok, result.summary
+    assert (workspace / "g.py").read_text("utf-8") == (
+        "x = 1\n# anchor\n# OPERATOR_BEGIN m1\n\nz = 3\n\n# OPERATOR_END m1\ny = 2\n"
+    )
+
+
+def test_replace_range_text_is_whole_lines(run_reply: Any, cmd: Any, workspace: Path) -> None:
+    (workspace / "r.txt").write_text("a\nb\nc\n", encoding="utf-8")
+    edits = {
+        "version": 1,
+        "edits": [{"op": "replaceRange", "startLine": 2, "endLine": 2, "text": "B1\nB2"}],
+    }
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="r.txt", edits_json=json.dumps(edits)))
+    assert result.ok, result.summary
+    assert (workspace / "r.txt").read_text("utf-8") == "a\nB1\nB2\nc\n"
