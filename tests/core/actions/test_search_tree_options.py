@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from llm_operator.core.actions.search_tree import MAX_FILES, MAX_MATCHES
+from llm_operator.core.protocol.result_reader import read_results
 
 IDS = itertools.count(1)
 HIT = re.compile(r"(?P<path>[^:]+):(?P<line>[0-9]+): (?P<text>.*)\Z")
@@ -325,9 +326,9 @@ def test_an_unreadable_folder_is_skipped_and_counted() -> None:
             check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr
-        payload = re.search(r"details_b64: (\S+)", done.stdout)
-        assert payload, done.stdout + done.stderr
-        details = base64.b64decode(payload[1]).decode("utf-8")
+        (result,) = read_results(done.stdout)
+        assert result.details, done.stdout + done.stderr
+        details = result.details.decode("utf-8")
         assert [line for line in details.split("\n") if line.endswith(":1: needle")] == [
             "a/one.txt:1: needle",
             "z/two.txt:1: needle",

@@ -557,7 +557,10 @@ class Session:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
-        return Result(pending.id, _with_notes(pending.plan.outcome, notes))
+        from .landed import with_landed
+
+        landed = with_landed(pending.plan.outcome, pending.plan.changes)
+        return Result(pending.id, _with_notes(landed, notes))
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
