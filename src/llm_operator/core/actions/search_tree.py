@@ -83,10 +83,17 @@ def _select(fields: SearchTreeFields) -> Select | None:
     """The glob / exclude filter, on paths relative to the searched folder."""
     if fields.glob is None and fields.exclude is None:
         return None
-    import pathspec
+    from ..store.ignores import PatternProblem, compile_patterns
 
-    wanted = pathspec.GitIgnoreSpec.from_lines(_split_patterns(fields.glob or ""))
-    unwanted = pathspec.GitIgnoreSpec.from_lines(_split_patterns(fields.exclude or ""))
+    try:
+        wanted = compile_patterns(_split_patterns(fields.glob or ""))
+        unwanted = compile_patterns(_split_patterns(fields.exclude or ""))
+    except PatternProblem as problem:
+        raise OperatorError(
+            "ERR_INVALID_FIELD",
+            f"the glob/exclude pattern {problem.pattern!r} cannot be used ({problem.reason}); "
+            "give gitignore-style patterns such as *.py, src/**/*.ts, [abc].txt",
+        ) from None
     has_glob = fields.glob is not None
 
     def select(rel: str, is_dir: bool) -> bool:
