@@ -18,6 +18,7 @@ Rules (the protocol docs record them):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import OperatorError
@@ -46,14 +47,19 @@ class Finder:
 
     def spans(self, text: str, limit: int | None = None) -> list[tuple[int, int, str]]:
         """``(start, end, replacement)`` of the first ``limit`` matches, left to right."""
-        found: list[tuple[int, int, str]] = []
+        return list(self.iter_spans(text, limit))
+
+    def iter_spans(self, text: str, limit: int | None = None) -> Iterator[tuple[int, int, str]]:
+        """The matches of ``spans``, one at a time (a caller may stop early)."""
+        found = 0
         if self.pattern is None:
             start = text.find(self.find)
-            while start != -1 and (limit is None or len(found) < limit):
+            while start != -1 and (limit is None or found < limit):
                 end = start + len(self.find)
-                found.append((start, end, self.template))
+                found += 1
+                yield start, end, self.template
                 start = text.find(self.find, end)
-            return found
+            return
         data = encode(text)
         chars = CharOffsets(data)
         for spans in self.pattern.finditer(data):
@@ -61,10 +67,10 @@ class Finder:
             replacement = (
                 self.expansion.expand(data, spans) if self.expansion is not None else self.template
             )
-            found.append((chars(start), chars(end), replacement))
-            if limit is not None and len(found) >= limit:
-                break
-        return found
+            yield chars(start), chars(end), replacement
+            found += 1
+            if limit is not None and found >= limit:
+                return
 
     def options(self) -> str:
         """The options in force, in words ("" for plain matching)."""

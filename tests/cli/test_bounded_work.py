@@ -1,0 +1,190 @@
+"""A hostile reply cannot exhaust the machine: each attack runs in a real ``exec`` process
+under a time and memory limit and must end, inside them, with a clear ERR_ result.
+
+The families: regexes that backtrack, glob / exclude / .gitignore patterns that backtrack,
+an edit list that doubles the file 30 times, planning over a 20 GiB (sparse) file, folders
+nested 5,000 deep, and a reply of many searches over a tree (the work budget).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.actions import b64, edits_b64
+from support.fixtures import Decoded, cmd, parse_results, reply
+
+MEMORY_LIMIT = 1536 * 1024 * 1024  # address space of the exec process
+TIME_LIMIT = 60  # seconds, generous for a loaded CI machine; a hang takes forever
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_limited(
+    workspace: Path, state: Path, text: str, *flags: str, env: dict[str, str] | None = None
+) -> list[Decoded]:
+    """``llm-operator exec`` of ``text`` under the limits; its results (stderr clean of
+    tracebacks)."""
+    command = [sys.executable, "-m", "llm_operator.cli", "exec", "--workspace", str(workspace)]
+    command += ["--state-dir", str(state), *flags, "-"]
+    done = subprocess.run(
+        command,
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        preexec_fn=_limit_memory,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "MemoryError" not in done.stderr + done.stdout
+    assert done.returncode in (0, 1), done.stderr
+    return parse_results(done.stdout)
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root
+
+
+# -- regexes --------------------------------------------------------------------------
+
+
+def test_nested_quantifier_regex_in_search_tree_ends(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("a" * 5000 + "b\n" + "x\n")
+    (ws / "b.txt").write_text(("a" * 40 + "!\n") * 2000)
+    text = reply(cmd("s1", "fs.searchTree", path=".", query="(a+)+$", regex="true"))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    assert "Found 0 matches" in result.summary
+
+
+def test_nested_quantifier_regex_in_apply_edits_ends(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("a" * 50_000 + "b\n")
+    edits = edits_b64({"op": "replaceAll", "find": "(a+)+$", "text": "x", "regex": True})
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits))
+    (result,) = run_limited(ws, state, text, "--yes")
+    assert result.code == "ERR_ANCHOR_NOT_FOUND", result.summary
+    assert (ws / "a.txt").read_text() == "a" * 50_000 + "b\n"
+
+
+def test_backreference_is_refused_with_what_to_write(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("aa\n")
+    text = reply(cmd("s1", "fs.searchTree", path=".", query=r"(a)\1", regex="true"))
+    (result,) = run_limited(ws, state, text)
+    assert result.code == "ERR_INVALID_REGEX"
+    assert "backreferences" in result.summary
+    assert "RE2" in result.summary
+
+
+# -- glob, exclude and .gitignore patterns ----------------------------------------------
+
+HOSTILE_GLOB = "*a" * 15 + "*b"  # *a*a*...*a*b backtracks on names made of a's
+
+
+def _long_names(root: Path, count: int = 30) -> None:
+    for index in range(count):
+        (root / ("a" * 200 + f"{index:03}")).write_text("needle\n")
+
+
+@pytest.mark.parametrize("field", ["glob", "exclude"])
+def test_hostile_glob_or_exclude_ends(ws: Path, state: Path, field: str) -> None:
+    _long_names(ws)
+    text = reply(cmd("s1", "fs.searchTree", path=".", query="needle", **{field: HOSTILE_GLOB}))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    found = "Found 0 matches" if field == "glob" else "Found 30 matches"
+    assert found in result.summary
+
+
+def test_hostile_gitignore_ends_for_search_and_outline(ws: Path, state: Path) -> None:
+    _long_names(ws)
+    (ws / "code.py").write_text("def needle():\n    pass\n")
+    (ws / ".gitignore").write_text("\n".join(["*?" * 60 + "b", HOSTILE_GLOB, "[z-a]"]) + "\n")
+    text = reply(
+        cmd("s1", "fs.searchTree", path=".", query="needle"),
+        cmd("o1", "fs.outline", path="."),
+    )
+    search, outline = run_limited(ws, state, text)
+    assert search.ok, search.summary
+    assert "Found 31 matches" in search.summary  # the unreadable line [z-a] is left out
+    assert outline.ok, outline.summary
+
+
+# -- edit output -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("regex", [False, True])
+def test_thirty_doublings_are_refused_at_the_output_bound(
+    ws: Path, state: Path, regex: bool
+) -> None:
+    (ws / "a.txt").write_text("a" * 100_000 + "\n")
+    edit = {"op": "replaceAll", "find": "a", "text": "aa", "regex": regex}
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*[edit] * 30)))
+    (result,) = run_limited(ws, state, text, "--yes")
+    assert result.code == "ERR_EDIT_OUTPUT_TOO_LARGE", result.summary
+    assert "10000000 characters" in result.summary
+    assert (ws / "a.txt").read_text() == "a" * 100_000 + "\n"
+
+
+# -- planning over a huge file -----------------------------------------------------------
+
+HUGE = 20 * 1024**3
+
+
+def _commands() -> list[str]:
+    content = b64("x = 1\n")
+    return [
+        cmd("w", "fs.write", path="huge.py", content_b64=content),
+        cmd(
+            "e",
+            "fs.applyEdits",
+            path="huge.py",
+            edits_b64=edits_b64({"op": "replaceAll", "find": "a", "text": "b"}),
+        ),
+        cmd(
+            "p",
+            "fs.patch",
+            path="huge.py",
+            patch_b64=b64("--- a/huge.py\n+++ b/huge.py\n@@ -1 +1 @@\n-a\n+b\n"),
+        ),
+        cmd("d", "fs.delete", path="huge.py"),
+        cmd("rs", "fs.replaceStructure", path="huge.py", target="def f():", content_b64=content),
+        cmd("ds", "fs.deleteStructure", path="huge.py", target="def f():"),
+        cmd("ms", "fs.moveStructure", path="huge.py", target="def f():", position="end"),
+        cmd(
+            "ir", "fs.insertRegion", path="huge.py", marker_id="m1", anchor="x", content_b64=content
+        ),
+        cmd("rr", "fs.replaceRegion", path="huge.py", marker_id="m1", content_b64=content),
+        cmd("dr", "fs.deleteRegion", path="huge.py", marker_id="m1"),
+        cmd("lr", "fs.listRegions", path="huge.py"),
+        cmd("rd", "fs.readStructure", path="huge.py", target="def f():"),
+    ]
+
+
+def test_a_huge_file_is_refused_by_its_size_before_reading(ws: Path, state: Path) -> None:
+    huge = ws / "huge.py"
+    with huge.open("wb") as handle:
+        handle.truncate(HUGE)  # sparse: no disk used
+    commands = _commands()
+    results = run_limited(ws, state, reply(*commands), "--yes")
+    assert [r.id for r in results] == [c.split("id: ")[1].split("\n")[0] for c in commands]
+    for result in results:
+        assert result.code == "ERR_FILE_TOO_LARGE", result.summary
+        assert f"{HUGE} bytes" in result.summary
+    assert huge.stat().st_size == HUGE
