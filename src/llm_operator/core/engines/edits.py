@@ -379,7 +379,7 @@ def _replace(
 ) -> tuple[str, str]:
     finder = _finder(edit, index)
     first = isinstance(edit, ReplaceFirst)
-    if finder.pattern is None and not first and finder.find in text:
+    if finder.pattern is None and isinstance(edit, ReplaceAll) and finder.find in text:
         return _replace_plain(text, edit, finder, where, index, limit)
     out = io.StringIO()
     size = last = count = 0
