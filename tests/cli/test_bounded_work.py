@@ -188,3 +188,47 @@ def test_a_huge_file_is_refused_by_its_size_before_reading(ws: Path, state: Path
         assert result.code == "ERR_FILE_TOO_LARGE", result.summary
         assert f"{HUGE} bytes" in result.summary
     assert huge.stat().st_size == HUGE
+
+
+# -- deep folders ----------------------------------------------------------------------
+
+DEPTH = 5000
+
+
+def _nest(root: Path, depth: int = DEPTH) -> None:
+    """``root/d/d/.../d/deep.py`` (``depth`` folders: longer than PATH_MAX, so by descriptor)
+    and a file after the chain, ``root/z.py``, that the walk must still reach."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            child = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        handle = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(handle, b"def needle():\n    return 1\n")
+        os.close(handle)
+    finally:
+        os.close(fd)
+    (root / "z.py").write_text("def needle_too():\n    return 2\n")
+
+
+def test_search_tree_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) -> None:
+    _nest(ws)
+    (result,) = run_limited(ws, state, reply(cmd("s1", "fs.searchTree", path=".", query="needle")))
+    assert result.ok, result.summary
+    assert "Found 2 matches" in result.summary
+    lines = (result.details or "").splitlines()
+    assert lines[-2].startswith("d/" * DEPTH + "deep.py:1: def needle")
+    assert lines[-1] == "z.py:1: def needle_too():"
+    assert "0 unreadable" in result.details
+
+
+def test_outline_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) -> None:
+    _nest(ws)
+    (result,) = run_limited(ws, state, reply(cmd("o1", "fs.outline", path=".")))
+    assert result.ok, result.summary
+    details = result.details or ""
+    assert "d/" * DEPTH + "deep.py" in details
+    assert "def needle():" in details
+    assert "def needle_too():" in details
