@@ -232,3 +232,57 @@ def test_outline_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) 
     assert "d/" * DEPTH + "deep.py" in details
     assert "def needle():" in details
     assert "def needle_too():" in details
+
+
+# -- the reply's work budget ----------------------------------------------------------
+
+
+def _tree(root: Path, files: int, size: int) -> None:
+    line = b"x = 'nothing to see here, keep looking'\n"
+    body = line * (size // len(line))
+    for index in range(files):
+        folder = root / f"pkg{index // 50:02}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"mod{index:03}.py").write_bytes(body)
+
+
+def _searches(count: int) -> str:
+    return reply(*(cmd(f"s{i}", "fs.searchTree", path=".", query="needle") for i in range(count)))
+
+
+def test_many_searches_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
+    _tree(ws, 200, 100_000)  # 20 MB; the budget is scaled down through the test seam
+    results = run_limited(
+        ws, state, _searches(1500), env={"LLM_OPERATOR_WORK_BUDGET": "30:30000000"}
+    )
+    assert len(results) == 1500
+    assert results[0].ok, results[0].summary
+    assert "(complete)" in (results[0].details or "")
+    stopped = results[1]  # 20 MB read, 10 MB left: stops mid-walk with where to resume
+    assert stopped.ok, stopped.summary
+    assert "stopped: this reply's work budget is used up" in stopped.summary
+    resume = (stopped.details or "").split("# more: after: ")[1].split("\n")[0]
+    assert resume.startswith("pkg0")
+    for result in results[2:]:
+        assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+        assert "not run: this reply's work budget (30 s / 30 MB read)" in result.summary
+        assert "send it again in a later reply" in result.summary
+
+
+def test_a_search_not_run_runs_when_sent_again(ws: Path, state: Path) -> None:
+    _tree(ws, 20, 100_000)
+    env = {"LLM_OPERATOR_WORK_BUDGET": "30:1000000"}
+    first = run_limited(ws, state, _searches(3), env=env)
+    assert first[2].code == "ERR_WORK_BUDGET_EXCEEDED"
+    (again,) = run_limited(ws, state, reply(_searches(3).split("\n\n")[3]), env=env)
+    assert again.id == "s2"
+    assert again.ok, again.summary
+    assert "[repeat" not in again.summary
+
+
+def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> None:
+    _tree(ws, 300, 100_000)  # 30 MB: the 256 MB budget is spent after nine searches
+    results = run_limited(ws, state, _searches(1500))
+    assert len(results) == 1500
+    assert all(r.ok for r in results[:8])
+    assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"

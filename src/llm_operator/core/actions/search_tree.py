@@ -32,6 +32,7 @@ from ..protocol.names import display_name, is_plain_name
 from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
 from ..wording import counted
+from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
 from .fields import Flag
 from .read_fields import SearchFields
@@ -47,6 +48,7 @@ MAX_FILES = 300
 MAX_FILE_BYTES = 500_000
 MAX_VISITS = 5000  # files handed out by the walk (searched or skipped) per call
 BINARY_PROBE = 8192
+BUDGET_CUT = "reply's work budget"
 
 
 class SearchTreeFields(SearchFields):
@@ -164,6 +166,11 @@ def _search(
 ) -> None:
     last_done: str | None = None
     for item in files:
+        if spent() and last_done is not None:
+            # Between files: stop here and say where the next reply resumes.
+            tally.cut.append(BUDGET_CUT)
+            tally.after = last_done
+            return
         if tally.scanned >= MAX_FILES or tally.counts.visited > MAX_VISITS:
             tally.cut.append(
                 f"file limit {MAX_FILES}" if tally.scanned >= MAX_FILES else "visit limit"
@@ -253,7 +260,12 @@ def _render(
         f"Found {counted(len(matches), 'match', 'matches')} in {display_name(rel)} "
         f"({counted(tally.scanned, 'file')} scanned)"
     )
-    if cut:
+    if cut and cut[0] == BUDGET_CUT:
+        summary += (
+            f"; stopped: this reply's work budget is used up; send the same search with "
+            f"after: {tally.after} in a later reply for the next files"
+        )
+    elif cut:
         summary += f"; truncated at the {cut[0]}: " + (
             f"send the same search with after: {tally.after} for the next files"
             if tally.after is not None

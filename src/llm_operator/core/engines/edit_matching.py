@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import OperatorError
+from ..work_budget import check
 from .linear_regex import (
     CharOffsets,
     LinearPattern,
@@ -69,6 +70,8 @@ class Finder:
             )
             yield chars(start), chars(end), replacement
             found += 1
+            if not found % 4096:
+                check("this regex edit")
             if limit is not None and found >= limit:
                 return
 

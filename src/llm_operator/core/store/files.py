@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import OperatorError
+from ..work_budget import charge
 from .fsaccess import DIR_FLAGS, MAX_RETRIES, READ_FLAGS, Spot, locate
 from .oserrors import named_os_error
 from .pathtext import outside_error
@@ -233,6 +234,7 @@ def read_at(
             data = handle.read(limit + 1)
         except OSError as exc:
             raise named_os_error(exc, spot.rel, "read", "ERR_READ_FAILED") from None
+        charge(len(data))
         if len(data) > limit:
             raise too_large(spot.rel, len(data), limit)
         return data

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
 from ..protocol.names import is_plain_name
+from ..work_budget import charge
 from .ignores import Ignores
 from .pathtext import check_path_text
 from .workspace import is_trash_name
@@ -424,4 +425,5 @@ def read_limited(fd: int, limit: int) -> bytes | None:
         chunks.append(chunk)
         remaining -= len(chunk)
     data = b"".join(chunks)
+    charge(len(data))
     return None if len(data) > limit else data
