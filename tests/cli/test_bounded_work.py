@@ -286,3 +286,16 @@ def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> Non
     assert len(results) == 1500
     assert all(r.ok for r in results[:8])
     assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"
+
+
+def test_deleting_a_deep_folder_is_planned(ws: Path, state: Path) -> None:
+    from llm_operator.core.store.tree_walk import count_files
+
+    _nest(ws)
+    fd = os.open(ws, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        assert count_files(fd, "d") == 1  # deep.py, 5,000 folders down
+    finally:
+        os.close(fd)
+    (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--no")
+    assert result.code == "ERR_REJECTED_BY_USER", result.summary  # planned, then rejected

@@ -7,7 +7,6 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -204,9 +203,10 @@ def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
 
 
 def _count_files(spot: Spot) -> int:
-    # fwalk works on descriptors and never follows a symlink.
-    walk = os.fwalk(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
-    return sum(len(files) for _, _, files, _ in walk)
+    from ..store.tree_walk import count_files
+
+    # On descriptors, never following a symlink, to any depth (os.fwalk recurses).
+    return count_files(spot.dir_fd, spot.name)
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
