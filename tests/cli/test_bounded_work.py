@@ -299,3 +299,25 @@ def test_deleting_a_deep_folder_is_planned(ws: Path, state: Path) -> None:
         os.close(fd)
     (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--no")
     assert result.code == "ERR_REJECTED_BY_USER", result.summary  # planned, then rejected
+
+
+def test_gitignore_files_count_against_the_budget(ws: Path, state: Path) -> None:
+    ignore = ("".join(f"pattern{i}/\n" for i in range(10_000))).encode()  # about 150 KB
+    for index in range(40):
+        folder = ws / f"f{index:02}"
+        folder.mkdir()
+        (folder / ".gitignore").write_bytes(ignore)
+    (ws / "f39" / "last.txt").write_text("needle\n")
+    env = {"LLM_OPERATOR_WORK_BUDGET": "30:1000000"}
+    search, outline = run_limited(
+        ws,
+        state,
+        reply(
+            cmd("s1", "fs.searchTree", path=".", query="needle"), cmd("o1", "fs.outline", path=".")
+        ),
+        env=env,
+    )
+    assert search.ok, search.summary
+    assert "stopped: this reply's work budget is used up" in search.summary
+    assert "(complete)" not in (search.details or "")
+    assert outline.code == "ERR_WORK_BUDGET_EXCEEDED", outline.summary

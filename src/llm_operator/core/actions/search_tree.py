@@ -100,10 +100,10 @@ def _select(fields: SearchTreeFields) -> Select | None:
 
     def select(rel: str, is_dir: bool) -> bool:
         candidate = rel + "/" if is_dir else rel
-        if unwanted.match_file(candidate):
+        if unwanted.match(candidate):
             return False
         # glob picks files; folders are walked into so their files can be picked.
-        return is_dir or not has_glob or wanted.match_file(candidate)
+        return is_dir or not has_glob or wanted.match(candidate)
 
     return select
 
@@ -210,6 +210,9 @@ def _search(
                 tally.cut.append(f"match limit {MAX_MATCHES}")
                 tally.after = item.rel
             return
+    if tally.counts.budget_stop:  # the walk ended early: not complete
+        tally.cut.append(BUDGET_CUT)
+        tally.after = last_done
 
 
 def _render(
@@ -261,9 +264,10 @@ def _render(
         f"({counted(tally.scanned, 'file')} scanned)"
     )
     if cut and cut[0] == BUDGET_CUT:
-        summary += (
-            f"; stopped: this reply's work budget is used up; send the same search with "
-            f"after: {tally.after} in a later reply for the next files"
+        summary += "; stopped: this reply's work budget is used up; send the same search " + (
+            f"with after: {tally.after} in a later reply for the next files"
+            if tally.after is not None
+            else "in a later reply"
         )
     elif cut:
         summary += f"; truncated at the {cut[0]}: " + (

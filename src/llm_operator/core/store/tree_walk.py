@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
 from ..protocol.names import is_plain_name
-from ..work_budget import charge
+from ..work_budget import charge, spent
 from .ignores import Ignores
 from .pathtext import check_path_text
 from .workspace import is_trash_name
@@ -62,6 +62,7 @@ class WalkCounts:
     odd_names: int = 0  # names that cannot be shown on one line
     unreadable: int = 0  # folders or files that could not be opened, links leading outside
     visited: int = 0  # files handed out
+    budget_stop: bool = False  # the reply's work budget ended the walk before its end
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,11 @@ class _Walk:
                     yield found
                 elif found is not None:
                     child_fd, child_key = found
+                    if spent():
+                        # Folders alone (their .gitignore files) can use up the budget.
+                        os.close(child_fd)
+                        self.counts.budget_stop = True
+                        return
                     self.enter(stack, child_fd, child_key, owned=True)
         finally:
             for frame in stack:
