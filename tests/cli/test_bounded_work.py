@@ -129,16 +129,26 @@ def test_hostile_gitignore_ends_for_search_and_outline(ws: Path, state: Path) ->
 # -- edit output -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("regex", [False, True])
-def test_thirty_doublings_are_refused_at_the_output_bound(
-    ws: Path, state: Path, regex: bool
-) -> None:
+def test_thirty_doublings_are_refused_at_the_output_bound(ws: Path, state: Path) -> None:
     (ws / "a.txt").write_text("a" * 100_000 + "\n")
-    edit = {"op": "replaceAll", "find": "a", "text": "aa", "regex": regex}
+    edit = {"op": "replaceAll", "find": "a", "text": "aa"}
     text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*[edit] * 30)))
     (result,) = run_limited(ws, state, text, "--yes")
     assert result.code == "ERR_EDIT_OUTPUT_TOO_LARGE", result.summary
     assert "10000000 characters" in result.summary
+    assert (ws / "a.txt").read_text() == "a" * 100_000 + "\n"
+
+
+def test_thirty_regex_doublings_stop_at_a_bound(ws: Path, state: Path) -> None:
+    # Millions of regex replacements cost seconds: the output bound or, on a slow machine,
+    # the reply's work budget (5 s here, through the test seam) ends them, changing nothing.
+    (ws / "a.txt").write_text("a" * 100_000 + "\n")
+    edit = {"op": "replaceAll", "find": "(a)", "text": "\\1\\1", "regex": True}
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*[edit] * 30)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "5:256000000"}
+    (result,) = run_limited(ws, state, text, "--yes", env=env)
+    assert result.code in ("ERR_EDIT_OUTPUT_TOO_LARGE", "ERR_WORK_BUDGET_EXCEEDED"), result.summary
+    assert "nothing was changed" in result.summary.lower()
     assert (ws / "a.txt").read_text() == "a" * 100_000 + "\n"
 
 
