@@ -298,7 +298,7 @@ def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> Non
     assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"
 
 
-def test_deleting_a_deep_folder_is_planned(ws: Path, state: Path) -> None:
+def test_deleting_a_deep_folder_is_refused_before_anything_moves(ws: Path, state: Path) -> None:
     from llm_operator.core.store.tree_walk import count_files
 
     _nest(ws)
@@ -307,8 +307,30 @@ def test_deleting_a_deep_folder_is_planned(ws: Path, state: Path) -> None:
         assert count_files(fd, "d") == 1  # deep.py, 5,000 folders down
     finally:
         os.close(fd)
-    (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--no")
-    assert result.code == "ERR_REJECTED_BY_USER", result.summary  # planned, then rejected
+    (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--yes")
+    assert result.code == "ERR_FOLDER_TOO_DEEP", result.summary
+    assert "nested 4999 levels deep" in result.summary
+    assert (ws / "d" / "d").is_dir()
+
+
+def test_a_folder_two_hundred_deep_is_deleted_and_undone(
+    ws: Path, state: Path, tmp_path: Path
+) -> None:
+    _nest(ws, 200)
+    home = tmp_path / "home"
+    (home / "share").mkdir(parents=True)
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(home / "share")}
+    (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--yes", env=env)
+    assert result.ok, result.summary
+    assert "with 1 file" in result.summary
+    assert not (ws / "d").exists()
+    command = [sys.executable, "-m", "llm_operator.cli", "undo", "--workspace", str(ws)]
+    command += ["--state-dir", str(state)]
+    undone = subprocess.run(
+        command, capture_output=True, text=True, timeout=TIME_LIMIT, env={**os.environ, **env}
+    )
+    assert undone.returncode == 0, undone.stderr
+    assert (ws / ("d/" * 200 + "deep.py")).read_text().startswith("def needle")
 
 
 def test_gitignore_files_count_against_the_budget(ws: Path, state: Path) -> None:

@@ -85,6 +85,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_INVALID_EDITS_JSON": "edits_b64 is not a valid list of edits",
         "ERR_EDIT_OUTPUT_TOO_LARGE": "an edit list would grow the file past its output bound",
         "ERR_WORK_BUDGET_EXCEEDED": "the reply's work budget (time, bytes read) is used up",
+        "ERR_FOLDER_TOO_DEEP": "fs.delete of a folder nested deeper than its undo copy can be",
         "ERR_INVALID_LINE_RANGE": "an edit's line range is outside the file or reversed",
         "ERR_ANCHOR_NOT_FOUND": "an anchor or find text that is not in the file",
         "ERR_INVALID_ANCHOR_OCCURRENCE": "an occurrence that is not a positive count of matches",

@@ -202,11 +202,24 @@ def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
 # -- fs.delete ----------------------------------------------------------------------
 
 
+MAX_DELETE_DEPTH = 200  # folder levels whose undo copy the journal can keep and rebuild
+
+
 def _count_files(spot: Spot) -> int:
-    from ..store.tree_walk import count_files
+    from ..store.tree_walk import measure_folder
 
     # On descriptors, never following a symlink, to any depth (os.fwalk recurses).
-    return count_files(spot.dir_fd, spot.name)
+    files, depth = measure_folder(spot.dir_fd, spot.name)
+    if depth > MAX_DELETE_DEPTH:
+        raise OperatorError(
+            "ERR_FOLDER_TOO_DEEP",
+            f"{spot.rel} holds folders nested {depth} levels deep; fs.delete keeps an undo "
+            f"copy of what it deletes and does so for folders up to {MAX_DELETE_DEPTH} levels "
+            "deep. Nothing was deleted; delete the deeper folders first, or let the user "
+            "delete it by hand",
+            {"depth": depth, "limit": MAX_DELETE_DEPTH},
+        )
+    return files
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:

@@ -437,18 +437,25 @@ def read_limited(fd: int, limit: int) -> bytes | None:
 
 def count_files(dir_fd: int, name: str) -> int:
     """How many non-folder entries the folder ``name`` (in ``dir_fd``) holds at any depth,
-    symlinks counted, never followed: what a delete of the folder takes with it.
+    symlinks counted, never followed: what a delete of the folder takes with it."""
+    return measure_folder(dir_fd, name)[0]
+
+
+def measure_folder(dir_fd: int, name: str) -> tuple[int, int]:
+    """(non-folder entries at any depth, deepest folder level below ``name``).
 
     A loop over an explicit stack, as the walk: any depth, at most ``MAX_OPEN_FOLDERS``
     descriptors open (a closed one is regained through ``..`` and checked by identity);
     folders that cannot be read are not counted.
     """
     total = 0
+    deepest = 0
     # each frame: [fd (-1 while closed), subfolder names left, (dev, ino)]
     stack: list[tuple[list[int], list[str], tuple[int, int]]] = []
 
     def enter(fd: int) -> None:
-        nonlocal total
+        nonlocal total, deepest
+        deepest = max(deepest, len(stack))
         folders = []
         try:
             with os.scandir(fd) as scan:
@@ -471,7 +478,7 @@ def count_files(dir_fd: int, name: str) -> int:
     try:
         enter(os.open(name, _DIR_FLAGS, dir_fd=dir_fd))
     except OSError:
-        return 0
+        return 0, 0
     try:
         while stack:
             fd_box, folders, _ = stack[-1]
@@ -499,4 +506,4 @@ def count_files(dir_fd: int, name: str) -> int:
         for fd_box, _, _ in stack:
             if fd_box[0] >= 0:
                 os.close(fd_box[0])
-    return total
+    return total, deepest
