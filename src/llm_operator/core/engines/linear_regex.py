@@ -29,26 +29,37 @@ from typing import Any
 
 _NOT_WORD = r"[^\pL\pN_]"
 
+_LOOK = (
+    "is not supported (RE2 has no lookaround): match the neighbouring text itself, and in a "
+    "replacement capture it in a group and put it back with \\1"
+)
 _HINTS = (
     ("invalid escape sequence: \\Z", "\\Z is not supported; write \\z for the end of the text"),
     ("invalid escape sequence: \\u", "write \\x{00e9} for a code point, not \\u00e9"),
     (
         "invalid escape sequence: \\",
-        "backreferences (\\1) and some escapes are not supported; escape the character "
-        "literally or match the repeated text explicitly",
+        "backreferences (\\1) and some escapes are not supported: write the repeated text "
+        "out (e.g. (ab)ab, not (ab)\\1), or escape the character with \\ only if it is "
+        "punctuation",
     ),
-    ("invalid perl operator: (?=", "lookahead (?=...) is not supported"),
-    ("invalid perl operator: (?!", "negative lookahead (?!...) is not supported"),
-    ("invalid perl operator: (?<=", "lookbehind (?<=...) is not supported"),
-    ("invalid perl operator: (?<!", "negative lookbehind (?<!...) is not supported"),
-    ("invalid perl operator: (?>", "atomic groups (?>...) are not supported"),
-    ("invalid perl operator: (?P=", "backreferences (?P=name) are not supported"),
-    ("invalid perl operator: (?P", "backreferences (?P=name) are not supported"),
-    ("invalid perl operator: (?x", "the verbose flag (?x) is not supported"),
-    ("invalid perl operator: (?#", "comments (?#...) are not supported"),
-    ("bad repetition operator", "possessive repeats (a++, a*+) are not supported"),
-    ("invalid repetition size", "repeat counts above 1000 are not supported"),
-    ("pattern too large", "the pattern is too large; make it shorter"),
+    ("invalid perl operator: (?=", f"lookahead (?=...) {_LOOK}"),
+    ("invalid perl operator: (?!", f"negative lookahead (?!...) {_LOOK}"),
+    ("invalid perl operator: (?<=", f"lookbehind (?<=...) {_LOOK}"),
+    ("invalid perl operator: (?<!", f"negative lookbehind (?<!...) {_LOOK}"),
+    ("invalid perl operator: (?>", "atomic groups (?>...) are not supported: write (?:...)"),
+    (
+        "invalid perl operator: (?P=",
+        "backreferences (?P=name) are not supported: write the repeated text out",
+    ),
+    (
+        "invalid perl operator: (?P",
+        "backreferences (?P=name) are not supported: write the repeated text out",
+    ),
+    ("invalid perl operator: (?x", "the verbose flag (?x) is not supported: remove it"),
+    ("invalid perl operator: (?#", "comments (?#...) are not supported: remove them"),
+    ("bad repetition operator", "possessive repeats (a++, a*+) are not supported: write a+, a*"),
+    ("invalid repetition size", "repeat counts above 1000 are not supported: use + or *"),
+    ("pattern too large", "the pattern is too large: make it shorter"),
 )
 
 
