@@ -340,7 +340,8 @@ ACTIONS = (
         Kind.READ,
         SearchTreeFields,
         run_search_tree,
-        f"Find a substring (or regex: true, a Python regex per line; case_sensitive: false) "
+        f"Find a substring (or regex: true, an RE2 regex per line, no lookaround or "
+        f"backreferences; case_sensitive: false) "
         f"in every text file under a folder, optionally only files matching glob and not "
         f"exclude (comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
         f"{MAX_FILES} files per call, then '# more: after: <path>' resumes with after: "
