@@ -84,6 +84,9 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_PATCH_ALREADY_APPLIED": "a hunk's new side is already in the file",
         "ERR_MISSING_EDITS_B64": "fs.applyEdits without edits_b64",
         "ERR_INVALID_EDITS_JSON": "edits_b64 is not a valid list of edits",
+        "ERR_EDIT_OUTPUT_TOO_LARGE": "an edit list would grow the file past its output bound",
+        "ERR_WORK_BUDGET_EXCEEDED": "the reply's work budget (time, bytes read) is used up",
+        "ERR_FOLDER_TOO_DEEP": "fs.delete of a folder nested deeper than its undo copy can be",
         "ERR_INVALID_LINE_RANGE": "an edit's line range is outside the file or reversed",
         "ERR_ANCHOR_NOT_FOUND": "an anchor or find text that is not in the file",
         "ERR_INVALID_ANCHOR_OCCURRENCE": "an occurrence that is not a positive count of matches",
@@ -126,6 +129,6 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_INVALID_READSLICE_PARAMS": "fs.readSlice start or lines out of range",
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
         "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or a bad after",
-        "ERR_INVALID_REGEX": "fs.searchTree regex: true with a pattern Python re cannot compile",
+        "ERR_INVALID_REGEX": "a regex (fs.searchTree, fs.applyEdits) that RE2 cannot compile",
     }
 )

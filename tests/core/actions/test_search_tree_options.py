@@ -93,12 +93,19 @@ def test_a_query_with_a_line_break_stays_on_its_header_line(
     assert "# query: \\w+ain" in regex.details  # backslashes of a regex shown as sent
 
 
-def test_bad_regex_names_the_position(run_reply: Any, cmd: Any) -> None:
+def test_bad_regex_says_what_is_wrong(run_reply: Any, cmd: Any) -> None:
     result = search(run_reply, cmd, "foo(bar", regex="true")
     assert not result.ok
     assert result.code == "ERR_INVALID_REGEX"
-    assert "position 3" in result.summary
-    assert result.json()["details"]["position"] == 3
+    assert "not a valid RE2 regular expression (missing ): foo(bar)" in result.summary
+    assert result.json()["details"]["reason"] == "missing ): foo(bar"
+
+
+def test_a_backreference_is_refused_with_what_to_do(run_reply: Any, cmd: Any) -> None:
+    result = search(run_reply, cmd, r"(a)\1", regex="true")
+    assert result.code == "ERR_INVALID_REGEX"
+    assert "backreferences (\\1)" in result.summary
+    assert "RE2 syntax" in result.summary
 
 
 def test_case_insensitive(run_reply: Any, cmd: Any, workspace: Path) -> None:
