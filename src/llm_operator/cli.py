@@ -5,7 +5,7 @@
     llm-operator exec --workspace DIR [--yes | --no] [--state-dir DIR] [FILE]
     llm-operator undo --workspace DIR [--state-dir DIR]
     llm-operator spec
-    llm-operator pack --workspace DIR [--task TEXT] [--outline] [--include-secrets]
+    llm-operator pack --workspace DIR [--task TEXT] [--map-tokens N] [--include-secrets]
                       [--limit CHARS] [PATH ...]
     llm-operator primer
 
@@ -58,6 +58,12 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--yes", action="store_true", help="approve every write")
     answer.add_argument("--no", action="store_true", help="reject every write")
     exec_.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
+    exec_.add_argument(
+        "--results",
+        choices=("readable", "base64"),
+        default="readable",
+        help="details as readable lines (default) or strict v3 details_b64",
+    )
     exec_.add_argument("file", nargs="?", default="-", help="the reply (default: stdin)")
 
     undo = commands.add_parser("undo", help="undo the last approved batch of writes")
@@ -72,7 +78,17 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument("--workspace", type=Path, required=True)
     pack.add_argument("--task", default="", help="what the LLM should do")
     pack.add_argument(
-        "--outline", action="store_true", help="add an outline of the rest of the workspace"
+        "--map-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="about how many tokens (characters / 4) the outline of the rest of the workspace "
+        "may take, its most relevant structures first (default 2000; 0: no outline)",
+    )
+    pack.add_argument(
+        "--outline",
+        action="store_true",
+        help="kept for older scripts: the outline is on unless --map-tokens 0",
     )
     pack.add_argument(
         "--include-secrets",
@@ -85,7 +101,13 @@ def _parser() -> argparse.ArgumentParser:
         help="characters per part (default: the window's chat part size setting)",
     )
     pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
-    commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer = commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer.add_argument(
+        "--results",
+        choices=("readable", "base64"),
+        default="readable",
+        help="describe results in this form (as exec --results gives them)",
+    )
     return parser
 
 
@@ -127,9 +149,10 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "pack":
         return _pack(args)
     if args.command == "primer":
+        from .core.protocol.encoder import ResultForm
         from .core.protocol.primer import primer_text
 
-        sys.stdout.write(primer_text())
+        sys.stdout.write(primer_text(ResultForm(args.results)))
         return EXIT_OK
     # exec and undo are one short run each, and most of their time is the import of a few
     # hundred modules, classes and functions: the cyclic collector would walk those again
@@ -177,7 +200,7 @@ def _read_reply(name: str) -> str | None:
 
 
 def _exec(session: Session, args: argparse.Namespace) -> int:
-    from .core.protocol.encoder import encode_results
+    from .core.protocol.encoder import ResultForm, encode_results
 
     text = _read_reply(args.file)
     if text is None:
@@ -195,7 +218,7 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     for note in session.take_recovery_notes():
         print(_on(sys.stderr, f"llm-operator: note: {note}"), file=sys.stderr)
     if results:
-        sys.stdout.write(_on(sys.stdout, encode_results(results)) + "\n")
+        sys.stdout.write(_on(sys.stdout, encode_results(results, ResultForm(args.results))) + "\n")
     return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
 
 
@@ -310,7 +333,8 @@ def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
 def _pack(args: argparse.Namespace) -> int:
     from .core.errors import OperatorError
     from .core.plan.context import build_context
-    from .core.protocol.context_pack import MIN_LIMIT
+    from .core.plan.repo_map import DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS
+    from .core.protocol.context_pack import MIN_LIMIT, estimate_tokens
     from .core.store.settings import Settings
     from .core.store.workspace import Workspace
 
@@ -319,6 +343,13 @@ def _pack(args: argparse.Namespace) -> int:
     if limit < MIN_LIMIT:
         print(f"llm-operator: --limit must be at least {MIN_LIMIT}", file=sys.stderr)
         return EXIT_USAGE
+    tokens = DEFAULT_MAP_TOKENS if args.map_tokens is None else args.map_tokens
+    if not 0 <= tokens <= MAX_MAP_TOKENS:
+        print(
+            f"llm-operator: --map-tokens must be from 0 (no outline) to {MAX_MAP_TOKENS:,}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     try:
         from .core.store.state import default_state_dir
 
@@ -326,12 +357,12 @@ def _pack(args: argparse.Namespace) -> int:
         workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
             default_state_dir()
         )
-        with _kept_outlines(workspace, args.outline) as outlines:
+        with _kept_outlines(workspace, tokens > 0) as outlines:
             pack = build_context(
                 workspace,
                 args.paths,
                 task=args.task,
-                outline=args.outline,
+                map_tokens=tokens,
                 include_secrets=args.include_secrets,
                 limit=limit,
                 outlines=outlines,
@@ -347,6 +378,14 @@ def _pack(args: argparse.Namespace) -> int:
         f"{counted(len(message.parts), 'part')} of at most {limit} characters",
         file=sys.stderr,
     )
+    if pack.outline is not None:
+        shown = pack.outline
+        print(
+            f"llm-operator: outline of the rest: {shown.files} of {shown.total_files} files, "
+            f"{shown.lines} of {shown.total_lines} lines, about "
+            f"{estimate_tokens(len(shown.text))} of {tokens} tokens",
+            file=sys.stderr,
+        )
     for left in pack.left_out:
         print(_on(sys.stderr, f"llm-operator: left out {left.rel}: {left.reason}"), file=sys.stderr)
     return EXIT_FAILED if pack.left_out else EXIT_OK
@@ -376,12 +415,29 @@ def _undo(session: Session) -> int:
     from .core.protocol.encoder import encode_results
 
     session.on_wait = _say_waiting
+    problem = session.store_problem
+    if problem is not None:
+        # Nothing can be undone without the journal: a usage error, as a bad folder is.
+        print(f"llm-operator: undo failed ({problem.code}): {problem.message}", file=sys.stderr)
+        print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         report = session.undo_last()
-        notices = session.undo_notices()
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
+    try:
+        notices = session.undo_notices()
+    except OperatorError:
+        notices = []  # the store failed after the undo: its report says so
+    if report.notice is not None and all(n.id != report.notice.id for n in notices):
+        # A notice the store could not keep: printed now, or the chat never hears of it.
+        from .core.actions.base import Outcome
+        from .core.protocol.encoder import Result
+
+        notice = report.notice
+        outcome = Outcome(True, notice.summary, notice.details)
+        notices.append(Result(notice.id, outcome, notice=True))
     for note in session.take_recovery_notes():
         print(_on(sys.stderr, f"llm-operator: note: {note}"), file=sys.stderr)
     print(_on(sys.stdout, report.summary))

@@ -62,7 +62,7 @@ def test_pack_of_src_holds_exactly_the_ticked_files_and_parts_fit(project: Path)
     every = [e.rel for e in workspace_tree(workspace).files if e.rel.endswith(".py")]
     ticked = random.Random(15).sample(every, 25)
     limit = 12_000
-    pack = build_context(workspace, ticked, task="Review these", limit=limit, outline=True)
+    pack = build_context(workspace, ticked, task="Review these", limit=limit, map_tokens=2000)
     assert set(pack.files) == set(ticked)
     assert pack.left_out == ()
     assert len(pack.message.parts) > 1

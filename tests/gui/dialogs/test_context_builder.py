@@ -222,7 +222,7 @@ def test_the_window_copies_what_pack_builds_for_the_same_choice(
         Workspace(project),
         dialog.ticked(),
         task="Same message",
-        outline=True,
+        map_tokens=2000,
         include_secrets=True,  # ticking a secret-looking file is the consent
         limit=9000,
     )
@@ -258,3 +258,91 @@ def test_a_link_retargeted_after_listing_is_left_out_and_the_copy_outlines_it_an
     assert left.rel == "notes.py"
     assert "now leads to a secret-looking file" in left.reason
     assert "now leads to a secret-looking file" in dialog.estimate.text()
+
+
+@pytest.fixture
+def big_project(project: Path) -> Path:
+    """The project with the click sample and notes: at least 166 files to filter."""
+    shutil.copytree(ROOT / "tests" / "data" / "pack_real" / "click", project / "click")
+    for n in range(40):
+        (project / "notes" / f"n{n // 10}").mkdir(parents=True, exist_ok=True)
+        (project / "notes" / f"n{n // 10}" / f"note{n}.md").write_text(f"# Note {n}\n")
+    return project
+
+
+def test_typing_in_the_filter_box_shows_only_the_matching_files(
+    qtbot: QtBot, big_project: Path
+) -> None:
+    dialog = builder(qtbot, big_project)
+    every = [item.data(0, Qt.ItemDataRole.UserRole) for item in dialog.all_files()]
+    assert len(every) >= 166
+    assert dialog.shown_files() == every
+    dialog.filter.setFocus()
+    qtbot.keyClicks(dialog.filter, "PARSER")  # any case
+    shown = dialog.shown_files()
+    assert shown == [rel for rel in every if "parser" in rel.lower()]
+    assert "click/src/click/parser.py" in shown
+    assert "src/llm_operator/cli.py" not in shown
+    item = dialog.item_for("click/src/click/parser.py")
+    assert not item.isHidden()
+    assert item.parent() is not None
+    assert item.parent().isExpanded()  # found without opening folders by hand
+    assert dialog.item_for("notes/").isHidden()  # no file in it matches
+    qtbot.keyClicks(dialog.filter, "-nothing-has-this")
+    assert dialog.shown_files() == []
+    dialog.filter.clear()
+    assert dialog.shown_files() == every
+    assert not dialog.item_for("notes/").isHidden()
+
+
+def test_ticking_a_folder_while_filtered_ticks_only_the_files_shown(
+    qtbot: QtBot, big_project: Path
+) -> None:
+    dialog = builder(qtbot, big_project)
+    qtbot.keyClicks(dialog.filter, "note1")  # note1.md and note10..note19.md
+    click_check(qtbot, dialog, "notes/")
+    ticked = dialog.ticked()
+    assert ticked == [rel for rel in dialog.shown_files() if rel.startswith("notes/")]
+    assert len(ticked) == 11
+    assert dialog.item_for("notes/").checkState(0) == Qt.CheckState.PartiallyChecked
+    dialog.filter.clear()
+    assert dialog.ticked() == ticked  # clearing the filter keeps the ticks
+
+
+def test_the_outline_follows_the_budget_and_the_estimate_shows_it(
+    qtbot: QtBot, big_project: Path
+) -> None:
+    from llm_operator.core.plan.context import build_context
+
+    dialog = builder(qtbot, big_project, part_size=100_000)
+    assert dialog.budget.value() == 2000
+    dialog.set_ticked("click/src/click/formatting.py", True)
+    qtbot.waitUntil(lambda: "Outline: about" in dialog.estimate.text(), timeout=20_000)
+    assert "of 2,000 tokens" in dialog.estimate.text()
+    shown = dialog.outline_shown
+    assert shown is not None
+    assert 0 < len(shown.text) <= 2000 * 4
+    dialog.budget.setFocus()
+    dialog.budget.selectAll()
+    qtbot.keyClicks(dialog.budget, "300")
+    assert dialog.budget.value() == 300
+    qtbot.waitUntil(lambda: "of 300 tokens" in dialog.estimate.text(), timeout=20_000)
+    assert dialog.outline_shown is not None
+    assert len(dialog.outline_shown.text) <= 300 * 4
+    qtbot.keyClicks(dialog.task, "Make convert_type accept tuples")
+    qtbot.waitUntil(
+        lambda: dialog.outline_shown is not None and "convert_type" in dialog.outline_shown.text,
+        timeout=20_000,
+    )
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    packed = build_context(
+        Workspace(big_project),
+        ["click/src/click/formatting.py"],
+        task="Make convert_type accept tuples",
+        map_tokens=300,
+        limit=100_000,
+    )
+    assert dialog.parts == packed.message.parts
+    outline = dialog.parts[0].split("## Outline of the rest of the workspace\n", 1)[1]
+    assert "def convert_type(" in outline
+    assert len(outline) <= 300 * 4

@@ -7,8 +7,6 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -204,24 +202,25 @@ def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
 # -- fs.delete ----------------------------------------------------------------------
 
 
+MAX_DELETE_DEPTH = 200  # folder levels whose undo copy the journal can keep and rebuild
+
+
 def _count_inside(spot: Spot) -> tuple[int, int]:
     """The files and the folders under a folder (a symlink counts as a file)."""
-    # fwalk works on descriptors and never follows a symlink; it lists a link to a folder
-    # among the folders without entering it.
-    walk = os.fwalk(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
-    files = folders = 0
-    for _, dirs, names, dir_fd in walk:
-        links = sum(_is_link(name, dir_fd) for name in dirs)
-        files += len(names) + links
-        folders += len(dirs) - links
+    from ..store.tree_walk import measure_folder
+
+    # On descriptors, never following a symlink, to any depth (os.fwalk recurses).
+    files, folders, depth = measure_folder(spot.dir_fd, spot.name)
+    if depth > MAX_DELETE_DEPTH:
+        raise OperatorError(
+            "ERR_FOLDER_TOO_DEEP",
+            f"{spot.rel} holds folders nested {depth} levels deep; fs.delete keeps an undo "
+            f"copy of what it deletes and does so for folders up to {MAX_DELETE_DEPTH} levels "
+            "deep. Nothing was deleted; delete the deeper folders first, or let the user "
+            "delete it by hand",
+            {"depth": depth, "limit": MAX_DELETE_DEPTH},
+        )
     return files, folders
-
-
-def _is_link(name: str, dir_fd: int) -> bool:
-    try:
-        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
-    except OSError:  # gone since it was listed: counted as a file
-        return True
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
@@ -248,6 +247,9 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         change = FileChange(rel, None, None, before_is_symlink=True)
         summary = f"Deleted symlink {rel} (its target is untouched)"
     elif spot.is_dir:
+        from ..store.mounts import refuse_mount_points
+
+        refuse_mount_points(ctx.workspace.root / rel, rel, spot.dir_fd, spot.info)
         inside = _count_inside(spot)
         change = FileChange(rel, None, None, before_is_dir=True, inside=inside)
         summary = f"Deleted folder {rel} with {counted(inside[0], 'file')} (moved to the trash)"

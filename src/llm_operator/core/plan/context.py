@@ -11,8 +11,9 @@ One engine for the window's context builder and ``llm-operator pack``:
   ``include_secrets`` set, because ticking a secret-looking file is the consent.
 - ``build_context`` reads the chosen files (UTF-8 text only; binary, undecodable and
   oversized files are left out and said so), adds the primer, the task and optionally an
-  outline of the rest of the workspace (secret-looking files never outlined), and packs
-  the message into parts of at most ``limit`` characters.
+  outline of the rest of the workspace, ranked by relevance to the chosen files and the
+  task and cut to a token budget (``repo_map``; secret-looking files never outlined), and
+  packs the message into parts of at most ``limit`` characters.
 Nothing here writes anything.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from ..errors import OperatorError
 from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
 from ..store.files import find_file, read_bytes
 from ..store.tree_walk import WalkCounts
+from .repo_map import DEFAULT_MAP_TOKENS, MapIndex, RepoMap
 
 if TYPE_CHECKING:
     from ..actions.base import OutlineMemo
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
 
 MAX_FILE_BYTES = 500_000
 MAX_TREE_FILES = 20_000
-OUTLINE_DEPTH = 2
 SECRET_REASON = "secret-looking (tick it in the window, or pass --include-secrets)"
 
 
@@ -166,17 +167,26 @@ class ContextPack:
     files: tuple[str, ...]
     left_out: tuple[LeftOut, ...]
     message: ContextMessage
+    outline: RepoMap | None = None  # the outline of the rest, when one was asked for
 
 
 def outline_of_rest(
-    workspace: Workspace, packed: frozenset[str], memo: OutlineMemo | None = None
-) -> str:
-    """The outline of the workspace without the packed files and never of a secret one;
-    outlines are kept in ``memo`` (the state store) for the next time."""
-    from ..actions.outline import outline_folder, render_folder
+    workspace: Workspace,
+    packed: Sequence[PackedFile],
+    task: str = "",
+    tokens: int = DEFAULT_MAP_TOKENS,
+    memo: OutlineMemo | None = None,
+    index: MapIndex | None = None,
+) -> RepoMap:
+    """The outline of the files not packed, ranked by relevance to the packed files and the
+    task and cut to about ``tokens`` tokens (see ``repo_map``); never of a secret-looking
+    file. Outlines come from, and go to, ``memo`` (the state store); ``index``, when given,
+    is used instead of walking the workspace again."""
+    from .repo_map import index_workspace, repo_map
 
-    folder = outline_folder(workspace, ".", OUTLINE_DEPTH, leave_out=packed, memo=memo)
-    return render_folder(folder, with_secrets=False)
+    if index is None:
+        index = index_workspace(workspace, memo)
+    return repo_map(index, packed, task, tokens)
 
 
 def build_context(
@@ -184,7 +194,7 @@ def build_context(
     paths: Iterable[str],
     *,
     task: str = "",
-    outline: bool = False,
+    map_tokens: int = 0,
     include_secrets: bool = False,
     limit: int = 30_000,
     primer: str | None = None,
@@ -199,9 +209,7 @@ def build_context(
             left.append(read)
         else:
             packed.append(read)
-    rest = (
-        outline_of_rest(workspace, frozenset(p.rel for p in packed), outlines) if outline else None
-    )
+    rest = outline_of_rest(workspace, packed, task, map_tokens, outlines) if map_tokens else None
     text = primer if primer is not None else primer_text()
-    message = pack_message(text, task, packed, rest, limit)
-    return ContextPack(tuple(p.rel for p in packed), tuple(left), message)
+    message = pack_message(text, task, packed, rest.text if rest else None, limit)
+    return ContextPack(tuple(p.rel for p in packed), tuple(left), message, rest)

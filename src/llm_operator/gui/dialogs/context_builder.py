@@ -4,7 +4,10 @@ The tree lists the workspace as the context engine walks it (.gitignore respecte
 never shown). Ticking a folder ticks its files except the secret-looking ones, which start
 unticked and marked; only ticking such a file itself lets it in. The size and token
 estimate follow every tick and keystroke (debounced), from the very message "Copy for
-chat" copies: the engine packs it, this dialog only shows it.
+chat" copies: the engine packs it, this dialog only shows it. A filter box above the tree
+shows only the files whose path holds what is typed; ticking a folder while filtered ticks
+the files shown. The outline of the rest is ranked by relevance to the ticked files and
+the task and cut to the outline budget set here (``core.plan.repo_map``).
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -39,10 +44,14 @@ from ..tasks import TaskFailure, TaskRunner
 if TYPE_CHECKING:
     from ...core.actions.base import OutlineMemo
     from ...core.plan.context import LeftOut, WorkspaceTree
+    from ...core.plan.repo_map import MapIndex, RepoMap
     from ...core.protocol.context_pack import ContextMessage, PackedFile
     from ...core.store.workspace import Workspace
 
 DEBOUNCE_MS = 120
+DEFAULT_MAP_TOKENS = 2000  # as core.plan.repo_map (not imported: the window starts without it)
+MAX_BUDGET_TOKENS = 100_000
+OutlineKey = tuple[frozenset[str], str, int]  # packed files, task, budget
 SECRET_FG = "#cf222e"
 REL_ROLE = Qt.ItemDataRole.UserRole
 SECRET_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -85,8 +94,10 @@ class ContextBuilder(QDialog):
         self._part_size = part_size
         self._outlines = outlines  # where outlines are kept between runs (the state store)
         self._reading: dict[str, tuple[tuple[int, int], PackedFile | LeftOut]] = {}
-        self._outline: tuple[frozenset[str], str] | None = None
-        self._outline_wanted: frozenset[str] | None = None  # being made in the worker
+        self._outline: tuple[OutlineKey, RepoMap] | None = None
+        self._outline_wanted: OutlineKey | None = None  # being made in the worker
+        self._index: MapIndex | None = None  # the workspace as the outline ranks it
+        self.outline_shown: RepoMap | None = None
         self._tasks = TaskRunner(self)
         self.loaded = False
         self._updating = False
@@ -114,6 +125,11 @@ class ContextBuilder(QDialog):
         self.tree.setHeaderLabels(["File", "Size", ""])
         self.tree.setUniformRowHeights(True)
         self.tree.itemChanged.connect(self._on_item_changed)
+        self.filter = QLineEdit()
+        self.filter.setObjectName("context-filter")
+        self.filter.setPlaceholderText("Filter: type part of a path")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.apply_filter)
         self.tree_note = QLabel()
         self.tree_note.setWordWrap(True)
         self.task = QPlainTextEdit()
@@ -124,6 +140,18 @@ class ContextBuilder(QDialog):
         self.outline_box = QCheckBox("Add an outline of the rest of the workspace")
         self.outline_box.setChecked(True)
         self.outline_box.toggled.connect(self.schedule_refresh)
+        self.budget = QSpinBox()
+        self.budget.setObjectName("context-budget")
+        self.budget.setRange(100, MAX_BUDGET_TOKENS)
+        self.budget.setSingleStep(500)
+        self.budget.setValue(DEFAULT_MAP_TOKENS)
+        self.budget.setSuffix(" tokens")
+        self.budget.setToolTip(
+            "About how many tokens (characters / 4) the outline may take; the structures most "
+            "relevant to the ticked files and the task go in first"
+        )
+        self.budget.valueChanged.connect(self.schedule_refresh)
+        self.outline_box.toggled.connect(self.budget.setEnabled)
         self.estimate = QLabel()
         self.estimate.setObjectName("context-estimate")
         self.estimate.setWordWrap(True)
@@ -138,6 +166,7 @@ class ContextBuilder(QDialog):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(QLabel("Files to send (secret-looking files start unticked):"))
+        left_layout.addWidget(self.filter)
         left_layout.addWidget(self.tree, 1)
         self.tree.header().setStretchLastSection(True)
         left_layout.addWidget(self.tree_note)
@@ -147,6 +176,11 @@ class ContextBuilder(QDialog):
         right_layout.addWidget(QLabel("Task:"))
         right_layout.addWidget(self.task, 1)
         right_layout.addWidget(self.outline_box)
+        budget_row = QHBoxLayout()
+        budget_row.addWidget(QLabel("Outline budget:"))
+        budget_row.addWidget(self.budget)
+        budget_row.addStretch(1)
+        right_layout.addLayout(budget_row)
         right_layout.addWidget(self.estimate)
         buttons = QHBoxLayout()
         buttons.addWidget(self.copy_button)
@@ -188,6 +222,8 @@ class ContextBuilder(QDialog):
             if item is not None:
                 item.setCheckState(0, CHECKED)
         self.loaded = True
+        self._index = None  # listed anew: the outline is ranked over the tree as it is now
+        self.apply_filter(self.filter.text())
         self.copy_button.setEnabled(True)
         self.schedule_refresh()
 
@@ -233,6 +269,33 @@ class ContextBuilder(QDialog):
         if listing.cut:
             notes.append("the workspace has more files than the list shows")
         self.tree_note.setText("; ".join(notes) + ".")
+
+    def apply_filter(self, text: str) -> None:
+        """Show only the files whose path holds ``text`` (any case) and their folders."""
+        needle = text.strip().casefold()
+        self.tree.setUpdatesEnabled(False)
+        try:
+            self._filter_below(self.tree.invisibleRootItem(), needle)
+            if needle:
+                self.tree.expandAll()
+        finally:
+            self.tree.setUpdatesEnabled(True)
+
+    def _filter_below(self, item: QTreeWidgetItem, needle: str) -> bool:
+        shown_any = False
+        for child in self._children(item):
+            rel = child.data(0, REL_ROLE)
+            if rel is None:
+                shown = self._filter_below(child, needle)
+            else:
+                shown = not needle or needle in str(rel).casefold()
+            child.setHidden(not shown)
+            shown_any = shown_any or shown
+        return shown_any
+
+    def shown_files(self) -> list[str]:
+        """The files the filter shows, in walk order."""
+        return [rel for rel in self._order if not self._items[rel].isHidden()]
 
     def _folder(self, rel: str, folders: dict[str, QTreeWidgetItem]) -> QTreeWidgetItem | None:
         if not rel:
@@ -300,7 +363,8 @@ class ContextBuilder(QDialog):
         self._updating = True
         try:
             if item.data(0, REL_ROLE) is None:
-                files = list(self._files_below(item))
+                # With a filter, a folder's tick is about the files shown.
+                files = [f for f in self._files_below(item) if not f.isHidden()]
                 on = item.checkState(0) != UNCHECKED
                 public = [f for f in files if not f.data(0, SECRET_ROLE)]
                 if on and all(f.checkState(0) == CHECKED for f in public):
@@ -367,35 +431,45 @@ class ContextBuilder(QDialog):
         self._reading[rel] = (key, read)
         return read
 
-    def _outline_text(self, packed: frozenset[str], wait: bool) -> str | None:
-        """The outline of the files not packed; None while the worker is still making it.
+    def _outline_text(self, packed: list[PackedFile], task: str, wait: bool) -> RepoMap | None:
+        """The ranked outline of the files not packed; None while the worker makes it.
 
-        Outlines parse files (about half a second for 300 files the first time), so they
-        are made in a worker and the estimate follows when they are ready. Copying waits and
-        makes the outline anew, so what is copied describes the files as they are then
+        Outlines parse files (about half a second for 300 files the first time), so the
+        workspace is indexed in a worker once, and each change of ticks, task or budget
+        ranks that index again there; the estimate follows when it is ready. Copying waits
+        and indexes anew, so what is copied describes the files as they are then
         (unchanged files come from the kept outlines, so this is quick).
         """
         from ...core.plan.context import outline_of_rest
+        from ...core.plan.repo_map import index_workspace
 
-        if not wait and self._outline is not None and self._outline[0] == packed:
+        key: OutlineKey = (frozenset(p.rel for p in packed), task, self.budget.value())
+        tokens = key[2]
+        if not wait and self._outline is not None and self._outline[0] == key:
             return self._outline[1]
+        workspace, memo = self._workspace, self._outlines()
         if wait:
             self._tasks.wait()
-            self._outline = (packed, outline_of_rest(self._workspace, packed, self._outlines()))
-            return self._outline[1]
-        if self._outline_wanted != packed:
-            self._outline_wanted = packed
-            workspace, memo = self._workspace, self._outlines()
-            self._tasks.start(
-                lambda progress: (packed, outline_of_rest(workspace, packed, memo)),
-                self._outline_ready,
-                self._outline_failed,
-            )
+            self._index = index_workspace(workspace, memo)
+            made = outline_of_rest(workspace, packed, task, tokens, index=self._index)
+            self._outline = (key, made)
+            return made
+        if self._outline_wanted != key:
+            self._outline_wanted = key
+            index = self._index
+
+            def work(progress: object) -> tuple[OutlineKey, MapIndex, RepoMap]:
+                kept = index if index is not None else index_workspace(workspace, memo)
+                return key, kept, outline_of_rest(workspace, packed, task, tokens, index=kept)
+
+            self._tasks.start(work, self._outline_ready, self._outline_failed)
         return None
 
-    def _outline_ready(self, made: tuple[frozenset[str], str]) -> None:
+    def _outline_ready(self, made: tuple[OutlineKey, MapIndex, RepoMap]) -> None:
+        if self._index is None:
+            self._index = made[1]
         if made[0] == self._outline_wanted:
-            self._outline = made
+            self._outline = (made[0], made[2])
             self._outline_wanted = None
             self.schedule_refresh()
 
@@ -425,14 +499,14 @@ class ContextBuilder(QDialog):
                 self.left_out.append(read)
             else:
                 packed.append(read)
-        names = frozenset(p.rel for p in packed)
-        self.outline_pending = False
-        outline = None
-        if self.outline_box.isChecked():
-            outline = self._outline_text(names, wait)
-            self.outline_pending = outline is None
         task = self.task.toPlainText()
-        return pack_message(self._primer, task, packed, outline, self._part_size())
+        self.outline_pending = False
+        self.outline_shown = None
+        if self.outline_box.isChecked():
+            self.outline_shown = self._outline_text(packed, task, wait)
+            self.outline_pending = self.outline_shown is None
+        outline = self.outline_shown.text if self.outline_shown is not None else None
+        return pack_message(self._primer, task, packed, outline or None, self._part_size())
 
     def refresh(self) -> None:
         self._timer.stop()
@@ -446,6 +520,15 @@ class ContextBuilder(QDialog):
         )
         if self.outline_pending:
             text += " (the outline is being made: not counted yet)"
+        shown = self.outline_shown
+        if shown is not None:
+            from ...core.protocol.context_pack import estimate_tokens
+
+            text += (
+                f"\nOutline: about {estimate_tokens(len(shown.text)):,} of "
+                f"{self.budget.value():,} tokens, {shown.files} of {shown.total_files} other "
+                "files, most relevant first"
+            )
         if self.left_out:
             text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
         set_plain(self.estimate, text)  # names from the disk
