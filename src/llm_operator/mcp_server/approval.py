@@ -1,0 +1,53 @@
+"""Who approves what an MCP call wants to do: nobody (``no``), everybody (``yes``), the
+person at the terminal (``ask``) or the window's review dialog (``window``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from ..core.plan.session import APPROVE, Decision, Pending
+
+# Asks on the terminal, blocking: the decision per pending index, or None when no
+# terminal can be opened. Given by the command line, which owns the terminal prompt.
+Prompt = Callable[[Sequence[Pending], str], Mapping[int, Decision] | None]
+
+NO_REASON = "the MCP server was started with --approve no"
+
+
+class Refuse:
+    where = "nobody (--approve no)"
+
+    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]:
+        return {item.index: Decision(False, NO_REASON) for item in pending}
+
+
+class Allow:
+    """For tests and scripts: every write and secret read runs unreviewed."""
+
+    where = "nobody (--approve yes)"
+
+    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]:
+        return {item.index: APPROVE for item in pending}
+
+
+class Ask:
+    """The terminal prompt of ``exec``, on /dev/tty, one review at a time.
+
+    A review the client cancels keeps its prompt until the person answers (a terminal
+    read cannot be taken back); that answer is then not used for anything.
+    """
+
+    where = "the terminal"
+
+    def __init__(self, prompt: Prompt) -> None:
+        self._prompt = prompt
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="mcp-ask")
+
+    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]:
+        loop = asyncio.get_running_loop()
+        decided = await loop.run_in_executor(self._pool, self._prompt, list(pending), client)
+        if decided is None:
+            raise OSError("the terminal could not be opened")
+        return decided
