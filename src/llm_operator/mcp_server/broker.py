@@ -45,6 +45,7 @@ POLL_SECONDS = 0.1  # how often a waiting group looks for cancelled calls
 DEFAULT_TIMEOUT = 600.0  # seconds a call waits for approval
 ID_PREFIX = "mcp-"
 _ID = re.compile(r"mcp-([0-9]{1,12})\Z")
+_IN_TEXT = re.compile(r"\bid: mcp-([0-9]{1,12})\b")
 
 
 class Approver(Protocol):
@@ -158,7 +159,10 @@ class Broker:
     # -- ids -------------------------------------------------------------------------
 
     def _next_id(self) -> str:
-        self._last_id = max(self._last_id, _highest_known(self._reader.session)) + 1
+        # The history is searched once: after that, this server's own counter is ahead
+        # of it, and only another server on the same workspace could add ids (kept).
+        known = _highest_known(self._reader.session, with_history=self._last_id == 0)
+        self._last_id = max(self._last_id, known) + 1
         return f"{ID_PREFIX}{self._last_id}"
 
     # -- calls -----------------------------------------------------------------------
@@ -303,8 +307,9 @@ def _ids(group: _Group) -> str:
     return ", ".join(call.id for call in group.calls)
 
 
-def _highest_known(session: Session) -> int:
-    """The highest ``mcp-<n>`` the workspace's store remembers or journaled (0: none)."""
+def _highest_known(session: Session, with_history: bool) -> int:
+    """The highest ``mcp-<n>`` the workspace's store remembers, journaled or (with
+    ``with_history``) shows in its run history, where failed and rejected calls are; 0: none."""
     state = session.state
     if state is None or state.store is None:
         return 0
@@ -316,11 +321,18 @@ def _highest_known(session: Session) -> int:
                 "SELECT id FROM memory WHERE id LIKE 'mcp-%' "
                 "UNION SELECT command_id FROM entries WHERE command_id LIKE 'mcp-%'"
             ).fetchall()
+            texts = (
+                db.execute("SELECT results FROM runs WHERE results LIKE '%mcp-%'").fetchall()
+                if with_history
+                else []
+            )
     except StoreError:
         # Unreadable memory counts as none when commands are checked too, so no id
         # found here can make a new call look like a repeat.
         return 0
     numbers = [int(found.group(1)) for (name,) in rows if (found := _ID.match(str(name)))]
+    for (text,) in texts:
+        numbers += [int(number) for number in _IN_TEXT.findall(str(text))]
     return max(numbers, default=0)
 
 
