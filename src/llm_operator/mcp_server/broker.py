@@ -277,10 +277,12 @@ class Broker:
         waited = 0.0
         reported = -PROGRESS_EVERY
         try:
-            while not asking.done():
+            while True:
                 if all(call.cancelled for call in group.calls):
                     self._note(f"{_ids(group)}: cancelled by the client while waiting for {where}")
                     return None
+                if asking.done():
+                    return asking.result()
                 if waited >= self._timeout:
                     self._note(f"{_ids(group)}: no answer from {where}; nothing was run")
                     for call in group.calls:
@@ -297,7 +299,6 @@ class Broker:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(asyncio.shield(asking), step)
                 waited += step
-            return asking.result()
         finally:
             if not asking.done():
                 asking.cancel()
