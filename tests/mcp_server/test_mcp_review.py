@@ -22,6 +22,7 @@ from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from support.mcp_client import call, connected, id_of, text_of
 
+EXEC = [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX terminals")
 
 
@@ -238,8 +239,7 @@ def test_an_mcp_write_waits_for_a_pasted_run_and_both_land(
             exec_run = asyncio.ensure_future(
                 asyncio.to_thread(
                     subprocess.run,
-                    [sys.executable, "-m", "llm_operator.cli", "exec", "--yes"]
-                    + ["--workspace", str(workspace), "--state-dir", str(state_dir)],
+                    [*EXEC, "--workspace", str(workspace), "--state-dir", str(state_dir)],
                     input=pasted,
                     capture_output=True,
                     text=True,
