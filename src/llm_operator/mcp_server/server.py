@@ -136,6 +136,7 @@ async def serve_http(server: Server[Any, Any], port: int) -> None:
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((LOCALHOST, port))
+    listener.listen(128)  # before the address is printed: a client may connect at once
     port = listener.getsockname()[1]
     hosts = [f"{LOCALHOST}:{port}", f"localhost:{port}"]
     origins = frozenset(f"http://{host}" for host in hosts)
