@@ -37,8 +37,17 @@ def _block(cmd_id: str) -> str:
 def _exec(workspace: Path, state: Path, cmd_id: str) -> float:
     start = time.perf_counter()
     done = subprocess.run(
-        [PY, "-m", "llm_operator.cli", "exec", "--no", "--workspace", str(workspace)]
-        + ["--state-dir", str(state)],
+        [
+            PY,
+            "-m",
+            "llm_operator.cli",
+            "exec",
+            "--no",
+            "--workspace",
+            str(workspace),
+            "--state-dir",
+            str(state),
+        ],
         input=_block(cmd_id),
         capture_output=True,
         text=True,
@@ -62,8 +71,17 @@ async def _measure(workspace: Path, state: Path) -> dict[str, list[float]]:
     samples: dict[str, list[float]] = {"direct": [], "mcp": [], "exec": []}
     params = StdioServerParameters(
         command=PY,
-        args=["-m", "llm_operator.cli", "mcp", "--approve", "no"]
-        + ["--workspace", str(workspace), "--state-dir", str(state / "mcp")],
+        args=[
+            "-m",
+            "llm_operator.cli",
+            "mcp",
+            "--approve",
+            "no",
+            "--workspace",
+            str(workspace),
+            "--state-dir",
+            str(state / "mcp"),
+        ],
         env=CHILD_ENV,
     )
     with open(os.devnull, "w") as quiet:
