@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,8 +25,8 @@ def _say(message: str) -> None:
     print(f"llm-operator mcp: {message}", file=sys.stderr, flush=True)
 
 
-def _approver(mode: str, prompt: Prompt) -> Approver | None:
-    from .approval import Allow, Ask, Refuse
+def _approver(mode: str, prompt: Prompt, state_folder: Path | None) -> Approver | None:
+    from .approval import Allow, Ask, Refuse, Window
 
     if mode == "yes":
         _say(
@@ -41,8 +42,23 @@ def _approver(mode: str, prompt: Prompt) -> Approver | None:
             _say("--approve ask needs a terminal (/dev/tty) and none can be opened")
             return None
         return Ask(prompt)
-    _say("--approve window: no window is serving reviews for this workspace yet")
-    return None
+    if state_folder is None:
+        _say("--approve window needs a state folder")
+        return None
+    if not _window_ready(state_folder):
+        _say(
+            "--approve window: no window is open on this workspace yet; calls that need "
+            "approval are refused (ERR_NO_REVIEWER) until one is"
+        )
+    return Window(state_folder)
+
+
+def _window_ready(state_folder: Path | None) -> bool:
+    if state_folder is None:
+        return False
+    from ..core.plan.review_link import window_ready
+
+    return window_ready(state_folder)
 
 
 def _terminal_usable() -> bool:
@@ -67,11 +83,21 @@ def serve(
     from .broker import DEFAULT_TIMEOUT, Broker
     from .server import build_server, serve_http, serve_stdio
 
-    mode = approve or ("ask" if _terminal_usable() else "no")
-    approver = _approver(mode, prompt)
+    broker = Broker(open_session, timeout=timeout or DEFAULT_TIMEOUT)
+    folder = broker.state_folder
+    if approve is not None:
+        mode = approve
+    elif _window_ready(folder):
+        mode = "window"
+    else:
+        mode = "ask" if _terminal_usable() else "no"
+    approver = _approver(mode, prompt, folder)
     if approver is None:
+        broker.close()
         return 2
-    broker = Broker(open_session, approver, timeout=timeout or DEFAULT_TIMEOUT)
+    if approve is None:
+        _say(f"approvals: {approver.where}")
+    broker.approver = approver
     server = build_server(broker)
     try:
         if http is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from ..core.plan.session import APPROVE, Decision, Pending
 
@@ -16,10 +17,16 @@ Prompt = Callable[[Sequence[Pending], str], Mapping[int, Decision] | None]
 NO_REASON = "the MCP server was started with --approve no"
 
 
+class NoReviewer(Exception):
+    """Nobody can review the call now (no window, no terminal); ``str()`` says why."""
+
+
 class Refuse:
     where = "nobody (--approve no)"
 
-    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]:
+    async def decide(
+        self, pending: Sequence[Pending], client: str, reply: str
+    ) -> Mapping[int, Decision]:
         return {item.index: Decision(False, NO_REASON) for item in pending}
 
 
@@ -28,7 +35,9 @@ class Allow:
 
     where = "nobody (--approve yes)"
 
-    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]:
+    async def decide(
+        self, pending: Sequence[Pending], client: str, reply: str
+    ) -> Mapping[int, Decision]:
         return {item.index: APPROVE for item in pending}
 
 
@@ -45,9 +54,42 @@ class Ask:
         self._prompt = prompt
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="mcp-ask")
 
-    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]:
+    async def decide(
+        self, pending: Sequence[Pending], client: str, reply: str
+    ) -> Mapping[int, Decision]:
         loop = asyncio.get_running_loop()
         decided = await loop.run_in_executor(self._pool, self._prompt, list(pending), client)
         if decided is None:
-            raise OSError("the terminal could not be opened")
+            raise NoReviewer("the terminal could not be opened")
         return decided
+
+
+class Window:
+    """The window's review dialog, reached through the workspace's review socket."""
+
+    where = "the window"
+
+    def __init__(self, state_folder: Path) -> None:
+        self._folder = state_folder
+
+    async def decide(
+        self, pending: Sequence[Pending], client: str, reply: str
+    ) -> Mapping[int, Decision]:
+        from ..core.plan.review_link import LinkError, ReviewRequest
+
+        loop = asyncio.get_running_loop()
+        try:
+            request = await loop.run_in_executor(None, ReviewRequest, self._folder, client, reply)
+        except LinkError as error:
+            raise NoReviewer(str(error)) from None
+        try:
+            decided = await loop.run_in_executor(None, request.wait)
+        except LinkError as error:
+            raise NoReviewer(str(error)) from None
+        except asyncio.CancelledError:
+            request.withdraw()  # the window closes its dialog
+            raise
+        wanted = {item.index for item in pending}
+        # Only the pending commands can be approved; anything else the answer names is
+        # ignored, and a command it does not name is rejected.
+        return {index: decided[index] for index in wanted if index in decided}

@@ -31,10 +31,12 @@ from ..core.actions import get_spec
 from ..core.actions.base import Kind, Outcome
 from ..core.plan.session import REJECT, Decision, Pending, Run, Session
 from ..core.protocol.encoder import Result, invalid_outcome, one_line
+from .approval import NoReviewer
 from .tools import CallRefused, action_of, command_block, tool_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
 
 T = TypeVar("T")
 Report = Callable[[str], Coroutine[Any, Any, None]]
@@ -53,7 +55,9 @@ class Approver(Protocol):
 
     where: str
 
-    async def decide(self, pending: Sequence[Pending], client: str) -> Mapping[int, Decision]: ...
+    async def decide(
+        self, pending: Sequence[Pending], client: str, reply: str
+    ) -> Mapping[int, Decision]: ...
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,14 @@ def timed_out(action: str, command_id: str, seconds: float, where: str) -> Resul
     return Result(command_id, Outcome(False, summary))
 
 
+def unreviewed(action: str, command_id: str, why: str) -> Result:
+    summary = (
+        f"{action} failed (ERR_NO_REVIEWER): nobody can review it now ({why}); nothing was "
+        "run. Ask the user to open the LLM Operator window on this workspace"
+    )
+    return Result(command_id, Outcome(False, summary))
+
+
 @dataclass
 class _Call:
     id: str
@@ -136,14 +148,14 @@ class Broker:
     def __init__(
         self,
         open_session: Callable[[], Session],
-        approver: Approver,
+        approver: Approver | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         gather: float = GATHER_SECONDS,
         note: Callable[[str], None] | None = None,
     ) -> None:
         self._reader = _Worker("mcp-read", open_session())
         self._writer = _Worker("mcp-write", open_session())
-        self._approver = approver
+        self.approver = approver
         self._timeout = timeout
         self._gather = gather
         self._note = note or _stderr
@@ -151,6 +163,10 @@ class Broker:
         self._group: _Group | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._running_loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def state_folder(self) -> Path | None:
+        return self._reader.session.state_folder
 
     def close(self) -> None:
         self._reader.close()
@@ -272,8 +288,11 @@ class Broker:
 
     async def _ask(self, group: _Group, run: Run) -> Mapping[int, Decision] | None:
         """The approver's decisions; None when nothing may run (all cancelled, timeout)."""
-        where = self._approver.where
-        asking = asyncio.ensure_future(self._approver.decide(run.pending, group.client))
+        approver = self.approver
+        assert approver is not None, "an approver is set before the first call"
+        where = approver.where
+        reply = "".join(call.block for call in group.calls)
+        asking = asyncio.ensure_future(approver.decide(run.pending, group.client, reply))
         waited = 0.0
         reported = -PROGRESS_EVERY
         try:
@@ -282,7 +301,15 @@ class Broker:
                     self._note(f"{_ids(group)}: cancelled by the client while waiting for {where}")
                     return None
                 if asking.done():
-                    return asking.result()
+                    try:
+                        return asking.result()
+                    except NoReviewer as error:
+                        self._note(f"{_ids(group)}: {error}; nothing was run")
+                        for call in group.calls:
+                            result = unreviewed(call.action, call.id, str(error))
+                            if not call.done.done():
+                                call.done.set_result(tool_text(result))
+                        return None
                 if waited >= self._timeout:
                     self._note(f"{_ids(group)}: no answer from {where}; nothing was run")
                     for call in group.calls:
