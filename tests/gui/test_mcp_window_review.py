@@ -4,7 +4,6 @@ process, driven by the SDK's client in a thread, and the window's own confirmati
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import threading
 from collections.abc import Callable
@@ -55,7 +54,6 @@ def test_the_window_reviews_an_mcp_call_naming_the_client(
     window = make_window(workspace)
     qtbot.waitUntil(lambda: window.mcp_reviews.listening)
     state = tmp_path / "state"
-    os.environ["LLM_OPERATOR_CONFIG_DIR"] = str(tmp_path / "config")
 
     async def scenario() -> tuple[bool, str]:
         async with connected(workspace, state, errlog=tmp_path / "stderr.txt") as s:
@@ -92,7 +90,6 @@ def test_a_cancelled_call_closes_its_review_and_runs_nothing(
     qtbot.waitUntil(lambda: window.mcp_reviews.listening)
     state = tmp_path / "state"
     seen = threading.Event()
-    os.environ["LLM_OPERATOR_CONFIG_DIR"] = str(tmp_path / "config")
 
     async def scenario() -> BaseException | None:
         async with connected(
