@@ -39,8 +39,17 @@ def mcp_review_shot(workspace: Path, state: Path, out: Path) -> None:
     wait_for(lambda: window.mcp_reviews.listening)
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "llm_operator.cli", "mcp", "--approve", "window"]
-        + ["--workspace", str(workspace), "--state-dir", str(state)],
+        args=[
+            "-m",
+            "llm_operator.cli",
+            "mcp",
+            "--approve",
+            "window",
+            "--workspace",
+            str(workspace),
+            "--state-dir",
+            str(state),
+        ],
         env=dict(os.environ),
     )
 
