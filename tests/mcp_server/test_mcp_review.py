@@ -268,3 +268,48 @@ def test_an_mcp_write_waits_for_a_pasted_run_and_both_land(
     texts = "\n".join(run.results for run in runs)
     assert "mcp-1" in texts
     assert "p1" in texts
+
+
+def test_a_write_cancelled_while_it_waits_for_the_lock_is_never_run(
+    workspace: Path, state_dir: Path, tmp_path: Path
+) -> None:
+    holder = Session(Workspace(workspace), state_dir)
+    assert holder.state is not None
+    holder.state.acquire()
+    progress: list[str] = []
+    log = tmp_path / "stderr.txt"
+
+    async def noted(done: float, total: float | None, message: str | None) -> None:
+        progress.append(message or "")
+
+    async def scenario() -> BaseException | None:
+        async with connected(workspace, state_dir, "--approve", "yes", errlog=log) as s:
+            request_id = s._request_id
+            waiting = asyncio.ensure_future(
+                s.call_tool(
+                    "fs_write", {"path": "late.txt", "content": "x"}, progress_callback=noted
+                )
+            )
+            deadline = time.monotonic() + 30
+            while not any("waiting for another run" in p for p in progress):
+                assert time.monotonic() < deadline, progress
+                await asyncio.sleep(0.05)
+            await _cancel(s, request_id)
+            failure: BaseException | None = None
+            try:
+                await asyncio.wait_for(waiting, 30)
+            except McpError as error:
+                failure = error
+            await asyncio.sleep(0.5)  # the server notices the cancellation
+            holder.state.release()  # type: ignore[union-attr]
+            await asyncio.sleep(0.5)  # and would write now, if it still meant to
+            await call(s, "fs_stat", path=".")
+            return failure
+
+    try:
+        failure = asyncio.run(scenario())
+    finally:
+        holder.state.release()
+    assert isinstance(failure, McpError)
+    assert not (workspace / "late.txt").exists()
+    assert "cancelled by the client while waiting for another run" in log.read_text()

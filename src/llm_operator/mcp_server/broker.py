@@ -13,6 +13,9 @@ stale check, write lock, journal, memory, history.
   name; while it waits the call reports progress. A call the client cancels is never run;
   if the others of its group are approved, it counts as rejected. No answer within the
   timeout: nothing runs and the result says so (ERR_APPROVAL_TIMEOUT).
+- A group with approved writes takes the workspace's write lock before it runs, waiting
+  for a pasted run (or the window) that holds it; a call cancelled during that wait is
+  dropped too, and the wait is reported as progress.
 - The first result after an undo carries the undo notice, as the next copied results do.
 """
 
@@ -43,6 +46,7 @@ Report = Callable[[str], Coroutine[Any, Any, None]]
 
 GATHER_SECONDS = 0.25  # write calls this close together are reviewed together
 PROGRESS_EVERY = 5.0  # seconds between progress reports while a call waits for approval
+LOCK_WAIT = "waiting for another run on this workspace (its write lock)"
 POLL_SECONDS = 0.1  # how often a waiting group looks for cancelled calls
 DEFAULT_TIMEOUT = 600.0  # seconds a call waits for approval
 ID_PREFIX = "mcp-"
@@ -252,17 +256,53 @@ class Broker:
             if asked is None:
                 return
             decisions = asked
+        if _writes(run, decisions) and not await self._take_lock(group, worker):
+            return
         # A call cancelled before this point is not run, whatever was decided.
         decisions = {
             index: (REJECT if group.calls[index].cancelled else decision)
             for index, decision in decisions.items()
         }
-        results = await worker.run(lambda: self._execute(session, run, decisions, group))
+        try:
+            results = await worker.run(lambda: self._execute(session, run, decisions, group))
+        finally:
+            if session.state is not None:
+                session.state.lock.release()  # held here when the run wrote nothing
         notices = [result for result in results if result.notice]
         answers = [result for result in results if not result.notice]
         for position, (call, result) in enumerate(zip(group.calls, answers, strict=True)):
             if not call.done.done():
                 call.done.set_result(tool_text(result, notices if position == 0 else ()))
+
+    async def _take_lock(self, group: _Group, worker: _Worker) -> bool:
+        """Take the workspace's write lock before the run, waiting here, where a call
+        cancelled meanwhile can still be dropped (inside the session the wait could not be
+        broken off). False: every call of the group was cancelled while it waited."""
+        state = worker.session.state
+        if state is None:
+            return True
+        from ..core.store.database import StoreError
+
+        told = False
+        while True:
+            try:
+                if await worker.run(state.lock.try_acquire):
+                    return True
+            except StoreError:
+                return True  # the session reports why the lock cannot be taken
+            if all(call.cancelled for call in group.calls):
+                self._note(
+                    f"{_ids(group)}: cancelled by the client while waiting for another run; "
+                    "nothing was run"
+                )
+                return False
+            if not told:
+                told = True
+                self._note("waiting for another run on this workspace...")
+                for call in group.calls:
+                    if call.report is not None and not call.cancelled:
+                        await call.report(LOCK_WAIT)
+            await asyncio.sleep(POLL_SECONDS)
 
     def _execute(
         self, session: Session, run: Run, decisions: Mapping[int, Decision], group: _Group
@@ -274,9 +314,7 @@ class Broker:
         def waiting() -> None:
             self._note("waiting for another run on this workspace...")
             for report in loop_reports:
-                asyncio.run_coroutine_threadsafe(
-                    report("waiting for another run on this workspace (its write lock)"), loop
-                )
+                asyncio.run_coroutine_threadsafe(report(LOCK_WAIT), loop)
 
         session.on_wait = waiting
         try:
@@ -329,6 +367,13 @@ class Broker:
         finally:
             if not asking.done():
                 asking.cancel()
+
+
+def _writes(run: Run, decisions: Mapping[int, Decision]) -> bool:
+    """Whether the run has an approved write (only then does it take the write lock)."""
+    return any(
+        item.plan is not None and decisions.get(item.index, REJECT).approved for item in run.pending
+    )
 
 
 def _ids(group: _Group) -> str:
