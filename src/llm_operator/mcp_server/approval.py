@@ -4,9 +4,10 @@ person at the terminal (``ask``) or the window's review dialog (``window``)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from ..core.plan.session import APPROVE, Decision, Pending
 
@@ -14,6 +15,7 @@ from ..core.plan.session import APPROVE, Decision, Pending
 # terminal can be opened. Given by the command line, which owns the terminal prompt.
 Prompt = Callable[[Sequence[Pending], str], Mapping[int, Decision] | None]
 
+T = TypeVar("T")
 NO_REASON = "the MCP server was started with --approve no"
 
 
@@ -52,16 +54,45 @@ class Ask:
 
     def __init__(self, prompt: Prompt) -> None:
         self._prompt = prompt
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="mcp-ask")
+        # One prompt on the terminal at a time, held by the prompting thread: a prompt
+        # whose call was cancelled keeps the terminal until it is answered.
+        self._turn = threading.Lock()
 
     async def decide(
         self, pending: Sequence[Pending], client: str, reply: str
     ) -> Mapping[int, Decision]:
         loop = asyncio.get_running_loop()
-        decided = await loop.run_in_executor(self._pool, self._prompt, list(pending), client)
+        answer: asyncio.Future[Mapping[int, Decision] | None] = loop.create_future()
+
+        def ask() -> None:
+            try:
+                with self._turn:
+                    if answer.cancelled():
+                        return  # withdrawn while an earlier prompt held the terminal
+                    decided = self._prompt(list(pending), client)
+            except BaseException as error:  # handed to the waiting call
+                failed = error
+                loop.call_soon_threadsafe(_settle_error, answer, failed)
+                return
+            loop.call_soon_threadsafe(_settle, answer, decided)
+
+        # A daemon thread: a prompt nobody answers must not keep the server alive after
+        # its client has gone.
+        threading.Thread(target=ask, name="mcp-ask", daemon=True).start()
+        decided = await answer
         if decided is None:
             raise NoReviewer("the terminal could not be opened")
         return decided
+
+
+def _settle(answer: asyncio.Future[T], value: T) -> None:
+    if not answer.done():
+        answer.set_result(value)
+
+
+def _settle_error(answer: asyncio.Future[T], error: BaseException) -> None:
+    if not answer.done():
+        answer.set_exception(error)
 
 
 class Window:
