@@ -245,11 +245,20 @@ class Broker:
     async def _run_group(self, group: _Group, worker: _Worker) -> None:
         text = "".join(call.block for call in group.calls)
         session = worker.session
-        run = await worker.run(lambda: session.prepare(text))
+
+        def prepare() -> tuple[Run, list[Result] | None]:
+            run = session.prepare(text)
+            # Nothing to ask (most reads): run it in the same trip to the thread.
+            return run, (None if run.pending else self._execute(session, run, {}, group))
+
+        run, done = await worker.run(prepare)
         for notice in run.notices:
             self._note(f"note: {notice}")
         if len(run.items) != len(group.calls):  # every block gets exactly one result
             raise RuntimeError(f"{len(group.calls)} calls made {len(run.items)} commands")
+        if done is not None:
+            self._deliver(group, done)
+            return
         decisions: Mapping[int, Decision] = {}
         if run.pending:
             asked = await self._ask(group, run)
@@ -268,6 +277,9 @@ class Broker:
         finally:
             if session.state is not None:
                 session.state.lock.release()  # held here when the run wrote nothing
+        self._deliver(group, results)
+
+    def _deliver(self, group: _Group, results: list[Result]) -> None:
         notices = [result for result in results if result.notice]
         answers = [result for result in results if not result.notice]
         for position, (call, result) in enumerate(zip(group.calls, answers, strict=True)):
