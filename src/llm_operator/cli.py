@@ -109,8 +109,9 @@ def _add_mcp(commands: argparse._SubParsersAction[_Parser]) -> None:
     mcp.add_argument(
         "--approve",
         choices=("window", "ask", "no", "yes"),
-        help="who approves writes and secret reads (default: the terminal if there is one, "
-        "else no; yes is for tests and scripts only)",
+        help="who approves writes and secret reads (default: the window when one has the "
+        "workspace open, else the terminal if there is one, else the window once it is "
+        "opened; yes is for tests and scripts only)",
     )
     mcp.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1")
     mcp.add_argument(

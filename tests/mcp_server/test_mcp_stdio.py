@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from llm_operator.core.actions import action_names, get_spec
 from llm_operator.core.actions.base import Kind
 from llm_operator.mcp_server.tools import tool_name
 from support.actions import cli
-from support.mcp_client import call, connected, id_of, names, summary_of
+from support.mcp_client import SERVER, call, connected, id_of, names, summary_of
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX processes")
 
@@ -41,6 +42,10 @@ def _add_files(workspace: Path) -> None:
         "# OPERATOR_BEGIN intro\nGREETING = 'hi'\n# OPERATOR_END intro\n", encoding="utf-8"
     )
     (workspace / ".env").write_text("API_KEY=sk-not-for-the-chat\n", encoding="utf-8")
+
+
+def _places(workspace: Path, state_dir: Path) -> list[str]:
+    return ["--workspace", str(workspace), "--state-dir", str(state_dir)]
 
 
 def _exec_block(action: str, arguments: dict[str, Any], number: int) -> str:
@@ -247,3 +252,53 @@ def test_undo_of_an_mcp_batch_and_the_notice_on_the_next_result(
     assert "Undo notice" not in second[1]  # delivered once
     # The undone ids are not reused: the model was told they did not run.
     assert id_of(first[1]) == "mcp-3"
+
+
+def test_with_nobody_to_ask_a_write_is_not_run_and_says_why(
+    workspace: Path, state_dir: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "stderr.txt"
+
+    async def scenario() -> list[tuple[bool, str]]:
+        # The SDK starts the server in a session of its own: no terminal, and no window.
+        async with connected(workspace, state_dir, errlog=log) as s:
+            return [
+                await call(s, "fs_write", path="new.txt", content="x"),
+                await call(s, "fs_read", path="README.md"),
+            ]
+
+    (write, read) = asyncio.run(scenario())
+    assert write[0]
+    assert "fs.write failed (ERR_NO_REVIEWER): nobody can review it now" in write[1]
+    assert "open the LLM Operator window" in write[1]
+    assert not (workspace / "new.txt").exists()
+    assert not read[0]  # reads need nobody
+    stderr = log.read_text(encoding="utf-8")
+    assert "no window is open on this workspace yet" in stderr
+    assert "approvals: the window" in stderr
+
+
+def test_usage_errors_exit_2_with_a_message(workspace: Path, state_dir: Path) -> None:
+    for args, message in [
+        (["--http", "70000"], "--http must be a port from 0"),
+        (["--approval-timeout", "0"], "--approval-timeout must be more than 0"),
+        (["--approve", "maybe"], "invalid choice"),
+    ]:
+        done = cli("mcp", "--workspace", workspace, "--state-dir", state_dir, *args)
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr
+    missing = cli("mcp", "--workspace", workspace / "nope", "--state-dir", state_dir)
+    assert missing.returncode == 2
+    assert "Traceback" not in missing.stderr
+    # ask needs a terminal: the test process has none to give (stdin is not one either).
+    asked = subprocess.run(
+        [*SERVER, "--approve", "ask", *_places(workspace, state_dir)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        start_new_session=True,
+        check=False,
+    )
+    assert asked.returncode == 2
+    assert "--approve ask needs a terminal" in asked.stderr

@@ -90,7 +90,9 @@ def serve(
     elif _window_ready(folder):
         mode = "window"
     else:
-        mode = "ask" if _terminal_usable() else "no"
+        # With nobody to ask now, the window: it may be opened later, and until then a
+        # call that needs approval says so (ERR_NO_REVIEWER) rather than "rejected".
+        mode = "ask" if _terminal_usable() else "window"
     approver = _approver(mode, prompt, folder)
     if approver is None:
         broker.close()

@@ -22,7 +22,6 @@ stale check, write lock, journal, memory, history.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
@@ -131,6 +130,7 @@ class _Call:
 class _Group:
     calls: list[_Call] = field(default_factory=list)
     client: str = ""
+    executing: bool = False  # execute was called: files may have changed
 
 
 class _Worker:
@@ -239,8 +239,16 @@ class Broker:
             self._note(f"internal error: {type(error).__name__}: {error}")
             for call in group.calls:
                 if not call.done.done():
-                    message = f"unexpected {type(error).__name__}; see the server's log"
-                    call.done.set_result(_refused(call.id, "ERR_INTERNAL", message))
+                    what = (
+                        "it may have run: read the files again before sending it again"
+                        if group.executing
+                        else "nothing was run"
+                    )
+                    summary = (
+                        f"{call.action} failed (ERR_INTERNAL): unexpected "
+                        f"{type(error).__name__} in the server (see its log); {what}"
+                    )
+                    call.done.set_result(tool_text(Result(call.id, Outcome(False, summary))))
 
     async def _run_group(self, group: _Group, worker: _Worker) -> None:
         text = "".join(call.block for call in group.calls)
@@ -248,6 +256,7 @@ class Broker:
 
         def prepare() -> tuple[Run, list[Result] | None]:
             run = session.prepare(text)
+            group.executing = not run.pending
             # Nothing to ask (most reads): run it in the same trip to the thread.
             return run, (None if run.pending else self._execute(session, run, {}, group))
 
@@ -272,6 +281,7 @@ class Broker:
             index: (REJECT if group.calls[index].cancelled else decision)
             for index, decision in decisions.items()
         }
+        group.executing = True
         try:
             results = await worker.run(lambda: self._execute(session, run, decisions, group))
         finally:
@@ -373,8 +383,7 @@ class Broker:
                         if call.report is not None and not call.cancelled:
                             await call.report(f"waiting for approval ({where})")
                 step = min(self._timeout - waited, POLL_SECONDS)
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(asking), step)
+                await asyncio.wait({asking}, timeout=step)
                 waited += step
         finally:
             if not asking.done():
