@@ -57,13 +57,11 @@ class McpReviews(QObject):
     def watch(self, session: Session) -> None:
         """Review MCP calls for ``session``'s workspace (and stop for the previous one)."""
         from ..core.plan.review_link import LinkError, ReviewListener
-        from ..core.plan.session import Session
 
         self.stop()
         if session.state_folder is None:
             return
-        # A session of its own: a paste may be running in the window's session meanwhile.
-        self._session = Session(session.workspace, session.state_dir)
+        self._session = session
         try:
             session.state_folder.mkdir(parents=True, exist_ok=True)
             self._listener = ReviewListener(
@@ -96,9 +94,14 @@ class McpReviews(QObject):
     def _next(self) -> None:
         if self._current is not None or not self._queue or self._session is None:
             return
+        from ..core.plan.session import Session
+
         review = self._queue.popleft()
         self._current = review
-        session = self._session
+        window_session = self._session
+        # A session of its own, with the window's current settings (secret patterns): a
+        # paste may be running in the window's session meanwhile.
+        session = Session(window_session.workspace, window_session.state_dir)
         self._tasks.start(
             lambda _progress: session.prepare(review.reply),
             lambda run: self._show(review, run),
