@@ -17,6 +17,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from llm_operator.core.actions import action_names
 from support.mcp_client import call, id_of
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/net/tcp")
@@ -80,13 +81,13 @@ def _listeners(port: int) -> list[str]:
 
 
 def test_http_serves_with_the_token_on_localhost_only(
-    served: tuple[str, str, int, list[str]],
+    served: tuple[str, str, int, list[str]], workspace: Path
 ) -> None:
     url, token, port, lines = served
     assert _listeners(port) == ["0100007F"]  # 127.0.0.1, nothing on other addresses
     assert sum(token in line for line in lines) == 1  # printed once
 
-    async def scenario() -> tuple[int, tuple[bool, str]]:
+    async def scenario() -> tuple[int, list[tuple[bool, str]]]:
         client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
         async with (
             client,
@@ -99,13 +100,21 @@ def test_http_serves_with_the_token_on_localhost_only(
         ):
             await session.initialize()
             tools = (await session.list_tools()).tools
-            return len(tools), await call(session, "fs_read", path="README.md")
+            return len(tools), [
+                await call(session, "fs_read", path="README.md"),
+                await call(session, "fs_write", path="over-http.txt", content="a\nb\n"),
+                await call(session, "fs_read", path="../outside"),
+            ]
 
-    count, (is_error, text) = asyncio.run(scenario())
-    assert count > 20
-    assert not is_error
-    assert id_of(text) == "mcp-1"
-    assert "# Demo" in text
+    count, (first, written, outside) = asyncio.run(scenario())
+    assert count == len(action_names())
+    assert not first[0]
+    assert id_of(first[1]) == "mcp-1"
+    assert "# Demo" in first[1]
+    assert not written[0], written[1]
+    assert (workspace / "over-http.txt").read_text(encoding="utf-8") == "a\nb\n"
+    assert outside[0]
+    assert "(ERR_PATH_OUTSIDE_WORKSPACE)" in outside[1]
 
 
 def test_http_refuses_a_missing_or_wrong_token_and_a_foreign_origin(
