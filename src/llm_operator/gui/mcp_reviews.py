@@ -116,7 +116,9 @@ class McpReviews(QObject):
         from .dialogs.confirm_dialog import ConfirmDialog
 
         if review.withdrawn.is_set() or not run.pending:
-            review.answer({})
+            # Nothing to ask here although the server had something to ask: the files
+            # changed between the two plans. Nothing may run on a decision not made.
+            review.refuse("the files changed before the window could show the commands")
             self._done()
             return
         dialog = ConfirmDialog(self._parent, run.pending, self._changed_outside())

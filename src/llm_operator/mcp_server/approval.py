@@ -121,6 +121,11 @@ class Window:
             request.withdraw()  # the window closes its dialog
             raise
         wanted = {item.index for item in pending}
-        # Only the pending commands can be approved; anything else the answer names is
-        # ignored, and a command it does not name is rejected.
-        return {index: decided[index] for index in wanted if index in decided}
+        if set(decided) != wanted:
+            # The window planned the calls against files that changed after this server
+            # planned them: what the person decided on is not what would run.
+            raise NoReviewer(
+                "the window reviewed other commands than the server planned (the files "
+                "changed meanwhile); read them again"
+            )
+        return decided
