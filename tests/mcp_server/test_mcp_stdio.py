@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -302,3 +303,25 @@ def test_usage_errors_exit_2_with_a_message(workspace: Path, state_dir: Path) ->
     )
     assert asked.returncode == 2
     assert "--approve ask needs a terminal" in asked.stderr
+
+
+def test_other_commands_never_load_the_mcp_sdk(workspace: Path, state_dir: Path) -> None:
+    probe = (
+        "import sys, io\n"
+        "from llm_operator import cli\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "places = ['--workspace', sys.argv[2], '--state-dir', sys.argv[3]]\n"
+        "code = cli.main(['exec', '--no', *places])\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'uvicorn')\n"
+        "                or m.startswith('llm_operator.mcp_server'))\n"
+        "print(code, loaded)\n"
+    )
+    reply = _exec_block("fs.read", {"path": "README.md"}, 1)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, reply, str(workspace), str(state_dir)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
