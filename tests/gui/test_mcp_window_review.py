@@ -123,3 +123,36 @@ def test_a_cancelled_call_closes_its_review_and_runs_nothing(
         thread.join(timeout=60)
     assert isinstance(out.get("value"), McpError), out
     assert not (workspace / "never.txt").exists()
+
+
+def test_a_reason_typed_in_the_window_goes_back_to_the_client(
+    qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
+) -> None:
+    window = make_window(workspace)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+
+    async def scenario() -> tuple[bool, str]:
+        async with connected(workspace, tmp_path / "state", errlog=tmp_path / "e") as s:
+            return await call(s, "fs_delete", path="a.txt")
+
+    thread, out = _in_thread(scenario)
+    try:
+        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
+        dialog = _review_dialog()
+        assert dialog is not None
+        dialog.listing.setCurrentItem(dialog.file_rows[0])
+        qtbot.keyClicks(dialog.reason, "keep it")
+        apply = next(
+            button
+            for button in dialog.findChildren(QPushButton)
+            if button.text().startswith("Apply my choices")
+        )
+        qtbot.mouseClick(apply, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
+    finally:
+        thread.join(timeout=60)
+    assert "error" not in out, out.get("error")
+    is_error, text = out["value"]
+    assert is_error
+    assert "(ERR_REJECTED_BY_USER): rejected by the user: keep it" in text
+    assert (workspace / "a.txt").exists()
