@@ -231,17 +231,19 @@ class ReviewListener:
                 raise LinkError("another window already reviews this workspace")
             self._path.unlink()  # left by a window that was killed
         address, folder = _address(self._path)
-        old_mask = os.umask(0o177)  # the socket is created 0600
+        # Not through the umask, which is the whole process's: a file another thread
+        # writes at that moment would get the wrong mode. Until the chmod below the
+        # socket has the umask's mode (others cannot write to it, so cannot connect),
+        # and every connection's peer is checked anyway.
         try:
             self._sock.bind(address)
+            os.chmod(self._path, 0o600)
         except OSError:
             self._sock.close()
             raise
         finally:
-            os.umask(old_mask)
             if folder is not None:
                 os.close(folder)
-        os.chmod(self._path, 0o600)
         self._sock.listen(8)
         self._sock.settimeout(0.5)
         self._thread = threading.Thread(target=self._serve, name="review-link", daemon=True)
