@@ -60,6 +60,12 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("--yes", action="store_true", help="approve every write")
     answer.add_argument("--no", action="store_true", help="reject every write")
     exec_.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
+    exec_.add_argument(
+        "--results",
+        choices=("readable", "base64"),
+        default="readable",
+        help="details as readable lines (default) or strict v3 details_b64",
+    )
     exec_.add_argument("file", nargs="?", default="-", help="the reply (default: stdin)")
 
     undo = commands.add_parser("undo", help="undo the last approved batch of writes")
@@ -97,7 +103,13 @@ def _parser() -> argparse.ArgumentParser:
         help="characters per part (default: the window's chat part size setting)",
     )
     pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
-    commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer = commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer.add_argument(
+        "--results",
+        choices=("readable", "base64"),
+        default="readable",
+        help="describe results in this form (as exec --results gives them)",
+    )
     _add_mcp(commands)
     return parser
 
@@ -162,9 +174,10 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "mcp":
         return _mcp(args)
     if args.command == "primer":
+        from .core.protocol.encoder import ResultForm
         from .core.protocol.primer import primer_text
 
-        sys.stdout.write(primer_text())
+        sys.stdout.write(primer_text(ResultForm(args.results)))
         return EXIT_OK
     # exec and undo are one short run each, and most of their time is the import of a few
     # hundred modules, classes and functions: the cyclic collector would walk those again
@@ -212,7 +225,7 @@ def _read_reply(name: str) -> str | None:
 
 
 def _exec(session: Session, args: argparse.Namespace) -> int:
-    from .core.protocol.encoder import encode_results
+    from .core.protocol.encoder import ResultForm, encode_results
 
     text = _read_reply(args.file)
     if text is None:
@@ -230,7 +243,7 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     if results:
-        sys.stdout.write(encode_results(results) + "\n")
+        sys.stdout.write(encode_results(results, ResultForm(args.results)) + "\n")
     return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
 
 
@@ -443,12 +456,29 @@ def _undo(session: Session) -> int:
     from .core.protocol.encoder import encode_results
 
     session.on_wait = _say_waiting
+    problem = session.store_problem
+    if problem is not None:
+        # Nothing can be undone without the journal: a usage error, as a bad folder is.
+        print(f"llm-operator: undo failed ({problem.code}): {problem.message}", file=sys.stderr)
+        print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         report = session.undo_last()
-        notices = session.undo_notices()
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
+    try:
+        notices = session.undo_notices()
+    except OperatorError:
+        notices = []  # the store failed after the undo: its report says so
+    if report.notice is not None and all(n.id != report.notice.id for n in notices):
+        # A notice the store could not keep: printed now, or the chat never hears of it.
+        from .core.actions.base import Outcome
+        from .core.protocol.encoder import Result
+
+        notice = report.notice
+        outcome = Outcome(True, notice.summary, notice.details)
+        notices.append(Result(notice.id, outcome, notice=True))
     for note in session.take_recovery_notes():
         print(f"llm-operator: note: {note}", file=sys.stderr)
     print(report.summary)

@@ -8,16 +8,15 @@ like a secret, and by an innocent-looking symlink to one.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from llm_operator.core.protocol.result_reader import read_results
 from support.actions import b64, cli, edits_b64
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="symlinks")
@@ -57,11 +56,6 @@ FILES = {
     "conf/.aws/credentials": f"[default]\naws_access_key_id = {TOKENS['conf/.aws/credentials']}\n",
 }
 
-RESULT = re.compile(
-    r"OPERATOR_RESULT\nid: (?P<id>[^\n]*)\nok: (?P<ok>true|false)\nsummary: (?P<summary>[^\n]*)\n"
-    r"(?:details_b64: (?P<details>[A-Za-z0-9+/=]+)\n)?END_OPERATOR_RESULT"
-)
-
 
 @pytest.fixture
 def secret_ws(tmp_path: Path) -> Path:
@@ -90,17 +84,15 @@ def exec_no(workspace: Path, tmp_path: Path, blocks: list[str]) -> list[dict[str
         "exec", "--workspace", workspace, "--state-dir", state, "--no", stdin="\n\n".join(blocks)
     )
     assert done.returncode in (0, 1), done.stderr
-    found = []
-    for match in RESULT.finditer(done.stdout):
-        details = match["details"]
-        found.append(
-            {
-                "id": match["id"],
-                "ok": match["ok"] == "true",
-                "summary": match["summary"],
-                "details": base64.b64decode(details).decode("utf-8") if details else "",
-            }
-        )
+    found = [  # the default, readable form: secret bytes would show as plain text
+        {
+            "id": result.id,
+            "ok": result.ok,
+            "summary": result.summary,
+            "details": (result.details or b"").decode("utf-8"),
+        }
+        for result in read_results(done.stdout)
+    ]
     assert len(found) == len(blocks), done.stdout
     for result in found:
         text = result["summary"] + "\n" + result["details"]
@@ -297,7 +289,7 @@ def test_approved_failures_and_reads_show_the_text(secret_ws: Path, tmp_path: Pa
     done = cli(
         "exec", "--workspace", secret_ws, "--state-dir", state, "--yes", stdin="\n\n".join(blocks)
     )
-    found = {m["id"]: m for m in RESULT.finditer(done.stdout)}
-    assert TOKENS[".ENV"] in found["edit-similar"]["summary"]
-    details = base64.b64decode(found["read-link"]["details"]).decode("utf-8")
+    found = {result.id: result for result in read_results(done.stdout)}
+    assert TOKENS[".ENV"] in found["edit-similar"].summary
+    details = (found["read-link"].details or b"").decode("utf-8")
     assert TOKENS["envs/prod.txt"] in details

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
@@ -142,8 +141,7 @@ def test_a_read_runs_at_once_and_its_result_is_copied(
     paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
     copied = QApplication.clipboard().text()
     assert copied.startswith("OPERATOR_RESULT\nid: r1\nok: true\n")
-    encoded = base64.b64encode(b"alpha\nbeta\n").decode()
-    assert f"details_b64: {encoded}" in copied
+    assert "\ndetails_lines: 2\n| alpha\n| beta\nEND_OPERATOR_RESULT" in copied
     assert window.results.raw.toPlainText() == copied
     assert "Copied" in window.results.status.text()
     # Ready for the next reply: focused, with everything selected so Ctrl+V replaces it.

@@ -55,7 +55,7 @@ def test_each_result_is_decoded_with_code_coloured(
 def test_the_parts_line_says_what_is_copied_and_what_is_pending(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:
-    (workspace / "big.txt").write_text("0123456789\n" * 700)
+    (workspace / "big.txt").write_text("0123456789\n" * 1200)
     window = make_window(workspace)
     window.settings.part_size = 5000
     paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="big.txt")))
@@ -83,7 +83,29 @@ def test_a_huge_read_is_shown_in_part_and_copied_whole(
     assert f"row {MAX_DETAIL_LINES}\n" not in page
     assert "... 50 more lines not shown here" in page
     copied = QApplication.clipboard().text()
+    from llm_operator.core.protocol.result_reader import read_results
+
+    (result,) = read_results(copied)
+    assert (result.details or b"").decode().endswith(f"row {MAX_DETAIL_LINES + 49}\n")
+
+
+def test_the_strict_results_setting_copies_details_b64_and_is_saved(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
     import base64
 
-    encoded = copied.split("details_b64: ")[1].split("\n")[0]
-    assert base64.b64decode(encoded).decode().endswith(f"row {MAX_DETAIL_LINES + 49}\n")
+    from llm_operator.core.store.settings import Settings
+
+    window = make_window(workspace)
+    paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
+    readable = QApplication.clipboard().text()
+    assert "details_lines: " in readable
+    assert "details_b64" not in readable
+    window.window_actions.strict_results.setChecked(True)
+    assert window.settings.results_form == "base64"
+    assert Settings.load(window.settings.path).results_form == "base64"
+    paste_and_run(qtbot, window, reply(command("r2", "fs.read", path="a.txt")))
+    strict = QApplication.clipboard().text()
+    encoded = base64.b64encode((workspace / "a.txt").read_bytes()).decode()
+    assert f"details_b64: {encoded}" in strict
+    assert "details_lines" not in strict

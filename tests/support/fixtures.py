@@ -4,12 +4,12 @@ Helpers are handed out as fixtures (``cmd``, ``raw_block``, ``parse_results``,
 ``run_reply``...) because importing from a conftest module is ambiguous once several
 test folders have one. ``run_reply`` drives a pasted reply through ``Session`` exactly
 as the window and ``llm-operator exec`` do (prepare, decide, execute), encodes the
-results and parses the encoded text back, so every test also checks the wire format.
+results in both forms (readable and strict base64), parses each back and checks they
+carry the same details, so every test also checks the wire format.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -20,18 +20,11 @@ from typing import Any
 import pytest
 
 from llm_operator.core.plan.session import APPROVE, REJECT, Session
-from llm_operator.core.protocol.encoder import encode_results
+from llm_operator.core.protocol.encoder import Result, ResultForm, encode_results
+from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.store.workspace import Workspace
 from support.actions import snapshot
 
-RESULT_LINES = re.compile(
-    r"OPERATOR_RESULT\n"
-    r"id: (?P<id>[^\n]*)\n"
-    r"ok: (?P<ok>true|false)\n"
-    r"summary: (?P<summary>[^\n]*)\n"
-    r"(?:details_b64: (?P<details>[A-Za-z0-9+/=]+)\n)?"
-    r"END_OPERATOR_RESULT"
-)
 REPEAT_NOTE = "[repeat:"
 
 
@@ -59,25 +52,36 @@ class Decoded:
         return found.group(1) if found else None
 
 
-def parse_results(text: str) -> list[Decoded]:
-    """Parse encoded results; fail unless ``text`` is exactly blocks joined by one blank line."""
-    if not text.strip():
-        return []
-    chunks = text.rstrip("\n").split("\n\n")
+def parse_results(text: str, form: ResultForm | None = None) -> list[Decoded]:
+    """Parse encoded results; fail unless ``text`` is exactly blocks joined by one blank line,
+    every block with details in ``form`` (either form when None)."""
     out: list[Decoded] = []
-    for chunk in chunks:
-        match = RESULT_LINES.fullmatch(chunk)
-        assert match, f"not an OPERATOR_RESULT block:\n{chunk}"
-        details = match.group("details")
-        out.append(
-            Decoded(
-                match.group("id"),
-                match.group("ok") == "true",
-                match.group("summary"),
-                base64.b64decode(details, validate=True).decode("utf-8") if details else None,
-            )
-        )
+    for block in read_results(text):
+        if form is not None and block.form is not None:
+            assert block.form is form, f"{block.id}: details in {block.form}, expected {form}"
+        details = block.details
+        text_of = None if details is None else details.decode("utf-8", "surrogateescape")
+        out.append(Decoded(block.id, block.ok, block.summary, text_of))
     return out
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def parse_both_forms(results: list[Result]) -> list[Decoded]:
+    """``results`` encoded in both forms and parsed back: the same ids, summaries, details."""
+    readable = parse_results(encode_results(results, ResultForm.READABLE), ResultForm.READABLE)
+    strict = parse_results(encode_results(results, ResultForm.BASE64), ResultForm.BASE64)
+    for one, two in zip(readable, strict, strict=True):
+        if one.details is not None and not _is_utf8(one.details):
+            continue  # bytes that are not UTF-8 travel only in the readable form
+        assert one == two, f"{one.id}: the two result forms differ"
+    return readable
 
 
 def cmd(cmd_id: str | None, action: str | None, *extra: str, **fields: object) -> str:
@@ -124,7 +128,7 @@ def run_session(session: Session, text: str, approve: Decide = None) -> list[Dec
     notices = results[: len(results) - len(answers)]
     assert all(result.notice for result in notices), "undo notices come first, before any answer"
     assert len(answers) == len(run.items), "every scanned block must get exactly one result"
-    return parse_results(encode_results(results))
+    return parse_both_forms(results)
 
 
 @pytest.fixture(name="cmd")

@@ -13,8 +13,10 @@ def asset_bytes(name: str) -> bytes:
     return (resources.files("llm_operator.resources") / name).read_bytes()
 
 
-def primer_text() -> str:
-    """What "Copy LLM primer" copies: the same text ``llm-operator primer`` prints."""
+def primer_text(form: str = "readable") -> str:
+    """What "Copy LLM primer" copies: the same text ``llm-operator primer`` prints (with
+    ``--results base64`` when the window sends strict v3 results)."""
+    from ..core.protocol.encoder import ResultForm
     from ..core.protocol.primer import primer_text as core_primer_text
 
-    return core_primer_text()
+    return core_primer_text(ResultForm(form))

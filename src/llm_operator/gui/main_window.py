@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
                 say=lambda text: self.statusBar().showMessage(text, 10000),
                 show_journal=lambda text, can: self.history.set_journal(text, can),
                 show_report=self._show_undo_report,
+                results_form=lambda: self.settings.results_form,
                 offer_notice=self._offer_undo_notice,
             )
         )
@@ -400,6 +401,7 @@ class MainWindow(QMainWindow):
             self.settings.part_size,
             self.settings.auto_copy,
             sources_of(done.run, done.decisions),
+            self.settings.results_form,
         )
         counts = count_run(done.run, done.decisions)
         message = f"Ran {counts.describe()}."

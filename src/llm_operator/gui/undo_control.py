@@ -29,6 +29,7 @@ class UndoHooks:
     show_report: Callable[[str, bool], None]  # report text, had problems
     # Report text, the undo notice's OPERATOR_RESULT block (the copy buttons copy it).
     offer_notice: Callable[[str, str], None] = lambda text, block: None
+    results_form: Callable[[], str] = lambda: "readable"  # the form results are sent in
 
 
 class UndoControl:
@@ -67,7 +68,8 @@ class UndoControl:
         problems = bool(report.problems) or report.refused
         self._hooks.show_report(self.report_text(report), problems)
         if report.notice is not None:
-            self._hooks.offer_notice(self.report_text(report), _notice_block(report))
+            block = _notice_block(report, self._hooks.results_form())
+            self._hooks.offer_notice(self.report_text(report), block)
         self._hooks.say(report.summary)
         expected, self._expected = self._expected, None
         if report.conflicts and expected is not None and not self._hooks.busy():
@@ -105,12 +107,12 @@ class UndoControl:
         )
 
 
-def _notice_block(report: UndoReport) -> str:
+def _notice_block(report: UndoReport, form: str = "readable") -> str:
     """The undo notice as the OPERATOR_RESULT block the next copied results begin with."""
     from ..core.actions.base import Outcome
-    from ..core.protocol.encoder import Result, encode_results
+    from ..core.protocol.encoder import Result, ResultForm, encode_results
 
     notice = report.notice
     assert notice is not None
     outcome = Outcome(True, notice.summary, notice.details)
-    return encode_results([Result(notice.id, outcome, notice=True)])
+    return encode_results([Result(notice.id, outcome, notice=True)], ResultForm(form))

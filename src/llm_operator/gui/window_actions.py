@@ -123,6 +123,12 @@ class WindowActions:
         self.auto_copy = self._toggle(
             options, "Copy results &automatically", settings.auto_copy, self._set_auto_copy
         )
+        self.strict_results = self._toggle(
+            options,
+            "Strict v3 results (details_&b64, for tools)",
+            settings.results_form == "base64",
+            self._set_strict_results,
+        )
         self.watch = self._toggle(
             options, "&Watch the clipboard for replies", settings.clipboard_watch, self._set_watch
         )
@@ -183,6 +189,10 @@ class WindowActions:
         self._settings.auto_copy = on
         self._settings.save()
 
+    def _set_strict_results(self, on: bool) -> None:
+        self._settings.results_form = "base64" if on else "readable"
+        self._settings.save()
+
     def _set_watch(self, on: bool) -> None:
         self._settings.clipboard_watch = on
         self._commands.set_clipboard_watch(on)
@@ -219,7 +229,7 @@ class WindowActions:
 
         status = self._window.statusBar()
         try:
-            self._clipboard.copy(primer_text())
+            self._clipboard.copy(primer_text(self._settings.results_form))
         except OSError as error:
             status.showMessage(f"Cannot read the interface spec: {error}")
             return

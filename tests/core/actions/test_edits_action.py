@@ -226,13 +226,11 @@ def test_expected_count_mismatch_through_the_protocol_path_writes_nothing(
     assert "expectedCount is 1 but find 's' matches 2 times (at lines 1, 1)" in result.summary
 
 
-def test_bad_pattern_through_the_protocol_path_names_edit_and_position(
+def test_bad_pattern_through_the_protocol_path_names_edit_and_problem(
     run_reply: Any, cmd: Any, workspace: Path
 ) -> None:
     edit = {"op": "replaceFirst", "find": "a)b", "text": "x", "regex": True}
     text = cmd("e1", "fs.applyEdits", path="src/main.py", edits_b64=edits_b64(edit))
-    result = expect_failure(
-        run_reply, workspace, text, "ERR_INVALID_EDITS_JSON", "e1", "src/main.py"
-    )
-    assert "edit 0 (replaceFirst): find pattern is not valid" in result.summary
-    assert "at position 1" in result.summary
+    result = expect_failure(run_reply, workspace, text, "ERR_INVALID_REGEX", "e1", "src/main.py")
+    assert "edit 0 (replaceFirst): find pattern 'a)b' is not valid RE2 syntax" in result.summary
+    assert "(unexpected ): a)b)" in result.summary

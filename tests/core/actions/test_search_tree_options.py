@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from llm_operator.core.actions.search_tree import MAX_FILES, MAX_MATCHES
+from llm_operator.core.protocol.result_reader import read_results
 
 IDS = itertools.count(1)
 HIT = re.compile(r"(?P<path>[^:]+):(?P<line>[0-9]+): (?P<text>.*)\Z")
@@ -92,12 +93,19 @@ def test_a_query_with_a_line_break_stays_on_its_header_line(
     assert "# query: \\w+ain" in regex.details  # backslashes of a regex shown as sent
 
 
-def test_bad_regex_names_the_position(run_reply: Any, cmd: Any) -> None:
+def test_bad_regex_says_what_is_wrong(run_reply: Any, cmd: Any) -> None:
     result = search(run_reply, cmd, "foo(bar", regex="true")
     assert not result.ok
     assert result.code == "ERR_INVALID_REGEX"
-    assert "position 3" in result.summary
-    assert result.json()["details"]["position"] == 3
+    assert "not a valid RE2 regular expression (missing ): foo(bar)" in result.summary
+    assert result.json()["details"]["reason"] == "missing ): foo(bar"
+
+
+def test_a_backreference_is_refused_with_what_to_do(run_reply: Any, cmd: Any) -> None:
+    result = search(run_reply, cmd, r"(a)\1", regex="true")
+    assert result.code == "ERR_INVALID_REGEX"
+    assert "backreferences (\\1)" in result.summary
+    assert "RE2 syntax" in result.summary
 
 
 def test_case_insensitive(run_reply: Any, cmd: Any, workspace: Path) -> None:
@@ -325,9 +333,9 @@ def test_an_unreadable_folder_is_skipped_and_counted() -> None:
             check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr
-        payload = re.search(r"details_b64: (\S+)", done.stdout)
-        assert payload, done.stdout + done.stderr
-        details = base64.b64decode(payload[1]).decode("utf-8")
+        (result,) = read_results(done.stdout)
+        assert result.details, done.stdout + done.stderr
+        details = result.details.decode("utf-8")
         assert [line for line in details.split("\n") if line.endswith(":1: needle")] == [
             "a/one.txt:1: needle",
             "z/two.txt:1: needle",

@@ -50,7 +50,11 @@ def test_target_b64_names_nested_levels_and_includes_the_decorator(
             )
         )
     )
-    assert result.json() == {"deleted_line_range_inclusive": [2, 4], "warnings": []}
+    assert result.json() == {
+        "deleted_line_range_inclusive": [2, 4],
+        "warnings": [],
+        "landed": ["# landed in shop.py:", "# 4 line(s) removed before line 2"],
+    }
     assert (
         shop.read_bytes()
         == SHOP.replace("    @staticmethod\n    def helper(x):\n        return x\n\n", "").encode()

@@ -58,7 +58,10 @@ def run_scenario(
     assert [r.id for r in results] == [step[0] for step in scenario.steps]
     for result, (_, _, _, expected) in zip(results, scenario.steps, strict=True):
         assert result.ok, result.summary
-        assert result.json() == {**expected, "warnings": []}, result.id
+        payload = result.json()
+        landed = payload.pop("landed", [])  # an ok write also shows what landed
+        assert all(line.startswith(("# ", *map(str, range(10)))) for line in landed)
+        assert payload == {**expected, "warnings": []}, result.id
         for words in named_lines(expected):
             assert words in result.summary, (words, result.summary)
     final = {rel: text.encode("utf-8") for rel, text in scenario.final.items()}

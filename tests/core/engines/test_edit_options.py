@@ -187,21 +187,39 @@ def test_options_must_be_json_booleans(name: str) -> None:
     assert f"{name} must be true or false" in error.message
 
 
-def test_bad_pattern_names_the_edit_and_the_position() -> None:
+def test_bad_pattern_names_the_edit_and_what_is_wrong() -> None:
     good = {"op": "replaceFirst", "find": "Foo", "text": "Bar"}
     bad = {"op": "replaceAll", "find": "foo(bar", "text": "x", "regex": True}
     error = failure(TEXT, good, bad)
-    assert error.code == "ERR_INVALID_EDITS_JSON"
-    assert error.message.startswith("edit 1 (replaceAll): find pattern is not valid")
-    assert "at position 3" in error.message
+    assert error.code == "ERR_INVALID_REGEX"
+    assert error.message.startswith(
+        "edit 1 (replaceAll): find pattern 'foo(bar' is not valid RE2 syntax (missing ): foo(bar"
+    )
     assert error.details["edit"] == 1
-    assert error.details["position"] == 3
 
 
-def test_bad_pattern_position_is_in_the_pattern_as_written_with_whole_word() -> None:
+def test_bad_pattern_is_quoted_as_written_with_whole_word() -> None:
     bad = {"op": "replaceAll", "find": "ab[", "text": "x", "regex": True, "wholeWord": True}
     error = failure(TEXT, bad)
-    assert error.details["position"] == 2
+    assert error.code == "ERR_INVALID_REGEX"
+    assert "find pattern 'ab[' is not valid RE2 syntax (missing ]: [" in error.message
+
+
+@pytest.mark.parametrize(
+    ("pattern", "hint"),
+    [
+        (r"(a)\1", "backreferences (\\1)"),
+        ("(?=foo)", "lookahead (?=...) is not supported"),
+        ("(?<!x)foo", "negative lookbehind (?<!...) is not supported"),
+        (r"foo\Z", "write \\z for the end of the text"),
+        ("a++", "possessive repeats"),
+    ],
+)
+def test_constructs_re2_lacks_are_named_with_what_to_do(pattern: str, hint: str) -> None:
+    error = failure(TEXT, {"op": "replaceAll", "find": pattern, "text": "y", "regex": True})
+    assert error.code == "ERR_INVALID_REGEX"
+    assert hint in error.message
+    assert "RE2" in error.message
 
 
 def test_bad_group_reference_in_text_is_refused_before_anything_runs() -> None:
@@ -224,8 +242,8 @@ def test_pattern_matching_empty_text_is_refused(pattern: str) -> None:
     assert "empty text" in error.message
 
 
-def test_lookahead_only_pattern_matching_empty_in_the_text_is_refused() -> None:
-    error = failure(TEXT, {"op": "replaceAll", "find": "(?=foo)", "text": "y", "regex": True})
+def test_boundary_only_pattern_matching_empty_in_the_text_is_refused() -> None:
+    error = failure(TEXT, {"op": "replaceAll", "find": r"\bfoo|\b", "text": "y", "regex": True})
     assert error.code == "ERR_INVALID_EDITS_JSON"
     assert "matches empty text at line 1" in error.message
 

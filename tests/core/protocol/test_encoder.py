@@ -17,12 +17,14 @@ from llm_operator.core.actions.base import Outcome
 from llm_operator.core.errors import InvalidCommand, OperatorError
 from llm_operator.core.protocol.encoder import (
     Result,
+    ResultForm,
     encode_result,
     encode_results,
     failure_outcome,
     invalid_outcome,
     rejected_outcome,
 )
+from llm_operator.core.protocol.result_reader import read_results
 from support.paths import DATA
 
 GOLDEN_DIR = DATA / "scanner"
@@ -37,8 +39,8 @@ FAILURE_FORMS = (
 
 def test_exact_format_with_details() -> None:
     details = "line one\nline two \u00e9\n"
-    text = encode_result(Result("read-7", Outcome(True, "Read a.txt (2 lines)", details)))
-    assert text.split("\n") == [
+    result = Result("read-7", Outcome(True, "Read a.txt (2 lines)", details))
+    assert encode_result(result, ResultForm.BASE64).split("\n") == [
         "OPERATOR_RESULT",
         "id: read-7",
         "ok: true",
@@ -46,11 +48,23 @@ def test_exact_format_with_details() -> None:
         "details_b64: " + base64.b64encode(details.encode("utf-8")).decode("ascii"),
         "END_OPERATOR_RESULT",
     ]
+    assert encode_result(result).split("\n") == [
+        "OPERATOR_RESULT",
+        "id: read-7",
+        "ok: true",
+        "summary: Read a.txt (2 lines)",
+        "details_lines: 2",
+        "| line one",
+        "| line two \u00e9",
+        "END_OPERATOR_RESULT",
+    ]
 
 
+@pytest.mark.parametrize("form", list(ResultForm))
 @pytest.mark.parametrize("details", [None, ""])
-def test_exact_format_without_details(details: str | None) -> None:
-    text = encode_result(Result("w-1", Outcome(False, "fs.write failed (ERR_X): no", details)))
+def test_exact_format_without_details(details: str | None, form: ResultForm) -> None:
+    outcome = Outcome(False, "fs.write failed (ERR_X): no", details)
+    text = encode_result(Result("w-1", outcome), form)
     assert text.split("\n") == [
         "OPERATOR_RESULT",
         "id: w-1",
@@ -91,7 +105,11 @@ def test_summaries_are_folded_onto_one_line(summary: str, line: str) -> None:
 def test_any_outcome_encodes_to_one_well_formed_block(
     cmd_id: str, ok: bool, summary: str, details: str | None
 ) -> None:
-    lines = encode_result(Result(cmd_id, Outcome(ok, summary, details))).split("\n")
+    result = Result(cmd_id, Outcome(ok, summary, details))
+    (readable,) = read_results(encode_result(result))
+    assert readable.details == (details.encode("utf-8", "surrogatepass") if details else None)
+    assert (readable.id, readable.ok) == (cmd_id, ok)
+    lines = encode_result(result, ResultForm.BASE64).split("\n")
     assert lines[0] == "OPERATOR_RESULT"
     assert lines[-1] == "END_OPERATOR_RESULT"
     assert lines[1] == f"id: {cmd_id}"

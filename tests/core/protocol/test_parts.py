@@ -5,9 +5,12 @@ from __future__ import annotations
 import base64
 import re
 
+import pytest
+
 from llm_operator.core.actions.base import Outcome
-from llm_operator.core.protocol.encoder import Result, encode_result
+from llm_operator.core.protocol.encoder import Result, ResultForm, encode_result
 from llm_operator.core.protocol.parts import split_results
+from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.protocol.scanner import scan
 
 
@@ -19,7 +22,11 @@ BLOCK = re.compile(r"^OPERATOR_RESULT\n(.*?)\nEND_OPERATOR_RESULT$", re.MULTILIN
 
 
 def blocks_of(text: str) -> list[dict[str, str]]:
-    return [dict(line.split(": ", 1) for line in body.splitlines()) for body in BLOCK.findall(text)]
+    """The key lines of each block (readable body lines, behind their `|`, left out)."""
+    return [
+        dict(line.split(": ", 1) for line in body.splitlines() if not line.startswith(("|", "\\")))
+        for body in BLOCK.findall(text)
+    ]
 
 
 def test_short_results_are_one_part_without_a_header() -> None:
@@ -42,7 +49,7 @@ def test_parts_break_between_whole_blocks() -> None:
 
 def test_a_huge_block_becomes_valid_blocks_that_join_back() -> None:
     text = "naïve café ✓ line\n" * 800  # multi-byte characters on every slice boundary
-    parts = split_results([read_result("big", text)], 5000)
+    parts = split_results([read_result("big", text)], 5000, ResultForm.BASE64)
     assert parts.count > 2
     assert all(len(part) <= 5000 for part in parts.texts)
     blocks = [block for part in parts.texts for block in blocks_of(part)]
@@ -59,3 +66,25 @@ def test_a_block_that_cannot_be_split_is_named_too_long() -> None:
     parts = split_results([no_details, read_result("r2", "ok")], 1500)
     assert parts.too_long == ("x1",)
     assert "id: x1" in parts.whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "naïve café ✓ line\n" * 800,
+        "short\n" + "x" * 12000 + "\n\x00\r\n" * 300 + "tail without newline",
+        "\u202e" * 9000,
+    ],
+)
+def test_a_huge_readable_block_becomes_blocks_whose_details_join_back(text: str) -> None:
+    parts = split_results([read_result("big", text)], 5000)
+    assert parts.count > 2
+    assert all(len(part) <= 5000 for part in parts.texts)
+    blocks = []
+    for part in parts.texts:
+        assert scan(part).result_blocks == len(blocks_of(part))
+        body = part.split("\n\n", 1)[1]  # the header line of the part first
+        blocks += read_results(body)
+    assert {block.id for block in blocks} == {"big"}
+    assert blocks[0].summary.startswith(f"Read big [details part 1 of {len(blocks)}")
+    assert b"".join(block.details or b"" for block in blocks) == text.encode("utf-8")

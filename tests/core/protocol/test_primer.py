@@ -21,6 +21,7 @@ from llm_operator.core import actions
 from llm_operator.core.actions.operator import interface_spec
 from llm_operator.core.error_codes import ERROR_CODES
 from llm_operator.core.plan.session import Session
+from llm_operator.core.protocol.encoder import ResultForm
 from llm_operator.core.protocol.primer import (
     ERROR_GROUPS,
     NOT_FOR_THE_MODEL,
@@ -162,12 +163,28 @@ def test_scanning_the_primer_finds_only_its_examples() -> None:
 
 def test_the_example_payloads_decode_to_what_the_text_shows() -> None:
     text = primer_text()
-    shown = re.findall(r"edits_b64 = (\{.*\}\]\})", text)
-    sent = re.findall(r"^edits_b64: (\S+)$", text, re.MULTILINE)
-    assert json.loads(base64.b64decode(sent[0])) == json.loads(shown[0])
-    assert base64.b64decode(re.findall(r"^content_b64: (\S+)$", text, re.MULTILINE)[0]) == (
-        b"first\nsecond\n"
-    )
+    shown = re.findall(r"edits_json = (\{.*\}\]\})", text)
+    assert json.loads(shown[0])["edits"][0]["op"] == "replaceFirst"
+    for sent in re.findall(r"^edits_json: (.*)$", text, re.MULTILINE):
+        assert json.loads(sent)["version"] == 1
+    fallback = re.search(r"content_b64: (\S+) would do the same", text)
+    assert fallback is not None
+    (content,) = re.findall(r"^content_json: (.*)$", text, re.MULTILINE)
+    assert base64.b64decode(fallback.group(1)).decode() == json.loads(content) == "first\nsecond\n"
+
+
+def test_the_primer_describes_the_results_form_in_use() -> None:
+    readable = primer_text()
+    strict = primer_text(ResultForm.BASE64)
+    assert "details_lines: N" in readable
+    assert "details_b64" not in readable.replace("*_b64", "")
+    assert "details_b64: base64" in strict
+    assert "details_lines" not in strict
+    for text in (readable, strict):
+        assert len(text) <= PRIMER_LIMIT
+        assert "symbol: Class/method" in text
+        assert "\\u00e9 for non-ASCII is fine" in text
+        assert "final newline" in text
 
 
 def _plan_workspace(tmp_path: Path) -> Path:
@@ -221,41 +238,42 @@ def test_the_spec_examples_run_verbatim_and_do_what_the_text_says(
 ) -> None:
     root = tmp_path / "spec-ws"
     (root / "app").mkdir(parents=True)
-    (root / "app" / "auth.py").write_text(
-        "class UserAuth:\n    def validate(self):\n        return False\n", encoding="utf-8"
-    )
+    original = "class UserAuth:\n    def validate(self):\n        return False\n"
+    replaced = "class UserAuth:\n    def validate(self):\n        return self.user is not None\n"
+    (root / "app" / "auth.py").write_text(original, encoding="utf-8")
     session = Session(Workspace(root), state_dir)
-    write, edits, structure = spec_examples()
-    # The prose above the structure example says what its target_b64 holds.
-    target = re.search(r"^target_b64: (\S+)$", structure, re.MULTILINE)
+    write, edits, structure, write_b64, structure_b64 = spec_examples()
+    # The prose above the base64 examples says what they hold.
+    target = re.search(r"^target_b64: (\S+)$", structure_b64, re.MULTILINE)
     assert target is not None
     assert base64.b64decode(target.group(1)).decode("ascii").splitlines() == [
         "class UserAuth:",
         "def validate(self):",
     ]
-    (result,) = run_session(session, write, True)
-    assert result.ok, result.summary
-    assert (root / "notes" / "plan.txt").read_text("utf-8") == "Alpha\nBeta"  # QWxwaGEKQmV0YQ==
+    plan = root / "notes" / "plan.txt"
+    for block, expected in [(write, "Alpha\nBeta"), (write_b64, "Alpha\nBeta")]:
+        plan.unlink(missing_ok=True)
+        (result,) = run_session(session, block, True)
+        assert result.ok, result.summary
+        assert plan.read_text("utf-8") == expected
     (result,) = run_session(session, edits, True)
     assert result.ok, result.summary
     # insertAfter "Beta" with "\nGamma": the anchor ends the file, so Gamma lands on a new line.
-    assert (root / "notes" / "plan.txt").read_text("utf-8") == "Alpha\nBeta\nGamma"
-    (result,) = run_session(session, structure, True)
-    assert result.ok, result.summary
-    assert (root / "app" / "auth.py").read_text("utf-8") == (
-        "class UserAuth:\n    def validate(self):\n        return self.user is not None\n"
-    )
+    assert plan.read_text("utf-8") == "Alpha\nBeta\nGamma"
+    for block in (structure, structure_b64):
+        (root / "app" / "auth.py").write_text(original, encoding="utf-8")
+        (result,) = run_session(session, block, True)
+        assert result.ok, result.summary
+        assert (root / "app" / "auth.py").read_text("utf-8") == replaced
 
 
 def test_the_spec_common_mistake_is_what_the_app_answers(tmp_path: Path, state_dir: Path) -> None:
     text = interface_spec()
-    said = text[text.index("COMMON MISTAKE EXAMPLE") :].strip().splitlines()[-1]
-    block = (
-        "OPERATOR_CMD\nversion: 1\nid: mistake-1\naction: fs.write\npath: notes/a.txt\n"
-        "content: Alpha\nBeta\nEND_OPERATOR_CMD"
-    )
+    section = text[text.index("COMMON MISTAKE EXAMPLE") :]
+    said = section.strip().splitlines()[-1]
+    (block,) = [match.group() for match in BLOCK.finditer(section)]
     (result,) = run_session(Session(Workspace(_plan_workspace(tmp_path)), state_dir), block, True)
-    assert result.summary.startswith(said), (said, result.summary)
+    assert result.summary == said
 
 
 def test_the_spec_describes_repeats_as_they_are() -> None:

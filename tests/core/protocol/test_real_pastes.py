@@ -130,7 +130,14 @@ REFUSALS = [
         "strict_values",
         "nbsp-inside-3",
         "ERR_NON_ASCII_IN_CMD",
-        ["line 23", "column 12", "U+00A0 NO-BREAK SPACE", "value of query", "_b64"],
+        [
+            "line 23",
+            "column 12",
+            "U+00A0 NO-BREAK SPACE",
+            "value of query",
+            "query_json",
+            "\\u00a0",
+        ],
     ),
     (
         "wrapped_base64",

@@ -257,6 +257,7 @@ def test_typo_of_content_b64_is_a_did_you_mean_not_missing_content(
         "action",
         "path",
         "content",
+        "content_json",
         "content_b64",
     ]
 

@@ -86,8 +86,10 @@ def _inserts(cmd: Any) -> str:
 
 
 def _read_text(stdout: str) -> str:
-    (line,) = [line for line in stdout.splitlines() if line.startswith("details_b64: ")]
-    return base64.b64decode(line.partition(": ")[2]).decode()
+    from llm_operator.core.protocol.result_reader import read_results
+
+    (details,) = [result.details for result in read_results(stdout) if result.details]
+    return details.decode()
 
 
 def test_a_read_only_exec_loads_no_journal_recovery_undo_or_migration(

@@ -46,7 +46,61 @@ def decode_b64_text(value: str, name: str) -> str:
         ) from None
 
 
+class JsonText(str):
+    """The text of a ``*_json`` field, already decoded: a ``*_b64`` field takes it as is."""
+
+    __slots__ = ()
+
+
+JSON_SUFFIX = "_json"
+B64_SUFFIX = "_b64"
+
+
+def json_twin(b64_name: str) -> str:
+    """``content_b64`` -> ``content_json``."""
+    return b64_name.removesuffix(B64_SUFFIX) + JSON_SUFFIX
+
+
+def decode_json_value(value: str, name: str) -> JsonText:
+    """One line of ASCII JSON: a string for text fields, the object itself for edits_json.
+
+    Refusals name the column (counted in the value, from 1) and what to fix.
+    """
+    import json
+
+    object_wanted = name == "edits_json"
+    kind = "a JSON object {...}" if object_wanted else 'a JSON string "..."'
+    try:
+        decoded = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise InvalidCommand(
+            "ERR_INVALID_JSON",
+            f"{name} is not valid JSON at column {error.colno} of its value: {error.msg}; "
+            f"write {kind} on one line, escaping line breaks as \\n, tabs as \\t, "
+            'quotes as \\" and backslashes as \\\\',
+        ) from None
+    if object_wanted and isinstance(decoded, dict):
+        return JsonText(json.dumps(decoded, ensure_ascii=False))
+    if object_wanted or not isinstance(decoded, str):
+        found = type(decoded).__name__.replace("dict", "object").replace("str", "string")
+        raise InvalidCommand(
+            "ERR_INVALID_JSON",
+            f"{name} must be {kind}, got a JSON {found}",
+        )
+    try:
+        decoded.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidCommand(
+            "ERR_INVALID_JSON",
+            f"{name} holds a lone surrogate \\u{ord(decoded[error.start]):04x}; write a "
+            "character above U+FFFF as its surrogate pair (\\ud83d\\ude00) or plainly",
+        ) from None
+    return JsonText(decoded)
+
+
 def _b64(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, JsonText):
+        return str(value)
     if isinstance(value, str):
         return decode_b64_text(value, info.field_name or "field")
     return value
@@ -96,10 +150,11 @@ def one_of(model: BaseModel, plain: str, encoded: str, missing_code: str) -> str
         )
     value = pick_text(model, plain, encoded)
     if value is None:
+        twin = json_twin(encoded)
         raise InvalidCommand(
             missing_code,
-            f"{plain} or {encoded} is required ({encoded}, base64 of the UTF-8 text, for "
-            "anything longer than one line or not ASCII)",
+            f"{plain}, {twin} or {encoded} is required ({twin}, the text as one line of "
+            "JSON, for anything longer than one line or not ASCII)",
         )
     return value
 

@@ -31,6 +31,7 @@ from ..errors import InvalidCommand, OperatorError
 from ..store.files import find_file, not_found, reads_so_far
 from ..store.tree_walk import TreeFile, WalkCounts, check_after, read_limited, walk_files
 from ..wording import counted
+from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
 from .fields import Count, PathFields
 
@@ -43,6 +44,7 @@ MAX_FILE_LINES = 200  # per file in a folder outline: one big data file must not
 MAX_FILE_BYTES = 500_000
 DEPTH_DEFAULT = 2
 DEPTH_MAX = 8
+BUDGET_CUT = "reply's work budget (send it in a later reply)"
 BAD_PARAMS = "ERR_INVALID_OUTLINE_PARAMS"
 
 
@@ -233,6 +235,10 @@ def outline_folder(
     for walked in files_under(workspace, rel, folder.tally, after):
         if stop is not None and stop():
             break
+        if spent() and last is not None:
+            folder.cut_by = BUDGET_CUT  # between files: resume in a later reply
+            folder.next_after = last
+            break
         if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
             files_full = folder.outlined >= MAX_FILES
             folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
@@ -242,6 +248,9 @@ def outline_folder(
             secret = walked.is_secret(workspace, start_secret)
             _add(walked, depth, folder, secret, memo)
         last = walked.rel
+    if folder.tally.budget_stop and folder.next_after is None and last is not None:
+        folder.cut_by = BUDGET_CUT
+        folder.next_after = last
     if memo is not None:
         memo.flush()
     return folder

@@ -52,8 +52,8 @@ class SearchFields(PathFields):
         if not self.text:
             raise InvalidCommand(
                 "ERR_MISSING_QUERY",
-                "a non-empty query is required (query: <substring>, or q:, or query_b64 for "
-                "non-ASCII text)",
+                "a non-empty query is required (query: <substring>, or q:, or query_json "
+                "or query_b64 for non-ASCII text)",
             )
         return self
 

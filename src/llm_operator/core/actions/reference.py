@@ -64,8 +64,11 @@ def render_reference() -> str:
         "",
         "Generated from the action table by `python -m llm_operator.core.actions.reference`;",
         "a test fails when this file and the table disagree. Every command also carries",
-        "`version: 1`, `id` and `action`. A `*_b64` field holds base64 of UTF-8 text on one",
-        "line; of a pair such as `content` / `content_b64` give exactly one.",
+        "`version: 1`, `id` and `action`. Every `*_b64` field (base64 of UTF-8 text on one",
+        "line) has a `*_json` twin holding one line of ASCII JSON: a JSON string for text",
+        "fields, the edits object itself for `edits_json`. Give one form of a field: of",
+        "`content`, `content_json` and `content_b64` exactly one; two forms are",
+        "`ERR_CONFLICTING_FIELDS`, a malformed JSON value `ERR_INVALID_JSON` (with its column).",
         "",
     ]
     for spec in all_specs():
@@ -79,6 +82,10 @@ def render_reference() -> str:
         for doc in docs:
             default = f"`{doc.default}`" if doc.default is not None else ""
             aliases = ", ".join(f"`{alias}`" for alias in doc.aliases)
+            if doc.name.endswith("_b64"):
+                twin = doc.name.removesuffix("_b64") + "_json"
+                kind = "JSON object, one line" if twin == "edits_json" else "JSON string, one line"
+                lines.append(f"| `{twin}` | {kind} | instead of `{doc.name}` |  |  |")
             lines.append(f"| `{doc.name}` | {doc.kind} | {doc.required} | {default} | {aliases} |")
         lines.append("")
     return "\n".join(lines)

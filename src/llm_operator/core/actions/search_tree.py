@@ -32,6 +32,7 @@ from ..protocol.names import display_name, is_plain_name
 from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
 from ..wording import counted
+from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
 from .fields import Flag
 from .read_fields import SearchFields
@@ -47,6 +48,7 @@ MAX_FILES = 300
 MAX_FILE_BYTES = 500_000
 MAX_VISITS = 5000  # files handed out by the walk (searched or skipped) per call
 BINARY_PROBE = 8192
+BUDGET_CUT = "reply's work budget"
 
 
 class SearchTreeFields(SearchFields):
@@ -83,18 +85,25 @@ def _select(fields: SearchTreeFields) -> Select | None:
     """The glob / exclude filter, on paths relative to the searched folder."""
     if fields.glob is None and fields.exclude is None:
         return None
-    import pathspec
+    from ..store.ignores import PatternProblem, compile_patterns
 
-    wanted = pathspec.GitIgnoreSpec.from_lines(_split_patterns(fields.glob or ""))
-    unwanted = pathspec.GitIgnoreSpec.from_lines(_split_patterns(fields.exclude or ""))
+    try:
+        wanted = compile_patterns(_split_patterns(fields.glob or ""))
+        unwanted = compile_patterns(_split_patterns(fields.exclude or ""))
+    except PatternProblem as problem:
+        raise OperatorError(
+            "ERR_INVALID_FIELD",
+            f"the glob/exclude pattern {problem.pattern!r} cannot be used ({problem.reason}); "
+            "give gitignore-style patterns such as *.py, src/**/*.ts, [abc].txt",
+        ) from None
     has_glob = fields.glob is not None
 
     def select(rel: str, is_dir: bool) -> bool:
         candidate = rel + "/" if is_dir else rel
-        if unwanted.match_file(candidate):
+        if unwanted.match(candidate):
             return False
         # glob picks files; folders are walked into so their files can be picked.
-        return is_dir or not has_glob or wanted.match_file(candidate)
+        return is_dir or not has_glob or wanted.match(candidate)
 
     return select
 
@@ -157,6 +166,11 @@ def _search(
 ) -> None:
     last_done: str | None = None
     for item in files:
+        if spent() and last_done is not None:
+            # Between files: stop here and say where the next reply resumes.
+            tally.cut.append(BUDGET_CUT)
+            tally.after = last_done
+            return
         if tally.scanned >= MAX_FILES or tally.counts.visited > MAX_VISITS:
             tally.cut.append(
                 f"file limit {MAX_FILES}" if tally.scanned >= MAX_FILES else "visit limit"
@@ -196,6 +210,9 @@ def _search(
                 tally.cut.append(f"match limit {MAX_MATCHES}")
                 tally.after = item.rel
             return
+    if tally.counts.budget_stop:  # the walk ended early: not complete
+        tally.cut.append(BUDGET_CUT)
+        tally.after = last_done
 
 
 def _render(
@@ -246,7 +263,13 @@ def _render(
         f"Found {counted(len(matches), 'match', 'matches')} in {display_name(rel)} "
         f"({counted(tally.scanned, 'file')} scanned)"
     )
-    if cut:
+    if cut and cut[0] == BUDGET_CUT:
+        summary += "; stopped: this reply's work budget is used up; send the same search " + (
+            f"with after: {tally.after} in a later reply for the next files"
+            if tally.after is not None
+            else "in a later reply"
+        )
+    elif cut:
         summary += f"; truncated at the {cut[0]}: " + (
             f"send the same search with after: {tally.after} for the next files"
             if tally.after is not None
@@ -317,7 +340,8 @@ ACTIONS = (
         Kind.READ,
         SearchTreeFields,
         run_search_tree,
-        f"Find a substring (or regex: true, a Python regex per line; case_sensitive: false) "
+        f"Find a substring (or regex: true, an RE2 regex per line, no lookaround or "
+        f"backreferences; case_sensitive: false) "
         f"in every text file under a folder, optionally only files matching glob and not "
         f"exclude (comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
         f"{MAX_FILES} files per call, then '# more: after: <path>' resumes with after: "

@@ -233,9 +233,15 @@ def _plan_edit(
     edit = operate(before, rel)
     result: dict[str, Any] = edit.result
     detail = where(result)
-    outcome = Outcome(
-        True, _summary(verb + (f" ({detail})" if detail else ""), rel, result), json.dumps(result)
-    )
+    summary = _summary(verb + (f" ({detail})" if detail else ""), rel, result)
+    added = getattr(edit, "blank_lines_added", 0)
+    if added:
+        # The content sent no blank lines at its edges: say which ones the app chose.
+        summary += (
+            f"; {added} blank line(s) added around it to match the file (start or end "
+            "content with blank lines to choose them)"
+        )
+    outcome = Outcome(True, summary, json.dumps(result))
     if edit.new_source == before:
         return outcome
     return Plan(ChangeSet((FileChange(rel, before, edit.new_source),)), outcome)

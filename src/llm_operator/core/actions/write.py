@@ -7,7 +7,6 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -203,10 +202,24 @@ def run_apply_edits(ctx: ActionContext, fields: EditsFields) -> Result:
 # -- fs.delete ----------------------------------------------------------------------
 
 
+MAX_DELETE_DEPTH = 200  # folder levels whose undo copy the journal can keep and rebuild
+
+
 def _count_files(spot: Spot) -> int:
-    # fwalk works on descriptors and never follows a symlink.
-    walk = os.fwalk(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
-    return sum(len(files) for _, _, files, _ in walk)
+    from ..store.tree_walk import measure_folder
+
+    # On descriptors, never following a symlink, to any depth (os.fwalk recurses).
+    files, depth = measure_folder(spot.dir_fd, spot.name)
+    if depth > MAX_DELETE_DEPTH:
+        raise OperatorError(
+            "ERR_FOLDER_TOO_DEEP",
+            f"{spot.rel} holds folders nested {depth} levels deep; fs.delete keeps an undo "
+            f"copy of what it deletes and does so for folders up to {MAX_DELETE_DEPTH} levels "
+            "deep. Nothing was deleted; delete the deeper folders first, or let the user "
+            "delete it by hand",
+            {"depth": depth, "limit": MAX_DELETE_DEPTH},
+        )
+    return files
 
 
 def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
@@ -233,6 +246,9 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         change = FileChange(rel, None, None, before_is_symlink=True)
         summary = f"Deleted symlink {rel} (its target is untouched)"
     elif spot.is_dir:
+        from ..store.mounts import refuse_mount_points
+
+        refuse_mount_points(ctx.workspace.root / rel, rel, spot.dir_fd, spot.info)
         change = FileChange(rel, None, None, before_is_dir=True)
         summary = (
             f"Deleted folder {rel} with {counted(_count_files(spot), 'file')} (moved to the trash)"

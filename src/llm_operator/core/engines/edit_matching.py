@@ -4,11 +4,12 @@ Rules (the protocol docs record them):
 - Without ``regex``, ``caseSensitive: false`` or ``wholeWord: true`` the find text is
   matched exactly as ``str.find`` / ``str.count`` do, so edits written before the options
   existed behave as they always did.
-- ``regex: true`` reads ``find`` as a Python ``re`` pattern with ``re.MULTILINE`` (``^`` and
-  ``$`` match at every line); ``.`` does not cross a line end. ``text`` is then a
-  replacement template: ``\\1`` and ``\\g<name>`` insert groups, and template escapes
-  (``\\n``) apply. Without ``regex``, ``text`` is inserted literally.
-- ``caseSensitive: false`` matches ignoring case (``re.IGNORECASE``).
+- ``regex: true`` reads ``find`` as an RE2 pattern (``engines.linear_regex``: Python ``re``
+  syntax without backreferences or lookaround, matched in linear time) with multi-line
+  ``^`` and ``$``; ``.`` does not cross a line end. ``text`` is then a replacement
+  template: ``\\1`` and ``\\g<name>`` insert groups, and template escapes (``\\n``) apply.
+  Without ``regex``, ``text`` is inserted literally.
+- ``caseSensitive: false`` matches ignoring case (Unicode simple case folding).
 - ``wholeWord: true`` accepts only matches with no letter, digit or ``_`` on either side.
 - Matches are found left to right without overlap. A pattern that matches empty text is
   refused: replacing "nothing" everywhere is never what an edit means.
@@ -17,10 +18,20 @@ Rules (the protocol docs record them):
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import OperatorError
+from ..work_budget import check
+from .linear_regex import (
+    CharOffsets,
+    LinearPattern,
+    PatternError,
+    Template,
+    TemplateError,
+    encode,
+    escape,
+)
 
 INVALID_JSON = "ERR_INVALID_EDITS_JSON"
 
@@ -30,58 +41,54 @@ class Finder:
     """The compiled form of one edit's find text and options."""
 
     find: str
-    pattern: re.Pattern[str] | None  # None: plain exact matching
+    pattern: LinearPattern | None  # None: plain exact matching
     template: str
     regex: bool
+    expansion: Template | None = None  # the parsed template of a regex edit
 
     def spans(self, text: str, limit: int | None = None) -> list[tuple[int, int, str]]:
         """``(start, end, replacement)`` of the first ``limit`` matches, left to right."""
-        found: list[tuple[int, int, str]] = []
+        return list(self.iter_spans(text, limit))
+
+    def iter_spans(self, text: str, limit: int | None = None) -> Iterator[tuple[int, int, str]]:
+        """The matches of ``spans``, one at a time (a caller may stop early)."""
+        found = 0
         if self.pattern is None:
             start = text.find(self.find)
-            while start != -1 and (limit is None or len(found) < limit):
+            while start != -1 and (limit is None or found < limit):
                 end = start + len(self.find)
-                found.append((start, end, self.template))
+                found += 1
+                yield start, end, self.template
                 start = text.find(self.find, end)
-            return found
-        for match in self.pattern.finditer(text):
-            found.append((match.start(), match.end(), self._replacement(match)))
-            if limit is not None and len(found) >= limit:
-                break
-        return found
-
-    def _replacement(self, match: re.Match[str]) -> str:
-        return match.expand(self.template) if self.regex else self.template
+            return
+        data = encode(text)
+        chars = CharOffsets(data)
+        for spans in self.pattern.finditer(data):
+            start, end = spans[0]
+            replacement = (
+                self.expansion.expand(data, spans) if self.expansion is not None else self.template
+            )
+            yield chars(start), chars(end), replacement
+            found += 1
+            if not found % 4096:
+                check("this regex edit")
+            if limit is not None and found >= limit:
+                return
 
     def options(self) -> str:
         """The options in force, in words ("" for plain matching)."""
         words = []
         if self.regex:
             words.append("regex")
-        if self.pattern is not None and self.pattern.flags & re.IGNORECASE:
+        if self.pattern is not None and not self.pattern.case_sensitive:
             words.append("ignoring case")
-        if self.pattern is not None and self.pattern.pattern.startswith(_WORD_START):
+        if self.pattern is not None and self.pattern.whole_word:
             words.append("whole words")
         return ", ".join(words)
 
     def describe(self) -> str:
         """`` (regex, ignoring case)`` for messages; "" for plain matching."""
         return f" ({self.options()})" if self.options() else ""
-
-
-_WORD_START = r"(?<!\w)(?:"
-_WORD_END = r")(?!\w)"
-
-
-def _bad(where: str, index: int, what: str, error: re.error, source: str) -> OperatorError:
-    position = error.pos if error.pos is not None else 0
-    return OperatorError(
-        INVALID_JSON,
-        f"{where}: {what} is not valid ({error.msg} at position {position} of {source!r}); "
-        "write Python re syntax, escape ( ) [ ] { } . * + ? ^ $ | \\ with a backslash to "
-        "match them literally, or leave regex out for plain text",
-        {"edit": index, "position": position, "field": what.split()[0]},
-    )
 
 
 def compile_finder(
@@ -94,38 +101,40 @@ def compile_finder(
     where: str,
     index: int,
 ) -> Finder:
-    """The finder for one edit, or ERR_INVALID_EDITS_JSON naming the edit and the position."""
+    """The finder for one edit, or ERR_INVALID_EDITS_JSON naming the edit and the problem."""
     if not regex and case_sensitive and not whole_word:
         return Finder(find, None, text, regex=False)
-    source = find if regex else re.escape(find)
-    if whole_word:
-        source = f"{_WORD_START}{source}{_WORD_END}"
-    flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
+    source = find if regex else escape(find)
     try:
-        pattern = re.compile(source, flags)
-    except re.error as error:
-        if whole_word and error.pos is not None:
-            # Report the position in the pattern as written, not in the wrapped one.
-            error.pos = max(0, error.pos - len(_WORD_START))
-        raise _bad(where, index, "find pattern", error, find) from None
-    if pattern.fullmatch("") is not None or pattern.search("") is not None:
+        pattern = LinearPattern.compile(
+            source, case_sensitive=case_sensitive, whole_word=whole_word
+        )
+    except PatternError as error:
+        raise OperatorError(
+            "ERR_INVALID_REGEX",
+            f"{where}: find pattern {find!r} is not valid RE2 syntax ({error}); patterns are "
+            "RE2 (Python re without backreferences or lookaround, run in linear time): "
+            "escape ( ) [ ] { } . * + ? ^ $ | \\ with a backslash to match them literally, or "
+            "leave regex out for plain text",
+            {"edit": index, "field": "find", "reason": error.reason},
+        ) from None
+    if pattern.search(b"") is not None:
         raise OperatorError(
             INVALID_JSON,
             f"{where}: the find pattern {find!r} can match empty text; a find must match at "
             "least one character (use + instead of *, or anchor it to real text)",
             {"edit": index, "position": 0, "field": "find"},
         )
+    expansion = None
     if regex:
         try:
-            # Substituting into "" parses the template without needing a match.
-            pattern.sub(text, "")
-        except re.error as error:
-            raise _bad(where, index, "text template", error, text) from None
-        except IndexError as error:  # an unknown group name, on Python < 3.12
+            expansion = Template.parse(text, pattern)
+        except TemplateError as error:
             raise OperatorError(
                 INVALID_JSON,
-                f"{where}: text template is not valid ({error} in {text!r}); name only groups "
-                "the find pattern defines, as \\g<name>",
+                f"{where}: text template is not valid ({error} in {text!r}); insert groups "
+                "as \\1 or \\g<name> (only groups the find pattern defines) and write \\\\ "
+                "for a backslash",
                 {"edit": index, "field": "text"},
             ) from None
-    return Finder(find, pattern, text, regex=regex)
+    return Finder(find, pattern, text, regex=regex, expansion=expansion)

@@ -24,11 +24,16 @@ Decisions (the protocol docs record them):
   the file's final-newline state is kept, and ``""`` deletes the lines. ``startLine`` >
   ``endLine`` is ERR_INVALID_EDITS_JSON; a range past the last line is
   ERR_INVALID_LINE_RANGE (the JSON is fine, the file is shorter), naming the line count.
+- The text an edit list makes is bounded: past max(4 x the text's length before the
+  list, 10,000,000) characters it is ERR_EDIT_OUTPUT_TOO_LARGE. The size is checked while
+  each replacement is built, so a list such as 30 edits turning ``a`` into ``aa`` stops at
+  the bound, with memory bounded by it, instead of growing the text 2^30 times.
 """
 
 from __future__ import annotations
 
 import difflib
+import io
 import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -44,6 +49,9 @@ NOT_FOUND = "ERR_ANCHOR_NOT_FOUND"
 BAD_OCCURRENCE = "ERR_INVALID_ANCHOR_OCCURRENCE"
 BAD_RANGE = "ERR_INVALID_LINE_RANGE"
 COUNT_MISMATCH = "ERR_COUNT_MISMATCH"
+TOO_LARGE = "ERR_EDIT_OUTPUT_TOO_LARGE"
+OUTPUT_FLOOR = 10_000_000  # characters an edit list may always grow a text to
+OUTPUT_FACTOR = 4  # ... or this many times the text's length before the list
 
 _FORMAT = (
     '{"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}, ...]}; ops: '
@@ -322,48 +330,92 @@ def _replace_range(text: str, edit: ReplaceRange, where: str, index: int) -> str
     return "\n".join(lines) + ("\n" if final_newline else "")
 
 
-def _replace(text: str, edit: ReplaceFirst | ReplaceAll, where: str, index: int) -> tuple[str, str]:
+def output_limit(length: int) -> int:
+    """The most characters an edit list may leave a text of ``length`` characters with."""
+    return max(OUTPUT_FACTOR * length, OUTPUT_FLOOR)
+
+
+def _too_large(where: str, index: int, size: int, limit: int) -> OperatorError:
+    return OperatorError(
+        TOO_LARGE,
+        f"{where}: the text would grow to more than {limit} characters (at least {size}); "
+        f"an edit list may make a file at most {OUTPUT_FACTOR} times its length or "
+        f"{OUTPUT_FLOOR} characters, whichever is more. Nothing was changed; check the find "
+        "text of the replaceAll edits, or write the file with fs.write",
+        {"edit": index, "limit": limit},
+    )
+
+
+def _count_mismatch(
+    where: str, index: int, finder: Finder, expected: int, count: int, lines: list[int]
+) -> OperatorError:
+    at = ", ".join(map(str, lines)) + (", ..." if count > len(lines) else "")
+    return OperatorError(
+        COUNT_MISMATCH,
+        f"{where}: expectedCount is {expected} but find {finder.find!r}"
+        f"{finder.describe()} matches {count} time{'s' if count != 1 else ''} "
+        f"(at line{'s' if count != 1 else ''} {at}); nothing was changed. Check the "
+        "matches, then send the real count or narrow the find text",
+        {"edit": index, "expected": expected, "count": count, "lines": lines},
+    )
+
+
+def _replace_plain(
+    text: str, edit: ReplaceAll, finder: Finder, where: str, index: int, limit: int
+) -> tuple[str, str]:
+    """replaceAll of plain text: counted and sized before anything is built."""
+    count = text.count(finder.find)
+    size = len(text) + count * (len(finder.template) - len(finder.find))
+    if size > limit:
+        raise _too_large(where, index, size, limit)
+    if edit.expectedCount is not None and edit.expectedCount != count:
+        lines = [_line_of(text, start) for start, _, _ in finder.iter_spans(text, 20)]
+        raise _count_mismatch(where, index, finder, edit.expectedCount, count, lines)
+    return text.replace(finder.find, finder.template), f"replaceAll ({count} replaced)"
+
+
+def _replace(
+    text: str, edit: ReplaceFirst | ReplaceAll, where: str, index: int, limit: int
+) -> tuple[str, str]:
     finder = _finder(edit, index)
-    spans = finder.spans(text, 1 if isinstance(edit, ReplaceFirst) else None)
-    if not spans:
+    first = isinstance(edit, ReplaceFirst)
+    if finder.pattern is None and isinstance(edit, ReplaceAll) and finder.find in text:
+        return _replace_plain(text, edit, finder, where, index, limit)
+    out = io.StringIO()
+    size = last = count = 0
+    lines: list[int] = []
+    for start, end, replacement in finder.iter_spans(text, 1 if first else None):
+        if start == end:
+            raise OperatorError(
+                INVALID_JSON,
+                f"{where}: the find pattern {finder.find!r} matches empty text at line "
+                f"{_line_of(text, start)}; a find must match at least one character",
+                {"edit": index, "line": _line_of(text, start)},
+            )
+        count += 1
+        if len(lines) < 20:
+            lines.append(_line_of(text, start))
+        size += start - last + len(replacement)
+        if size + len(text) - end > limit:
+            raise _too_large(where, index, size + len(text) - end, limit)
+        out.write(text[last:start])
+        out.write(replacement)
+        last = end
+    if not count:
         how = "matching is exact, whitespace included"
         if finder.pattern is not None:
             how = f"matched as {finder.options()}"
         raise _not_found(where, "find", finder.find, text, index, how)
-    empty = next((start for start, end, _ in spans if start == end), None)
-    if empty is not None:
-        raise OperatorError(
-            INVALID_JSON,
-            f"{where}: the find pattern {finder.find!r} matches empty text at line "
-            f"{_line_of(text, empty)}; a find must match at least one character",
-            {"edit": index, "line": _line_of(text, empty)},
-        )
     expected = edit.expectedCount if isinstance(edit, ReplaceAll) else None
-    if expected is not None and expected != len(spans):
-        lines = [_line_of(text, start) for start, _, _ in spans[:20]]
-        at = ", ".join(map(str, lines)) + (", ..." if len(spans) > len(lines) else "")
-        raise OperatorError(
-            COUNT_MISMATCH,
-            f"{where}: expectedCount is {expected} but find {finder.find!r}"
-            f"{finder.describe()} matches {len(spans)} time{'s' if len(spans) != 1 else ''} "
-            f"(at line{'s' if len(spans) != 1 else ''} {at}); nothing was changed. Check the "
-            "matches, then send the real count or narrow the find text",
-            {"edit": index, "expected": expected, "count": len(spans), "lines": lines},
-        )
-    pieces: list[str] = []
-    last = 0
-    for start, end, replacement in spans:
-        pieces.append(text[last:start])
-        pieces.append(replacement)
-        last = end
-    pieces.append(text[last:])
-    if isinstance(edit, ReplaceFirst):
-        return "".join(pieces), f"replaceFirst at line {_line_of(text, spans[0][0])}"
-    count = len(spans)
-    return "".join(pieces), f"replaceAll ({count} replaced)"
+    if expected is not None and expected != count:
+        raise _count_mismatch(where, index, finder, expected, count, lines)
+    out.write(text[last:])
+    if first:
+        return out.getvalue(), f"replaceFirst at line {lines[0]}"
+    return out.getvalue(), f"replaceAll ({count} replaced)"
 
 
-def _apply_one(text: str, edit: EditModel, index: int) -> tuple[str, str]:
+def _apply_one(text: str, edit: EditModel, index: int, limit: int) -> tuple[str, str]:
     """The text after one edit, and a few words on what it did."""
     where = f"edit {index} ({edit.op})"
     if isinstance(edit, InsertAfter | InsertBefore):
@@ -381,7 +433,7 @@ def _apply_one(text: str, edit: EditModel, index: int) -> tuple[str, str]:
                 insert += "\n"
         return text[:at] + insert + text[at:], f"{edit.op} at line {_line_of(text, start)}"
     if isinstance(edit, ReplaceFirst | ReplaceAll):
-        return _replace(text, edit, where, index)
+        return _replace(text, edit, where, index, limit)
     note = f"replaceRange lines {edit.startLine}-{edit.endLine}"
     return _replace_range(text, edit, where, index), note
 
@@ -389,9 +441,12 @@ def _apply_one(text: str, edit: EditModel, index: int) -> tuple[str, str]:
 def apply_edits(text: str, edits_json: str) -> EditsResult:
     """Apply a ``{"version":1,"edits":[...]}`` list to LF ``text``, all or nothing."""
     parsed = parse_edits(edits_json)
+    limit = output_limit(len(text))
     notes = []
     for index, edit in enumerate(parsed.edits):
-        text, note = _apply_one(text, edit, index)
+        text, note = _apply_one(text, edit, index, limit)
+        if len(text) > limit:  # an insert or a range (their text is bounded by the list)
+            raise _too_large(f"edit {index} ({edit.op})", index, len(text), limit)
         notes.append(note)
     count = len(parsed.edits)
     summary = f"{count} edit{'s' if count != 1 else ''} applied: {', '.join(notes)}"

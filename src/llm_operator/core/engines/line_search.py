@@ -1,12 +1,13 @@
-"""Finding the lines of a file that match a query: a substring or a Python regex.
+"""Finding the lines of a file that match a query: a substring or an RE2 regex.
 
 Invariants:
 - Lines end at ``\\n`` only (as every other action numbers them); a CR before it is not
   part of the line (not shown, and ``$`` matches before it). A line that matches several
   times is reported once.
-- A regex is matched per line, with ``re.MULTILINE`` semantics: ``^`` and ``$`` match at
-  each line's start and end, and a match never spans a line break (a match that would is
-  checked again against its first line alone).
+- A regex is RE2 syntax (``engines.linear_regex``: linear time, so no pattern can hang a
+  search) matched per line: ``^`` and ``$`` match at each line's start and end, and a
+  match never spans a line break (a match that would is checked again against its first
+  line alone).
 - The whole file is searched at once and only matching lines are cut out, so the cost is
   that of one pass over the file, not of a per-line loop. A literal (the query, or a run of
   plain characters every regex match must hold) is found by jumping between its rarest
@@ -20,17 +21,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import OperatorError
+from .linear_regex import LinearPattern, PatternError, escape
 
 LONG_LINE = 1000
 
 
-def required_literal(pattern: re.Pattern[str]) -> str:
-    """The longest run of plain characters that every match of ``pattern`` contains, or "".
+def required_literal(source: str, case_sensitive: bool) -> str:
+    """The longest run of plain characters that every match of ``source`` contains, or "".
 
-    Read from the parsed pattern: a run of top-level literals (outside any branch, group or
-    repeat) must appear in each match. Case-insensitive patterns get none.
+    Read from the pattern as Python's parser reads it: a run of top-level literals (outside
+    any branch, group or repeat) must appear in each match, in RE2 syntax too; a pattern
+    Python cannot parse gets none. Case-insensitive patterns get none.
     """
-    if pattern.flags & re.IGNORECASE:
+    if not case_sensitive:
         return ""
     import importlib
 
@@ -39,7 +42,7 @@ def required_literal(pattern: re.Pattern[str]) -> str:
     except ImportError:  # Python < 3.11
         sre_parse = importlib.import_module("sre_parse")
     try:
-        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+        parsed = sre_parse.parse(source, re.MULTILINE)
     except Exception:  # a private API: any surprise only costs the fast path
         return ""
     best = run = ""
@@ -59,42 +62,42 @@ class LineQuery:
 
     text: str
     needle: bytes | None
-    pattern: re.Pattern[str] | None
+    pattern: LinearPattern | None
     literal: bytes = b""
 
     @classmethod
     def compile(cls, text: str, *, regex: bool, case_sensitive: bool) -> LineQuery:
         if not regex and case_sensitive:
             return cls(text, text.encode("utf-8"), None)
-        flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
-        source = text if regex else re.escape(text)
+        source = text if regex else escape(text)
         try:
-            pattern = re.compile(source, flags)
-        except re.error as error:
-            position = error.pos if error.pos is not None else 0
+            pattern = LinearPattern.compile(source, case_sensitive=case_sensitive)
+        except PatternError as error:
             raise OperatorError(
                 "ERR_INVALID_REGEX",
-                f"the query is not a valid Python regular expression: {error.msg} at position "
-                f"{position} (counting from 0); escape special characters with \\ or send "
-                "regex: false to search for the text as it is",
-                {"position": position},
+                f"the query is not a valid RE2 regular expression ({error}); regex queries "
+                "are RE2 syntax (Python re without backreferences or lookaround, run in "
+                "linear time): escape special characters with \\ or send regex: false to "
+                "search for the text as it is",
+                {"reason": error.reason},
             ) from None
-        return cls(text, None, pattern, required_literal(pattern).encode("utf-8"))
+        literal = required_literal(source, case_sensitive) if regex else ""
+        return cls(text, None, pattern, literal.encode("utf-8"))
 
     def lines(self, data: bytes) -> Iterator[tuple[int, str]]:
         """(line number, line text) for every matching line of ``data``, in order."""
         if self.needle is not None:
             yield from _byte_lines(data, self.needle)
-        elif self.literal:
-            assert self.pattern is not None
+            return
+        assert self.pattern is not None
+        if data.find(b"\r") >= 0:  # one byte: a memchr, where a two-byte find is slow
+            # A CR before a line break is not part of the line ($ matches before it).
+            data = data.replace(b"\r\n", b"\n")
+        if self.literal:
             # Only lines holding the literal can match: test those lines alone.
-            pattern = self.pattern
-            for number, line in _byte_lines(data, self.literal, clip=False):
-                if pattern.search(line) is not None:
-                    yield number, shown(line)
+            yield from _candidate_lines(data, self.literal, self.pattern)
         else:
-            assert self.pattern is not None
-            yield from _pattern_lines(data.decode("utf-8", "replace"), self.pattern)
+            yield from _pattern_lines(data, self.pattern)
 
 
 def shown(line: str) -> str:
@@ -153,27 +156,43 @@ def _byte_lines(data: bytes, needle: bytes, clip: bool = True) -> Iterator[tuple
         found = find(data, line_end)
 
 
-def _pattern_lines(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
-    # A CR before a line break is not part of the line ($ matches before it), as in the
-    # literal path, which tests each line without it.
-    text = text.replace("\r\n", "\n")
+def _candidate_lines(
+    data: bytes, literal: bytes, pattern: LinearPattern
+) -> Iterator[tuple[int, str]]:
+    find = _finder(literal)
+    found = find(data, 0)
+    line_no = 1
+    scanned_to = 0
+    while found >= 0:
+        line_start = data.rfind(b"\n", 0, found) + 1
+        line_end = data.find(b"\n", found)
+        if line_end < 0:
+            line_end = len(data)
+        if pattern.search(data, line_start, line_end) is not None:
+            line_no += data.count(b"\n", scanned_to, line_start)
+            scanned_to = line_start
+            yield line_no, shown(data[line_start:line_end].decode("utf-8", "replace"))
+        found = find(data, line_end)
+
+
+def _pattern_lines(data: bytes, pattern: LinearPattern) -> Iterator[tuple[int, str]]:
     line_no = 1
     scanned_to = 0
     position = 0
-    while position <= len(text):
-        match = pattern.search(text, position)
-        if match is None:
+    size = len(data)
+    while position <= size:
+        spans = pattern.search(data, position)
+        if spans is None:
             return
-        start = match.start()
-        if start == len(text) and (not text or text.endswith("\n")):
+        start, end = spans[0]
+        if start == size and (not data or data.endswith(b"\n")):
             return  # the empty "line" after a final newline is not a line
-        line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", start)
+        line_start = data.rfind(b"\n", 0, start) + 1
+        line_end = data.find(b"\n", start)
         if line_end < 0:
-            line_end = len(text)
-        line = text[line_start:line_end]
-        if match.end() <= line_end or pattern.search(line) is not None:
-            line_no += text.count("\n", scanned_to, line_start)
+            line_end = size
+        if end <= line_end or pattern.search(data, line_start, line_end) is not None:
+            line_no += data.count(b"\n", scanned_to, line_start)
             scanned_to = line_start
-            yield line_no, shown(line)
+            yield line_no, shown(data[line_start:line_end].decode("utf-8", "replace"))
         position = line_end + 1

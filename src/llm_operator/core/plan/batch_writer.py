@@ -72,6 +72,10 @@ class BatchWriter:
     def remember(
         self, command_id: str, fingerprint: str, outcome: Outcome, private: bool, wrote: bool
     ) -> None:
+        from ..work_budget import is_not_run
+
+        if is_not_run(outcome.summary):
+            return  # a command the work budget stopped must run when it is sent again
         batch = self.recorder.batch if wrote and self.recorder is not None else None
         entry = entry_for(command_id, fingerprint, outcome, private, batch)
         if entry is not None:

@@ -37,6 +37,7 @@ from ..store.memory import Remembered, SessionMemory
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
+from ..work_budget import not_run, reply_budget
 from .batch_writer import BatchWriter, taken_back, with_warning
 from .secrecy import guard_failure, guard_result, secret_paths
 
@@ -263,10 +264,11 @@ class Session:
         context = ActionContext(self.workspace, overlay, self.outline_memo())
         seen: dict[str, int] = {}
         total = len(scanned.items)
-        for index, item in enumerate(scanned.items):
-            if progress is not None:
-                progress(index, total, "checking commands")
-            run.items.append(self._prepare_item(index, item, run, seen, overlay, context))
+        with reply_budget():
+            for index, item in enumerate(scanned.items):
+                if progress is not None:
+                    progress(index, total, "checking commands")
+                run.items.append(self._prepare_item(index, item, run, seen, overlay, context))
         if progress is not None:
             progress(total, total, "ready")
         return run
@@ -403,6 +405,9 @@ class Session:
         (``secrecy``). A bug costs this one command, never the run."""
         from ..store.files import recording_reads
 
+        refused = not_run()  # the reply's work budget is spent: not run at all
+        if refused is not None:
+            return failure_outcome(command.action, refused, command.id)
         try:
             with recording_reads() as opened:
                 try:
@@ -461,7 +466,8 @@ class Session:
 
         writer = BatchWriter(self.state, label, waiting)
         try:
-            self._execute_items(run, decisions, writer, progress)
+            with reply_budget():
+                self._execute_items(run, decisions, writer, progress)
             return self._commit(run, writer)
         finally:
             writer.release()
@@ -557,7 +563,10 @@ class Session:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
-        return Result(pending.id, _with_notes(pending.plan.outcome, notes))
+        from .landed import with_landed
+
+        landed = with_landed(pending.plan.outcome, pending.plan.changes)
+        return Result(pending.id, _with_notes(landed, notes))
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())

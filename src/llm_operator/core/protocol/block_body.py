@@ -31,6 +31,7 @@ MAX_BLOCK_LINES = 200
 MAX_BLOCK_CHARS = 50_000
 # Fields whose value is inline text: a line break in that text shows up as stray lines.
 INLINE_TEXT_KEYS = frozenset({"content", "old_text", "new_text", "target", "dest_target"})
+_TWINNED_KEYS = INLINE_TEXT_KEYS | {"query", "q", "anchor"}
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def _line_problem(
         return (
             "ERR_NON_ASCII_IN_CMD",
             f"{where}, column {bad.column}: {holder} holds {bad.described}; use printable "
-            "ASCII only inside OPERATOR_CMD, and put other text in a *_b64 field",
+            f"ASCII only inside OPERATOR_CMD: {_ascii_fix(bad.char, bad.in_value_of)}",
         )
     parsed = key_value(line.raw)
     if parsed is not None:
@@ -162,8 +163,9 @@ def _line_problem(
     if previous_key in INLINE_TEXT_KEYS:
         return (
             "ERR_CONTENT_HAS_NEWLINES",
-            f"{previous_key} contains a line break; use {previous_key}_b64 (base64 of the "
-            f"UTF-8 text) for anything longer than one line ({where} continues it)",
+            f"{previous_key} contains a line break; use {previous_key}_json (the text as one "
+            f"line of JSON, line breaks written \\n) or {previous_key}_b64 for anything "
+            f"longer than one line ({where} continues it)",
         )
     text = trim(line.raw)
     if previous_key is not None and previous_key.endswith("_b64") and BASE64_FRAGMENT.match(text):
@@ -191,6 +193,20 @@ def _line_problem(
         f"{where} is not a 'key: value' line: {shown!r}; {hint}only key: value lines are "
         "allowed inside OPERATOR_CMD (keys are letters, digits and _)",
     )
+
+
+def _ascii_fix(char: str, key: str | None) -> str:
+    """What to write instead of a character a command line may not hold."""
+    code = ord(char)
+    escape = f"\\u{code:04x}"
+    if code > 0xFFFF:  # JSON writes it as a surrogate pair
+        high, low = divmod(code - 0x10000, 0x400)
+        escape = f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
+    if key is not None and key.endswith("_json"):
+        return f"write it as {escape} inside the JSON"
+    if key in _TWINNED_KEYS:
+        return f"use {key}_json and write this character as {escape} (or {key}_b64)"
+    return f"put other text in a *_json field, writing this character as {escape}"
 
 
 def _wrapped_base64(lines: Sequence[Line], position: int, key: str, start: int) -> str:

@@ -1,11 +1,14 @@
-"""OPERATOR_RESULT blocks, exactly as the spec writes them.
+"""OPERATOR_RESULT blocks, in the readable form (the default) or exactly as the spec writes them.
 
-    OPERATOR_RESULT
-    id: <same id as command>
-    ok: true|false
-    summary: <short single-line summary>
-    details_b64: <optional base64 UTF-8 payload>
+    OPERATOR_RESULT                         OPERATOR_RESULT
+    id: <same id as command>                id: <same id as command>
+    ok: true|false                          ok: true|false
+    summary: <one line>                     summary: <one line>
+    details_lines: <N>                      details_b64: <optional base64 UTF-8 payload>
+    | <N body lines, see readable.py>       END_OPERATOR_RESULT
     END_OPERATOR_RESULT
+
+Both forms carry the same details; only their encoding in the block differs.
 
 Summaries are forced onto one line. Every ``ok: false`` summary names its ERR_ code:
 ``Invalid OPERATOR_CMD (ERR_X): ...`` for commands the validator refused and
@@ -15,6 +18,7 @@ Summaries are forced onto one line. Every ``ok: false`` summary names its ERR_ c
 from __future__ import annotations
 
 import base64
+import enum
 import json
 import re
 from dataclasses import dataclass
@@ -25,6 +29,13 @@ from ..errors import InvalidCommand, OperatorError
 _SPACE_RUN = re.compile(r"\s+")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 MAX_SUMMARY = 2000
+
+
+class ResultForm(enum.Enum):
+    """How a result's details travel: readable lines (default) or strict v3 details_b64."""
+
+    READABLE = "readable"
+    BASE64 = "base64"
 
 
 def without_surrogates(text: str) -> str:
@@ -67,7 +78,7 @@ def b64(text: str) -> str:
     return base64.b64encode(without_surrogates(text).encode("utf-8")).decode("ascii")
 
 
-def encode_result(result: Result) -> str:
+def encode_result(result: Result, form: ResultForm = ResultForm.READABLE) -> str:
     outcome = result.outcome
     lines = [
         "OPERATOR_RESULT",
@@ -75,15 +86,22 @@ def encode_result(result: Result) -> str:
         f"ok: {'true' if outcome.ok else 'false'}",
         f"summary: {one_line(outcome.summary)}",
     ]
-    if outcome.details:
+    if outcome.details and form is ResultForm.BASE64:
         # An empty payload is left out rather than sent as a bare "details_b64:" line.
         lines.append(f"details_b64: {b64(outcome.details)}")
+    elif outcome.details:
+        from .readable import NO_NEWLINE, encode_lines
+
+        body = encode_lines(outcome.details)
+        count = len(body) - (body[-1] == NO_NEWLINE)
+        lines.append(f"details_lines: {count}")
+        lines.extend(body)
     lines.append("END_OPERATOR_RESULT")
     return "\n".join(lines)
 
 
-def encode_results(results: list[Result]) -> str:
-    return "\n\n".join(encode_result(result) for result in results)
+def encode_results(results: list[Result], form: ResultForm = ResultForm.READABLE) -> str:
+    return "\n\n".join(encode_result(result, form) for result in results)
 
 
 def error_details(message: str, related_id: str | None) -> str:

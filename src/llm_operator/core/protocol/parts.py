@@ -3,9 +3,10 @@
 Rules:
 - Parts break only between whole OPERATOR_RESULT blocks.
 - A single block longer than a part is re-encoded as several valid blocks with the same id,
-  each carrying a slice of its details (cut on a UTF-8 character boundary, so every slice
-  decodes on its own) and a summary that says "details part k of m". The LLM joins the
-  decoded slices in order.
+  each carrying a slice of its details and a summary that says "details part k of m". The
+  LLM joins the slices in order. Readable details are cut between lines (a line longer
+  than a part is cut inside, and its first pieces say "No newline"); base64 details are
+  cut on a UTF-8 character boundary, so every slice decodes on its own.
 - When even that cannot fit (the summary alone fills a part), the block is kept whole and
   named in ``too_long``, so the window can say so plainly.
 - With more than one part, each starts with one plain line "LLM Operator results, part i
@@ -17,12 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions.base import Outcome
-from .encoder import Result, encode_result
+from .encoder import Result, ResultForm, encode_result
+from .readable import NO_NEWLINE, body_line
 
 HEADER = "LLM Operator results, part {i} of {n}. More parts follow: wait for all of them."
 LAST_HEADER = "LLM Operator results, part {i} of {n} (last part)."
 _HEADER_ROOM = len(HEADER.format(i=9999, n=9999)) + 2
 _SLICE_NOTE = " [details part {k} of {m}: decode each part's details_b64 and join them in order]"
+_LINES_NOTE = " [details part {k} of {m}: join the parts' details in order]"
 _MIN_SLICE_BYTES = 48
 
 
@@ -53,29 +56,83 @@ def _slices(data: bytes, size: int) -> list[bytes]:
     return pieces
 
 
-def split_block(result: Result, budget: int) -> list[str] | None:
+def _line_cost(piece: str) -> int:
+    """Characters the body lines of ``piece`` (one line, with or without its break) take."""
+    line = piece.removesuffix("\n")
+    cost = len(body_line(line)) + 1
+    return cost if piece.endswith("\n") else cost + len(NO_NEWLINE) + 1
+
+
+def _line_slices(details: str, room: int) -> list[str] | None:
+    """``details`` cut into slices whose body lines fit in ``room`` characters each."""
+    pieces = [line + "\n" for line in details.split("\n")]
+    pieces[-1] = pieces[-1][:-1]
+    if not pieces[-1]:
+        pieces.pop()
+    slices: list[str] = []
+    current, used = "", 0
+    for piece in pieces:
+        while _line_cost(piece) > room:  # one line longer than a part: cut inside it
+            size = room - len(NO_NEWLINE) - 4
+            if size < _MIN_SLICE_BYTES:
+                return None
+            while _line_cost(piece[:size]) > room:
+                size = size * 3 // 4
+            if current:
+                slices.append(current)
+                current, used = "", 0
+            slices.append(piece[:size])
+            piece = piece[size:]
+        cost = _line_cost(piece)
+        if current and (used + cost > room or not current.endswith("\n")):
+            slices.append(current)
+            current, used = "", 0
+        current += piece
+        used += cost
+    if current:
+        slices.append(current)
+    return slices
+
+
+def split_block(
+    result: Result, budget: int, form: ResultForm = ResultForm.READABLE
+) -> list[str] | None:
     """``result`` as several blocks of at most ``budget`` characters, or None if impossible."""
     outcome = result.outcome
     if outcome.details is None:
         return None
-    widest = _SLICE_NOTE.format(k=9999, m=9999)
-    # Measure the block around a one-byte payload ("YQ==" once encoded): the rest is overhead.
+    readable = form is ResultForm.READABLE
+    note_form = _LINES_NOTE if readable else _SLICE_NOTE
+    widest = note_form.format(k=9999, m=9999)
+    # Measure the block around a one-character payload: the rest is overhead.
     probe = Result(result.id, Outcome(outcome.ok, outcome.summary + widest, "a"), result.repeat)
-    room = budget - (len(encode_result(probe)) - 4)
-    size = (room // 4) * 3  # base64 turns 3 bytes into 4 characters
-    if size < _MIN_SLICE_BYTES:
-        return None
-    pieces = _slices(outcome.details.encode("utf-8"), size)
+    probed = len(encode_result(probe, form))
+    texts: list[str]
+    if readable:
+        room = budget - (probed - _line_cost("a")) - len("details_lines: 99999") + 16
+        if room < _MIN_SLICE_BYTES:
+            return None
+        found = _line_slices(outcome.details, room)
+        if found is None:
+            return None
+        texts = found
+    else:
+        size = ((budget - (probed - 4)) // 4) * 3  # base64 turns 3 bytes into 4 characters
+        if size < _MIN_SLICE_BYTES:
+            return None
+        texts = [piece.decode("utf-8") for piece in _slices(outcome.details.encode("utf-8"), size)]
     blocks = []
-    for k, piece in enumerate(pieces, start=1):
-        note = _SLICE_NOTE.format(k=k, m=len(pieces))
-        part = Outcome(outcome.ok, outcome.summary + note, piece.decode("utf-8"))
-        blocks.append(encode_result(Result(result.id, part, result.repeat)))
+    for k, piece in enumerate(texts, start=1):
+        note = note_form.format(k=k, m=len(texts))
+        part = Outcome(outcome.ok, outcome.summary + note, piece)
+        blocks.append(encode_result(Result(result.id, part, result.repeat), form))
     return blocks
 
 
-def split_results(results: list[Result], limit: int) -> Parts:
-    whole = [encode_result(result) for result in results]
+def split_results(
+    results: list[Result], limit: int, form: ResultForm = ResultForm.READABLE
+) -> Parts:
+    whole = [encode_result(result, form) for result in results]
     joined = "\n\n".join(whole)
     if len(joined) <= limit:
         return Parts((joined,) if joined else ())
@@ -86,7 +143,7 @@ def split_results(results: list[Result], limit: int) -> Parts:
         if len(text) <= budget:
             blocks.append(text)
             continue
-        pieces = split_block(result, budget)
+        pieces = split_block(result, budget, form)
         if pieces is None:
             too_long.append(result.id)
             blocks.append(text)

@@ -14,7 +14,8 @@ example, so scanning the primer finds only its examples.
 from __future__ import annotations
 
 from ..error_codes import ERROR_CODES
-from .primer_text import EXAMPLES, INTRO, RULES
+from .encoder import ResultForm
+from .primer_text import EXAMPLES, INTRO, RESULTS_BASE64, RESULTS_READABLE, RULES
 
 PRIMER_LIMIT = 14_000
 
@@ -157,9 +158,11 @@ def render_actions() -> str:
     )
 
 
-def primer_text() -> str:
-    """The primer, exactly as ``llm-operator primer`` prints and the window copies it."""
+def primer_text(form: ResultForm = ResultForm.READABLE) -> str:
+    """The primer, exactly as ``llm-operator primer`` prints and the window copies it; it
+    describes results in ``form``, the form the app will send."""
     from .primer_table import edit_ops_line
 
-    rules = RULES + "\n" + edit_ops_line()
+    results = RESULTS_READABLE if form is ResultForm.READABLE else RESULTS_BASE64
+    rules = RULES.replace("{results}", results) + "\n" + edit_ops_line()
     return "\n\n".join([INTRO, rules, render_actions(), render_errors(), EXAMPLES]) + "\n"

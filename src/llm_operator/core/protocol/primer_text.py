@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (example base64 lines must stay whole: the rule they teach is "one line")
+# ruff: noqa: E501  (example payload lines must stay whole: the rule they teach is "one line")
 """The written parts of the primer (primer.py puts them together with the tables).
 
 Plain ASCII. No prose line starts or ends with a marker word. The examples run verbatim
@@ -28,9 +28,12 @@ comments or prose inside a block. Keys are written exactly as listed (path, not 
 2. Every block has version: 1, id: <new id>, action: <name>. fs.* actions need path: \
 (relative to the workspace, / between folders, . is the root); other actions take no path. \
 Never send a workspace field.
-3. ASCII only inside blocks. Anything longer than one line, or not ASCII, goes base64 \
-(UTF-8) in a *_b64 field, on ONE line, no breaks, correct = padding. Plain content, \
-old_text, new_text, target and query are single-line only.
+3. ASCII only inside blocks. Anything longer than one line, or not ASCII, goes in a *_json \
+field (every *_b64 field has one: content_json, edits_json, patch_json, target_json, \
+query_json ...): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n, \\t, \\", \
+\\\\; \\u00e9 for non-ASCII is fine), the edits object itself for edits_json. *_b64 \
+(base64 of UTF-8, one line) is the fallback. Never give two forms of one field. Plain \
+content, old_text, new_text, target and query are single-line only.
 4. Use a fresh id for EVERY command, also for verification reads, retries and corrections \
 (read-1, edit-2, read-3 ...). An id that already ran with identical content is not run \
 again: you get its earlier result, marked as a repeat and saying when it ran, so an old read \
@@ -40,11 +43,8 @@ the user undid is no longer a repeat: sent again, it is asked and run again.
 write, verify with a new read and quote the changed lines before you claim success.
 6. Claim nothing until its result says ok: true. A command that got no result did not run: \
 treat it as not executed; read the file again, then resend it with a new id.
-7. Never write result blocks yourself; only the app does. Results arrive as OPERATOR_RESULT \
-... END_OPERATOR_RESULT with id, ok, summary and maybe details_b64 (base64 UTF-8). Long \
-results come in parts headed "LLM Operator results, part i of n": wait for the last part.
-8. Never start or end a prose line with a marker word (write "the command block", not a \
-sentence that begins with the marker). A code fence around blocks is harmless: put ```text \
+7. Never write result blocks yourself; only the app does. Results arrive as OPERATOR_RESULT ... END_OPERATOR_RESULT with id, ok, summary and maybe details. {results} Long results come in parts headed "LLM Operator results, part i of n": wait for the last part.
+8. Never start or end a prose line with a marker word. A code fence around blocks is harmless: put ```text \
 on its own line before the first block and ``` on its own line after the last; never glue \
 a fence to a marker. Do not escape underscores (no backslashes).
 9. ERR_REJECTED_BY_USER: the user said no (the reason follows). Ask what they want; do not \
@@ -62,11 +62,17 @@ start: 1
 lines: 80
 END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
-fs.patch takes patch_b64 = a unified diff of one file whose context matches exactly. \
-Structure actions name code by its definition line: target: def main(): (target_b64 for \
-nested levels, one per line, outermost first). fs.applyEdits takes edits_b64 = base64 of JSON \
+An ok write's details list the lines that landed, with their new numbers: check them. \
+fs.patch takes patch_json = a unified diff of one file whose context matches exactly. \
+Structure actions name code by its definition line (target: def main():) or, nested, by \
+symbol: Class/method (names, / between levels). fs.applyEdits takes edits_json = \
 {"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
-none, each sees the ones before it; replaceRange text is whole lines. Ops and their keys:"""
+none, each sees the ones before it. Blank lines and final newlines: fs.write content is the \
+whole file, final newline included; replaceRange text replaces whole lines (a final newline \
+is added if missing); insertAfter/insertBefore text goes in exactly as sent, beside the \
+anchor text (start it with \\n for a new line); region and structure content keep exactly \
+the blank lines they start or end with (structure content with none is spaced like the \
+file, and the summary says so). Ops and their keys:"""
 
 EXAMPLES = """\
 WORKED EXAMPLES (notes/plan.txt holds the lines Alpha and Beta)
@@ -78,16 +84,15 @@ action: fs.readSlice
 path: notes/plan.txt
 END_OPERATOR_CMD
 -> ok: true, details hold "2: Beta"
-Then edit (edits_b64 = {"version":1,"edits":[{"op":"insertAfter","anchor":"Beta",\
-"text":"\\nGamma"}]}):
+Then edit:
 OPERATOR_CMD
 version: 1
 id: edit-2
 action: fs.applyEdits
 path: notes/plan.txt
-edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJpbnNlcnRBZnRlciIsImFuY2hvciI6IkJldGEiLCJ0ZXh0IjoiXG5HYW1tYSJ9XX0=
+edits_json: {"version":1,"edits":[{"op":"insertAfter","anchor":"Beta","text":"\\nGamma"}]}
 END_OPERATOR_CMD
--> ok: true
+-> ok: true, details hold "3: Gamma"
 Verify with a NEW id:
 OPERATOR_CMD
 version: 1
@@ -110,7 +115,7 @@ version: 1
 id: edit-2
 action: fs.applyEdits
 path: notes/plan.txt
-edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJpbnNlcnRBZnRlciIsImFuY2hvciI6IkJldGEiLCJ0ZXh0IjoiXG5EZWx0YSJ9XX0=
+edits_json: {"version":1,"edits":[{"op":"insertAfter","anchor":"Beta","text":"\\nDelta"}]}
 END_OPERATOR_CMD
 -> ok: false (ERR_DUPLICATE_ID)
 A multi-line value sent inline is refused:
@@ -123,13 +128,13 @@ content: first
 second
 END_OPERATOR_CMD
 -> ok: false (ERR_CONTENT_HAS_NEWLINES)
-Correct it with a new id and content_b64 (base64 of "first\\nsecond\\n"):
+Correct it with a new id and content_json (content_b64: Zmlyc3QKc2Vjb25kCg== would do the same):
 OPERATOR_CMD
 version: 1
 id: write-5
 action: fs.write
 path: notes/todo.txt
-content_b64: Zmlyc3QKc2Vjb25kCg==
+content_json: "first\\nsecond\\n"
 END_OPERATOR_CMD
 -> ok: true
 An anchor that is not in the file fails and changes nothing; read again, then retry:
@@ -138,7 +143,7 @@ version: 1
 id: edit-6
 action: fs.applyEdits
 path: notes/plan.txt
-edits_b64: eyJ2ZXJzaW9uIjoxLCJlZGl0cyI6W3sib3AiOiJyZXBsYWNlRmlyc3QiLCJmaW5kIjoiRGVsdGEiLCJ0ZXh0IjoiRXBzaWxvbiJ9XX0=
+edits_json: {"version":1,"edits":[{"op":"replaceFirst","find":"Delta","text":"Epsilon"}]}
 END_OPERATOR_CMD
 -> ok: false (ERR_ANCHOR_NOT_FOUND)
 If the user rejects a write, ask them why before doing anything else:
@@ -149,3 +154,13 @@ action: fs.delete
 path: notes/todo.txt
 END_OPERATOR_CMD
 -> if the user rejects it: ok: false (ERR_REJECTED_BY_USER)"""
+
+
+RESULTS_READABLE = """\
+The details follow a line details_lines: N as N lines: "| " then the line exactly, "|" \
+alone for an empty line, "|\\" then the line escaped (\\\\, \\r, \\xNN a byte, \\uXXXX an \
+invisible character) when it holds control or invisible characters; a last line \
+"\\ No newline at end of details" says the text does not end with a line break."""
+
+RESULTS_BASE64 = """\
+The details come as details_b64: base64 of UTF-8 text on one line; decode it."""

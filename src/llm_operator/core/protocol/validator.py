@@ -180,8 +180,18 @@ def _spec_for(action: str) -> ActionSpec:
         ) from None
 
 
+def _json_twins(spec: ActionSpec) -> dict[str, str]:
+    """``content_json`` -> ``content_b64`` for every ``*_b64`` field of the action."""
+    from ..actions.fields import B64_SUFFIX, json_twin
+
+    return {json_twin(name): name for name in spec.fields.model_fields if name.endswith(B64_SUFFIX)}
+
+
 def allowed_keys(spec: ActionSpec) -> list[str]:
-    names = list(spec.fields.model_fields)
+    names: list[str] = []
+    twins = {b64: twin for twin, b64 in _json_twins(spec).items()}
+    for name in spec.fields.model_fields:
+        names += [twins[name], name] if name in twins else [name]
     aliases = [f"{alias} (= {target})" for alias, target in _aliases(spec).items()]
     return [*REQUIRED, *names, *aliases]
 
@@ -192,18 +202,31 @@ def _aliases(spec: ActionSpec) -> dict[str, str]:
 
 
 def _canonical(spec: ActionSpec, params: dict[str, str], block: CommandBlock) -> dict[str, str]:
+    from ..actions.fields import B64_SUFFIX, JSON_SUFFIX, decode_json_value
+
     aliases = _aliases(spec)
+    twins = _json_twins(spec)
     known = set(spec.fields.model_fields)
     out: dict[str, str] = {}
     for key, value in params.items():
         target = aliases.get(key, key)
+        if target in twins:
+            plain = target.removesuffix(JSON_SUFFIX)
+            for other in (twins[target], plain):
+                if other in params and (other in known or other.endswith(B64_SUFFIX)):
+                    raise InvalidCommand(
+                        "ERR_CONFLICTING_FIELDS",
+                        f"give either {target} or {other}, not both (two forms of one field)",
+                    )
+            out[twins[target]] = decode_json_value(value, target)
+            continue
         if target in out:
             raise InvalidCommand(
                 "ERR_DUPLICATE_KEY",
                 f"{key} is another name for {target}, which is already given; give one of them",
             )
         if target not in known:
-            options = [*known, *aliases]
+            options = [*known, *aliases, *twins]
             import difflib
 
             close = difflib.get_close_matches(key, options, n=1)

@@ -16,7 +16,10 @@ Invariants:
 - A ChangeSet is all or nothing. Writes run first and deletes last; when any step fails,
   files already replaced get their previous bytes back (atomically too), files and folders
   the ChangeSet created are removed, entries already trashed are rebuilt from the copy saved
-  before the delete, and the error is raised.
+  before the delete, and the error is raised. The recorder forgets the ChangeSet's
+  entries, except those of paths that could not be taken back.
+- A folder that is, or holds, a mount point is refused in the stale check (see mounts):
+  the trash cannot take it whole.
 - Deletes go to the system trash, never ``os.remove``; if no trash takes an entry, nothing is
   erased (ERR_TRASH_UNAVAILABLE). The freedesktop trash moves a symlink itself (its target
   survives) but refuses a dangling one; such a link is unlinked, its target text having been
@@ -33,7 +36,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PosixPath
 from typing import Protocol
@@ -43,8 +46,10 @@ from ..plan.changes import ChangeSet, FileChange, digest
 from . import atomic
 from .atomic import TEMP_NAME
 from .fsaccess import DIR_FLAGS, Spot, locate
+from .mounts import refuse_mount_points
 from .oserrors import code_of, reason_of
 from .pathtext import outside_error
+from .refill import refill_at
 from .saved import (
     SNAPSHOT_CAP,
     SavedDir,
@@ -94,8 +99,9 @@ class Recorder(Protocol):
     def changeset_applied(self) -> None:
         """Every change recorded since the last call reached the disk."""
 
-    def changeset_failed(self) -> None:
-        """The changes recorded since the last call were rolled back."""
+    def changeset_failed(self, kept: Collection[str] = ()) -> None:
+        """The changes recorded since the last call were rolled back, except those of the
+        ``kept`` paths (their rollback failed: they still hold the change)."""
 
 
 # -- reaching a folder by descriptor ----------------------------------------------------------
@@ -346,6 +352,8 @@ def _check_fresh(workspace: Workspace, change: FileChange) -> _Target:
                     found = f"a file of {info.st_size} bytes with other content"
         if found != expected:
             raise _stale(path, expected, found)
+        if change.is_delete and found == "a folder":
+            refuse_mount_points(workspace.root / spot.rel, spot.rel, spot.dir_fd, info)
         mode = None
         if change.before is not None and info is not None:
             mode = stat.S_IMODE(info.st_mode)
@@ -378,6 +386,7 @@ class _Rollback:
     created_files: list[str] = field(default_factory=list)
     created_dirs: list[str] = field(default_factory=list)
     trashed: list[tuple[str, SavedEntry]] = field(default_factory=list)
+    failed: set[str] = field(default_factory=set)  # paths that could not be taken back
 
     def run(self) -> list[str]:
         problems: list[str] = []
@@ -396,8 +405,10 @@ class _Rollback:
                     problems += restore_entry(real, saved, self.workspace)
             except OSError as exc:
                 problems.append(f"{rel}: {_reason(exc)}")
+                self.failed.add(rel)
             except OperatorError as exc:
                 problems.append(f"{rel}: {exc.message}")
+                self.failed.add(rel)
         for folder in reversed(self.created_dirs):
             with (
                 contextlib.suppress(OSError, OperatorError),
@@ -449,15 +460,63 @@ def _trash(
         if isinstance(saved, SavedLink):
             try:
                 os.stat(spot.name, dir_fd=spot.dir_fd)
-            except FileNotFoundError:
-                dangling = True
+            except OSError:
+                dangling = True  # missing, a loop (x -> y -> x), or out of reach
         if dangling:
-            # The trash refuses a dangling link, and the saved text is the whole link.
+            # The trash refuses a link whose target cannot be reached, and the saved text
+            # is the whole link: deleting a link never needs its target.
             os.unlink(spot.name, dir_fd=spot.dir_fd)
         else:
-            where = move_to_trash(workspace.root, spot, target.change.path)
+            try:
+                where = move_to_trash(workspace.root, spot, target.change.path)
+            except (OSError, OperatorError) as exc:
+                if isinstance(saved, SavedDir):
+                    _put_back_after_failed_trash(spot, saved, target.change.path, exc)
+                raise
     rollback.trashed.append((target.rel, saved))
     return where
+
+
+def _put_back_after_failed_trash(
+    spot: Spot, saved: SavedDir, path: str, exc: OSError | OperatorError
+) -> None:
+    """A trash that copies a folder and then removes it entry by entry may have removed
+    part of it before failing: put those entries back from the undo copy, and raise the
+    error saying what happened (returns when nothing was missing)."""
+    try:
+        fd = os.open(spot.name, DIR_FLAGS, dir_fd=spot.dir_fd)
+    except OSError:
+        return  # gone or replaced as a whole: the trash's own error says so
+    try:
+        put_back, problems = refill_at(fd, saved, path, _write_all)
+    finally:
+        os.close(fd)
+    if not put_back and not problems:
+        return
+    if isinstance(exc, OperatorError):
+        code, reason = exc.code, str(exc.details.get("reason") or exc.message)
+    else:
+        code, reason = code_of(exc, "ERR_TRASH_UNAVAILABLE"), _reason(exc)
+    shown = ", ".join(put_back[:5]) + (
+        f" and {len(put_back) - 5} more" if len(put_back) > 5 else ""
+    )
+    if not problems:
+        message = (
+            f"could not move {path} to the system trash ({reason}); nothing was deleted. "
+            f"The trash had already taken {len(put_back)} of its entries ({shown}) when it "
+            "failed: they were put back from the undo copy, so the folder is as it was "
+            "(the system trash keeps a copy of them). Deletes only ever go to the trash: "
+            "the user can fix what kept it from being removed, or delete it by hand."
+        )
+    else:
+        message = (
+            f"could not move {path} to the system trash ({reason}), and the trash had "
+            f"already taken part of it; these could not be put back and are in the system "
+            f"trash: {'; '.join(problems)}" + (f" (put back: {shown})" if put_back else "")
+        )
+    raise OperatorError(
+        code, message, {"path": path, "reason": reason, "put_back": put_back, "lost": problems}
+    ) from None
 
 
 def _record(recorder: Recorder, target: _Target, saved: SavedEntry | None) -> None:
@@ -547,8 +606,14 @@ def apply_changeset(
 def _fail(rollback: _Rollback, recorder: Recorder | None) -> list[str]:
     problems = rollback.run()
     if recorder is not None:
-        with contextlib.suppress(OSError):
-            recorder.changeset_failed()
+        # A store that cannot forget the taken-back entries now forgets them when the
+        # batch is committed (the recorder keeps them apart): the error that made the
+        # change fail stays the one reported.
+        with contextlib.suppress(OSError, OperatorError):
+            if rollback.failed:
+                recorder.changeset_failed(kept=rollback.failed)
+            else:
+                recorder.changeset_failed()
     return problems
 
 

@@ -104,6 +104,16 @@ def _folder_state(folder: Path | None) -> str:
     return ""
 
 
+def _file_size_limit() -> int | None:
+    """This process's file-size limit in bytes, or None when there is none."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
 def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> StoreError:
     """Name what went wrong in the terms of the ERR_ registry (no absolute paths)."""
     text = f"{exc} {_folder_state(folder)}".lower()
@@ -117,6 +127,7 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
             "out of the workspace's state folder (a fresh one is made) and paste again.",
             {"reason": getattr(exc, "strerror", None) or str(exc)},
         )
+    reason = getattr(exc, "strerror", None) or str(exc)
     if "full" in text or (isinstance(exc, OSError) and exc.errno == 28):
         why = "the disk holding it is full"
     elif "readonly" in text or "read-only" in text:
@@ -127,12 +138,20 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
         why = "another program holds it locked"
     else:
         why = getattr(exc, "strerror", None) or str(exc)
+        limit = _file_size_limit()
+        if limit is not None and "i/o" in text:
+            # SQLite reports a write past RLIMIT_FSIZE (EFBIG) as a plain I/O error.
+            why += (
+                f" (this process may not write files larger than {limit} bytes: its "
+                "file-size limit, ulimit -f)"
+            )
+            reason = why  # the cause, wherever only the reason is shown
     return StoreError(
         "ERR_STATE_STORE_UNAVAILABLE",
         f"the app's state store could not {doing}: {why}; nothing was written. The user "
         "can free space or fix the permissions of the state folder (--state-dir); then "
         "send the command again.",
-        {"reason": getattr(exc, "strerror", None) or str(exc)},
+        {"reason": reason},
     )
 
 

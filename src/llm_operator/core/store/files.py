@@ -22,10 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import OperatorError
+from ..work_budget import charge
 from .fsaccess import DIR_FLAGS, MAX_RETRIES, READ_FLAGS, Spot, locate
 from .oserrors import named_os_error
 from .pathtext import outside_error
 from .workspace import Workspace
+
+MAX_READ_BYTES = 10 * 1024 * 1024
+"""The largest file read whole: planning a write, delete, structure or region command
+and every other whole-file read refuse a larger file by its size, before reading it."""
 
 
 @dataclass(frozen=True)
@@ -178,8 +183,24 @@ def reads_so_far() -> tuple[str, ...]:
     return tuple(_OPENED.get() or ())
 
 
-def read_at(spot: Spot, identity: tuple[int, int] | None = None) -> bytes:
-    """The bytes of the regular file at ``spot``, opened without following a symlink."""
+def too_large(rel: str, size: int, limit: int = MAX_READ_BYTES) -> OperatorError:
+    return OperatorError(
+        "ERR_FILE_TOO_LARGE",
+        f"{rel} is {size} bytes; commands that read a whole file (writes, edits, deletes, "
+        f"structure and region commands) handle files up to {limit} bytes, so nothing was "
+        "read or changed; fs.readSlice reads parts of it, and a person can change or delete it "
+        "by hand",
+        {"file_size": size, "limit": limit, "state": "FILE_UNCHANGED"},
+    )
+
+
+def read_at(
+    spot: Spot, identity: tuple[int, int] | None = None, limit: int = MAX_READ_BYTES
+) -> bytes:
+    """The bytes of the regular file at ``spot``, opened without following a symlink.
+
+    A file over ``limit`` bytes is refused by its size (fstat) before any byte is read, and
+    one that grows past it while being read is refused too."""
     try:
         fd = os.open(spot.name, READ_FLAGS, dir_fd=spot.dir_fd)
     except FileNotFoundError:
@@ -207,10 +228,16 @@ def read_at(spot: Spot, identity: tuple[int, int] | None = None) -> bytes:
                 f"{spot.rel!r} was replaced while it was being read; read it again",
                 {"path": spot.rel},
             )
+        if info.st_size > limit:
+            raise too_large(spot.rel, info.st_size, limit)
         try:
-            return handle.read()
+            data = handle.read(limit + 1)
         except OSError as exc:
             raise named_os_error(exc, spot.rel, "read", "ERR_READ_FAILED") from None
+        charge(len(data))
+        if len(data) > limit:
+            raise too_large(spot.rel, len(data), limit)
+        return data
 
 
 def read_bytes(found: FoundFile) -> bytes:

@@ -5,6 +5,10 @@ Invariants:
   ``entries`` row per recorded change and the previous bytes in ``blobs``, keyed by their
   digest. The intent of a ChangeSet (what each path held, the digest it is planned to
   hold) is committed before ``apply_changeset`` touches its first file.
+- A ChangeSet that was rolled back leaves no entry, except for a path whose rollback
+  failed (it still holds the change, so undo must know it). Entries the store could not
+  forget at once are forgotten by the batch's commit, in its own transaction: a committed
+  batch never holds an entry for a change that is not on disk.
 - A batch stays ``open`` until the run commits it, in one transaction with the session
   memory of its commands. An ``open`` batch whose run is not holding the workspace lock
   was left by a crash and is rolled back by ``recovery`` before anything else.
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -68,7 +72,8 @@ class BatchRecorder(Recorder):
     def __init__(self, store: StateStore, batch: int) -> None:
         self._store = store
         self.batch = batch
-        self._pending: list[int] = []
+        self._pending: list[tuple[int, str]] = []  # (seq, path) of the current ChangeSet
+        self._unforgotten: list[int] = []  # entries of taken-back changes still in the store
         self._seq = 0
         self._command: tuple[str, str] | None = None
         self._closed = False
@@ -98,7 +103,8 @@ class BatchRecorder(Recorder):
         node = None if saved is None else node_to_json(saved, blobs)
         command_id, action = self._command or (None, None)
         self._seq += 1
-        with guarded("save the undo copy"), self._store.transaction() as db:
+        shown = without_surrogates(change.path)
+        with guarded(f"save the undo copy of {shown}"), self._store.transaction() as db:
             for name, data in blobs.items():
                 db.execute(
                     "INSERT OR IGNORE INTO blobs (batch, digest, data) VALUES (?, ?, ?)",
@@ -112,29 +118,31 @@ class BatchRecorder(Recorder):
                     self._seq,
                     command_id,
                     action,
-                    without_surrogates(change.path),
+                    shown,
                     kind,
                     None if node is None else json.dumps(node, ensure_ascii=True),
                     digest(change.after),
                     json.dumps(list(created_dirs), ensure_ascii=True),
                 ),
             )
-        self._pending.append(self._seq)
+        self._pending.append((self._seq, change.path))
 
     def changeset_applied(self) -> None:
         self._pending = []
 
-    def changeset_failed(self) -> None:
-        """Forget the entries of a ChangeSet that was rolled back (nothing of it remains)."""
-        if not self._pending:
-            return
+    def changeset_failed(self, kept: Collection[str] = ()) -> None:
+        """Forget the entries of a ChangeSet that was rolled back; the entries of the
+        ``kept`` paths stay (their rollback failed, so undo must still know them). When
+        the store cannot forget them now, ``commit`` does, in its own transaction: a
+        batch is never committed with an entry for a change that is not on disk."""
         pending, self._pending = self._pending, []
+        gone = [seq for seq, path in pending if path not in kept]
+        if not gone:
+            return
+        self._unforgotten += gone
         with guarded("forget a taken-back change"), self._store.transaction() as db:
-            db.executemany(
-                "DELETE FROM entries WHERE batch = ? AND seq = ?",
-                [(self.batch, seq) for seq in pending],
-            )
-            _drop_unused_blobs(db, self.batch)
+            _forget(db, self.batch, self._unforgotten)
+        self._unforgotten = []
 
     def commit(self, also: Commit | None = None) -> BatchInfo | None:
         """End the run in one transaction with ``also`` (session memory, notices...).
@@ -142,6 +150,8 @@ class BatchRecorder(Recorder):
         A batch that changed nothing is not kept (returns None).
         """
         with guarded("commit the batch"), self._store.transaction() as db:
+            if self._unforgotten:
+                _forget(db, self.batch, self._unforgotten)
             used = db.execute("SELECT 1 FROM entries WHERE batch = ?", (self.batch,)).fetchone()
             if used is None:
                 db.execute("DELETE FROM batches WHERE id = ?", (self.batch,))
@@ -150,9 +160,15 @@ class BatchRecorder(Recorder):
             if also is not None:
                 also(db)
         self._closed = True
+        self._unforgotten = []
         if used is None:
             return None
         return Journal(self._store).info(self.batch)
+
+
+def _forget(db: sqlite3.Connection, batch: int, seqs: list[int]) -> None:
+    db.executemany("DELETE FROM entries WHERE batch = ? AND seq = ?", [(batch, s) for s in seqs])
+    _drop_unused_blobs(db, batch)
 
 
 def _drop_unused_blobs(db: sqlite3.Connection, batch: int) -> None:

@@ -31,6 +31,7 @@ from .applying import (
 )
 from .batch_records import blob_names
 from .oserrors import reason_of
+from .saved import read_file_at
 from .workspace import Workspace
 
 
@@ -136,18 +137,22 @@ def node_fingerprint(node: dict[str, Any] | None) -> str | None:
     return None
 
 
-def fingerprint(real: Path) -> str:
-    try:
-        info = os.lstat(real)
-    except (FileNotFoundError, NotADirectoryError):
-        return "absent"
-    if stat.S_ISLNK(info.st_mode):
-        return "symlink:" + os.readlink(real)
-    if stat.S_ISDIR(info.st_mode):
-        return "folder"
-    if stat.S_ISREG(info.st_mode):
-        return digest(real.read_bytes())
-    return "special file"
+def fingerprint_of(workspace: Workspace, path: str) -> tuple[Path, str]:
+    """(the entry's absolute name, what it holds: "absent", "folder", "symlink:<target>",
+    a file's digest or "special file"), reached by descriptors from the
+    root: a path longer than the system's limit for one name (PATH_MAX) is read as well."""
+    with workspace.locate(path, follow_last=False) as spot:
+        real = workspace.root / spot.rel if spot.rel != "." else workspace.root
+        info = spot.info
+        if info is None:
+            return real, "absent"
+        if stat.S_ISLNK(info.st_mode):
+            return real, "symlink:" + os.readlink(spot.name, dir_fd=spot.dir_fd)
+        if stat.S_ISDIR(info.st_mode):
+            return real, "folder"
+        if stat.S_ISREG(info.st_mode):
+            return real, digest(read_file_at(spot.dir_fd, spot.name))
+        return real, "special file"
 
 
 def describe(found: str) -> str:
@@ -163,9 +168,11 @@ def describe(found: str) -> str:
 def conflict(workspace: Workspace, story: PathStory) -> str | None:
     """Why ``story.path`` may not be rewound: it holds neither the batch's nor its old state."""
     try:
-        current = fingerprint(workspace.resolve_link(story.path))
-    except (OSError, OperatorError) as exc:  # the jail refuses: the path moved away
-        return f"{story.path}: cannot be reached any more ({exc})"
+        _, current = fingerprint_of(workspace, story.path)
+    except OSError as exc:
+        return f"{story.path}: cannot be reached any more ({reason_of(exc)})"
+    except OperatorError as exc:  # the jail refuses: the path moved away
+        return f"{story.path}: cannot be reached any more ({exc.message})"
     if current in story.afters or current == node_fingerprint(story.before):
         return None
     return (
@@ -183,8 +190,7 @@ def rewind(
 ) -> None:
     """Give ``story.path`` back what it held before the batch (see the module's rules)."""
     try:
-        real = workspace.resolve_link(story.path)
-        current = fingerprint(real)
+        real, current = fingerprint_of(workspace, story.path)
         if current == node_fingerprint(story.before):
             progress.already.append(story.path)
             return

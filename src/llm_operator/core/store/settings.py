@@ -61,6 +61,7 @@ class Settings:
     auto_copy: bool = True
     clipboard_watch: bool = False
     part_size: int = 30000
+    results_form: str = "readable"  # or "base64": strict v3 details_b64 for tools that need it
     show_history: bool = False
     reopen_last_workspace: bool = True  # the window starts in the last workspace used
     tab_inserts_tab: bool = False  # Tab in the reply box types a tab instead of moving on
@@ -94,6 +95,8 @@ class Settings:
             p for p in loaded.secret_patterns if isinstance(p, str) and p.strip()
         ]
         loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
+        if loaded.results_form not in ("readable", "base64"):
+            loaded.results_form = "readable"
         if "secret_patterns" in raw:
             seen = raw.get("secret_defaults_seen")
             if not isinstance(seen, list):

@@ -8,8 +8,10 @@ to reach the entry, so a folder swapped for a symlink meanwhile cannot make the 
 anything outside. Just before, the name is still checked to lead to the same folder and
 entry (device and inode) with no symlink on the way, so the .trashinfo tells the truth.
 
-Where that rename cannot work (the trash on another mount of the same disk, EXDEV) and
-on other systems, send2trash gets the checked path name: the window between that check
+Where that rename cannot work (the trash on another mount of the same disk, EXDEV),
+send2trash's own cross-device move into the home trash gets the checked path name (without
+its access pre-check, see ``_trash_across``); on other systems send2trash does; either way
+the name is checked: the window between that check
 and send2trash's own rename (microseconds) remains there, and a swap inside it can make
 the trash take an entry of the swapped-in folder (moved, never erased).
 
@@ -174,6 +176,18 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
     return _inside(root, os.fsdecode(trash))
 
 
+def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:
+    """Where one rename cannot reach the trash (EXDEV: the entry is on another mount of the
+    home folder's disk), send2trash's own move into the home trash, which copies and then
+    removes. Called without send2trash's access pre-check, which asks whether the entry
+    itself is writable: a read-only file in a folder the user may write would be refused
+    as "permission denied", although moving it is allowed and its own rename would work."""
+    freedesktop.trash_move(
+        os.fsencode(path_text), freedesktop.HOMETRASH_B, freedesktop.XDG_DATA_HOME, cross_dev=True
+    )
+    return _inside(root, os.fsdecode(freedesktop.HOMETRASH_B))
+
+
 def _gone(spot: Spot) -> bool:
     try:
         os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
@@ -225,6 +239,12 @@ def _trash_failed(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorE
 
 def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
+    if os.fstatvfs(spot.dir_fd).f_flag & os.ST_RDONLY:
+        # Nothing leaves a read-only file system, and that is the cause to name: the
+        # trash's own folders (or send2trash's access pre-check, "permission denied")
+        # would otherwise be blamed. Raised as the OS error a move would meet, so a delete
+        # says what a write on the same mount says.
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
     freedesktop = _freedesktop()
     for attempt in range(TRASH_ATTEMPTS if freedesktop is not None else 0):
         path_text = verify_name(root, spot)  # for the .trashinfo and the volume only
@@ -246,9 +266,12 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
 
     for attempt in range(TRASH_ATTEMPTS):
         path_text = verify_name(root, spot)
-        where = landing(root, path_text)
         try:
-            send2trash(path_text)
+            if freedesktop is not None:
+                where = _trash_across(freedesktop, root, path_text)
+            else:
+                where = landing(root, path_text)
+                send2trash(path_text)
             break
         except OSError as exc:
             if isinstance(exc, FileNotFoundError):

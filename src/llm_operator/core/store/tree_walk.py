@@ -14,6 +14,11 @@ Invariants:
 - The order is depth first with each folder's names sorted by code point, i.e. files come
   in the lexicographic order of their path components. ``after`` resumes strictly after a
   path in that order, skipping whole folders that lie before it without reading them.
+- The walk is a loop over an explicit stack, never a recursion, so folders nested to any
+  depth are walked (no RecursionError). At most ``MAX_OPEN_FOLDERS`` folder descriptors
+  are held: a deeper walk closes the ones above, and returning to such a folder opens it
+  again through ``..`` of the folder below and checks it is the very folder it left
+  (device, inode); a folder that cannot be regained so is counted unreadable.
 - Skipped and counted, never read: entries of .gitignore'd paths, entries the caller's
   ``select`` filter drops, names that cannot be shown on one line (``display_name`` would
   change them), folders and files that cannot be opened. Silently passed over: ``.git``
@@ -32,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
 from ..protocol.names import is_plain_name
+from ..work_budget import charge, spent
 from .ignores import Ignores
 from .pathtext import check_path_text
 from .workspace import is_trash_name
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+MAX_OPEN_FOLDERS = 64
 
 Select = Callable[[str, bool], bool]
 """``select(path relative to the start folder, is_folder)``: False drops the entry."""
@@ -55,6 +62,7 @@ class WalkCounts:
     odd_names: int = 0  # names that cannot be shown on one line
     unreadable: int = 0  # folders or files that could not be opened, links leading outside
     visited: int = 0  # files handed out
+    budget_stop: bool = False  # the reply's work budget ended the walk before its end
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,20 @@ def open_below(root_fd: int, rel: str, flags: int) -> int:
             os.close(current)
 
 
+@dataclass
+class _Frame:
+    """One folder on the walk's stack: its descriptor (-1 while closed), its entries and how
+    far the walk has come in them."""
+
+    fd: int
+    key: tuple[str, ...]
+    entries: list[os.DirEntry[str]]
+    pushed: int  # .gitignore specs pushed for it
+    owned: bool  # whether the walk opened (and closes) fd
+    identity: tuple[int, int]
+    index: int = 0
+
+
 def _key(rel: str) -> tuple[str, ...]:
     return tuple(part for part in rel.split("/") if part not in ("", "."))
 
@@ -127,19 +149,95 @@ class _Walk:
         with os.scandir(fd) as scan:
             return sorted(scan, key=lambda entry: entry.name)
 
-    def files(self, fd: int, folder: tuple[str, ...]) -> Iterator[TreeFile]:
-        pushed = self.ignores.load(fd, "/".join(folder) or ".")
+    def files(self, start_fd: int, start: tuple[str, ...]) -> Iterator[TreeFile]:
+        """The files under the folder open at ``start_fd`` (owned by the caller)."""
+        stack: list[_Frame] = []
+        try:
+            self.enter(stack, start_fd, start, owned=False)
+            while stack:
+                frame = stack[-1]
+                if frame.fd < 0 and not self.regain(stack):
+                    self.leave(stack)
+                    continue
+                if frame.index >= len(frame.entries):
+                    self.leave(stack)
+                    continue
+                entry = frame.entries[frame.index]
+                frame.index += 1
+                found = self.entry(frame.fd, frame.key, entry)
+                if isinstance(found, TreeFile):
+                    yield found
+                elif found is not None:
+                    child_fd, child_key = found
+                    if spent():
+                        # Folders alone (their .gitignore files) can use up the budget.
+                        os.close(child_fd)
+                        self.counts.budget_stop = True
+                        return
+                    self.enter(stack, child_fd, child_key, owned=True)
+        finally:
+            for frame in stack:
+                self.ignores.pop(frame.pushed)
+                if frame.owned and frame.fd >= 0:
+                    os.close(frame.fd)
+
+    def enter(self, stack: list[_Frame], fd: int, key: tuple[str, ...], owned: bool) -> None:
+        pushed = self.ignores.load(fd, "/".join(key) or ".")
         try:
             entries = self.entries(fd)
+            identity = os.fstat(fd)
         except OSError:
             self.counts.unreadable += 1
             self.ignores.pop(pushed)
+            if owned:
+                os.close(fd)
             return
+        stack.append(_Frame(fd, key, entries, pushed, owned, (identity.st_dev, identity.st_ino)))
+        # Keep few descriptors open: close the one MAX_OPEN_FOLDERS above (regained later).
+        if len(stack) > MAX_OPEN_FOLDERS:
+            far = stack[-MAX_OPEN_FOLDERS - 1]
+            if far.owned and far.fd >= 0:
+                os.close(far.fd)
+                far.fd = -1
+
+    def leave(self, stack: list[_Frame]) -> None:
+        frame = stack[-1]
+        if len(stack) > 1 and stack[-2].fd < 0 and frame.fd >= 0:
+            self.regain_parent(stack)
+        stack.pop()
+        self.ignores.pop(frame.pushed)
+        if frame.owned and frame.fd >= 0:
+            os.close(frame.fd)
+
+    def regain_parent(self, stack: list[_Frame]) -> None:
+        """Open the closed folder above the top frame through its ``..``."""
+        child, parent = stack[-1], stack[-2]
         try:
-            for entry in entries:
-                yield from self.entry(fd, folder, entry)
-        finally:
-            self.ignores.pop(pushed)
+            fd = os.open("..", _DIR_FLAGS, dir_fd=child.fd)
+        except OSError:
+            return
+        info = os.fstat(fd)
+        if (info.st_dev, info.st_ino) != parent.identity:
+            os.close(fd)  # moved meanwhile: never continue in a folder other than the one left
+            return
+        parent.fd = fd
+
+    def regain(self, stack: list[_Frame]) -> bool:
+        """Whether the top frame, whose descriptor was closed, could be opened again."""
+        frame = stack[-1]
+        try:
+            fd = open_below(self.root_fd, "/".join(frame.key) or ".", _DIR_FLAGS)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            info = os.fstat(fd)
+            if (info.st_dev, info.st_ino) == frame.identity:
+                frame.fd = fd
+                return True
+            os.close(fd)
+        self.counts.unreadable += 1
+        frame.entries = []
+        return False
 
     def before_resume_point(self, key: tuple[str, ...], is_dir: bool) -> bool:
         """Whether ``key`` (and, for a folder, all it holds) comes at or before ``after``."""
@@ -151,7 +249,8 @@ class _Walk:
 
     def entry(
         self, fd: int, folder: tuple[str, ...], entry: os.DirEntry[str]
-    ) -> Iterator[TreeFile]:
+    ) -> TreeFile | tuple[int, tuple[str, ...]] | None:
+        """The file ``entry`` is, or the opened folder to walk into, or None (passed over)."""
         name = entry.name
         key = (*folder, name)
         try:
@@ -159,48 +258,44 @@ class _Walk:
             is_link = not is_dir and entry.is_symlink()
         except OSError:
             self.counts.unreadable += 1
-            return
+            return None
         if is_dir and (name.casefold() == ".git" or (not folder and is_trash_name(name))):
-            return
+            return None
         if self.workspace.is_app_state("/".join(key)):
-            return  # the app's own state folder is never searched
+            return None  # the app's own state folder is never searched
         if self.before_resume_point(key, is_dir):
-            return
+            return None
         if not is_plain_name(name):
             self.counts.odd_names += 1
-            return
+            return None
         rel = "/".join(key)
         if self.ignores.ignored(rel, is_dir):
             self.counts.ignored += 1
-            return
+            return None
         if self.select is not None and not self.select("/".join(key[self.start_depth :]), is_dir):
             self.counts.filtered += 1
-            return
+            return None
         if is_dir:
             try:
                 child = os.open(name, _DIR_FLAGS, dir_fd=fd)
             except OSError:
                 self.counts.unreadable += 1
-                return
-            try:
-                yield from self.files(child, key)
-            finally:
-                os.close(child)
-            return
+                return None
+            return child, key
         if is_link:
             target = self.link_target(rel)
             if target is None:
-                return
+                return None
         else:
             try:
                 if not entry.is_file(follow_symlinks=False):
-                    return  # FIFOs, sockets, devices: never opened
+                    return None  # FIFOs, sockets, devices: never opened
             except OSError:
                 self.counts.unreadable += 1
-                return
+                return None
             target = rel
         self.counts.visited += 1
-        yield TreeFile(rel, target, fd, name, self.root_fd)
+        return TreeFile(rel, target, fd, name, self.root_fd)
 
     def link_target(self, rel: str) -> str | None:
         """The workspace path a symlinked file leads to; None for folders and the outside."""
@@ -336,4 +431,79 @@ def read_limited(fd: int, limit: int) -> bytes | None:
         chunks.append(chunk)
         remaining -= len(chunk)
     data = b"".join(chunks)
+    charge(len(data))
     return None if len(data) > limit else data
+
+
+def count_files(dir_fd: int, name: str) -> int:
+    """How many non-folder entries the folder ``name`` (in ``dir_fd``) holds at any depth,
+    symlinks counted, never followed: what a delete of the folder takes with it."""
+    return measure_folder(dir_fd, name)[0]
+
+
+def measure_folder(dir_fd: int, name: str) -> tuple[int, int]:
+    """(non-folder entries at any depth, deepest folder level below ``name``).
+
+    A loop over an explicit stack, as the walk: any depth, at most ``MAX_OPEN_FOLDERS``
+    descriptors open (a closed one is regained through ``..`` and checked by identity);
+    folders that cannot be read are not counted.
+    """
+    total = 0
+    deepest = 0
+    # each frame: [fd (-1 while closed), subfolder names left, (dev, ino)]
+    stack: list[tuple[list[int], list[str], tuple[int, int]]] = []
+
+    def enter(fd: int) -> None:
+        nonlocal total, deepest
+        deepest = max(deepest, len(stack))
+        folders = []
+        try:
+            with os.scandir(fd) as scan:
+                for entry in scan:
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.name)
+                    else:
+                        total += 1
+            info = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            return
+        stack.append(([fd], folders, (info.st_dev, info.st_ino)))
+        if len(stack) > MAX_OPEN_FOLDERS:
+            far = stack[-MAX_OPEN_FOLDERS - 1][0]
+            if far[0] >= 0:
+                os.close(far[0])
+                far[0] = -1
+
+    try:
+        enter(os.open(name, _DIR_FLAGS, dir_fd=dir_fd))
+    except OSError:
+        return 0, 0
+    try:
+        while stack:
+            fd_box, folders, _ = stack[-1]
+            if folders and fd_box[0] >= 0:
+                try:
+                    child = os.open(folders.pop(), _DIR_FLAGS, dir_fd=fd_box[0])
+                except OSError:
+                    continue
+                enter(child)
+                continue
+            stack.pop()
+            if stack and stack[-1][0][0] < 0 and fd_box[0] >= 0:
+                try:
+                    parent = os.open("..", _DIR_FLAGS, dir_fd=fd_box[0])
+                    info = os.fstat(parent)
+                    if (info.st_dev, info.st_ino) == stack[-1][2]:
+                        stack[-1][0][0] = parent
+                    else:
+                        os.close(parent)
+                except OSError:
+                    pass
+            if fd_box[0] >= 0:
+                os.close(fd_box[0])
+    finally:
+        for fd_box, _, _ in stack:
+            if fd_box[0] >= 0:
+                os.close(fd_box[0])
+    return total, deepest

@@ -9,17 +9,21 @@ Invariants:
   those paths; ``force=True`` (the window asks twice) rewinds them anyway.
 - A finished undo marks the batch undone, forgets the session memory of its commands
   (pasted again, they are planned and asked again) and queues the undo notice for the
-  chat, all in one transaction.
+  chat, all in one transaction. That transaction is tried first and rolled back before
+  any file is touched: a store that cannot take it refuses the undo. If it still fails
+  after the files were restored, the report says what was restored and that the store
+  does not know, and carries the notice for the chat itself.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 
 from ..wording import counted
 from .batch_records import BatchInfo, read_info
-from .database import StateStore, guarded
-from .notices import UndoNotice, queue_notice
+from .database import StateStore, StoreError, guarded
+from .notices import UndoNotice, notice_text, queue_notice
 from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
 from .workspace import Workspace
 
@@ -67,6 +71,34 @@ def _not_the_one_asked(newest: BatchInfo | None) -> UndoReport:
     return UndoReport(newest, (), (), (), (), True, summary)  # the summary says it all
 
 
+class _Probed(Exception):
+    def __init__(self, notice: UndoNotice) -> None:
+        super().__init__("probe")
+        self.notice = notice
+
+
+def _mark_undone(
+    db: sqlite3.Connection, batch: int, info: BatchInfo, files: list[str]
+) -> UndoNotice:
+    db.execute(
+        "UPDATE batches SET state = 'undone', undone_at = datetime('now') WHERE id = ?",
+        (batch,),
+    )
+    db.execute("DELETE FROM memory WHERE batch = ?", (batch,))
+    return queue_notice(db, info.commands, files)
+
+
+def _probe(store: StateStore, batch: int, info: BatchInfo, files: list[str]) -> UndoNotice:
+    """Make every change the finished undo records, then roll it back: a store that cannot
+    (a damaged page of the memory, notices or sequence table) refuses the undo before any
+    file is touched. Returns the notice as it would be queued."""
+    try:
+        with guarded("prepare the record of the undo"), store.transaction() as db:
+            raise _Probed(_mark_undone(db, batch, info, files))
+    except _Probed as probed:
+        return probed.notice
+
+
 def undo_last(
     store: StateStore, workspace: Workspace, force: bool = False, expected: str | None = None
 ) -> UndoReport:
@@ -106,25 +138,47 @@ def undo_last(
         return UndoReport(
             info, (), (), (), tuple(conflicts.values()), True, summary, tuple(conflicts)
         )
+    files = sorted({s.path for s in stories})
+    try:
+        planned = _probe(store, batch, info, files)
+    except StoreError as error:
+        reason = error.details.get("reason") or error.message
+        summary = (
+            f"Undo of '{info.label}' refused: the state store cannot record an undo "
+            f"({error.code}: {reason}). Nothing was undone, so no file and no record "
+            "disagree; fix the state store (move a damaged state.sqlite3 out of the "
+            "workspace's state folder, or free space) and undo again."
+        )
+        return UndoReport(info, (), (), (), (f"state store: {reason}",), True, summary)
     progress = Progress()
     for story in stories:
         rewind(workspace, story, blobs, progress, force=force)
     remove_created_dirs(workspace, stories, progress)
     notice = None
+    unrecorded = None
     if not progress.failed:
-        files = sorted({s.path for s in stories})
-        with guarded("mark the batch undone"), store.transaction() as db:
-            db.execute(
-                "UPDATE batches SET state = 'undone', undone_at = datetime('now') WHERE id = ?",
-                (batch,),
-            )
-            db.execute("DELETE FROM memory WHERE batch = ?", (batch,))
-            notice = queue_notice(db, info.commands, files)
-        info = _info(store, batch)
+        try:
+            with guarded("mark the batch undone"), store.transaction() as db:
+                notice = _mark_undone(db, batch, info, files)
+            info = _info(store, batch)
+        except StoreError as error:
+            # The files are back: the chat must hear of it even though the store cannot
+            # keep the notice, so it is handed out with the report (under the id the probe
+            # was given).
+            unrecorded = error
+            notice = UndoNotice(planned.n, *notice_text(info.commands, files))
     summary = (
         f"Undid '{info.label}': restored {counted(len(progress.restored), 'path')}, "
         f"removed {len(progress.removed)}"
     )
+    if unrecorded is not None:
+        reason = unrecorded.details.get("reason") or unrecorded.message
+        progress.problems.append(
+            f"the state store could not record this undo ({unrecorded.code}: {reason}): the "
+            "files above are back as they were before the batch, but the journal still "
+            "lists it as not undone and its commands are still remembered; the notice for "
+            "the chat was not kept, so paste it now"
+        )
     if progress.problems:
         summary += f"; {counted(len(progress.problems), 'problem')}: " + "; ".join(
             progress.problems

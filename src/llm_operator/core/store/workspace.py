@@ -84,6 +84,43 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 )
 
 
+def _enter(folder: Path) -> None:
+    """Open ``folder`` and look up "." in it: what every command needs (read and search)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.stat(".", dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def _blocked_folder(typed: Path) -> Path:
+    """The first folder of ``typed`` (as typed) that this user may not enter or read."""
+    current = Path(typed.anchor) if typed.is_absolute() else Path(".")
+    for name in typed.parts[1:] if typed.is_absolute() else typed.parts:
+        try:
+            os.stat(current / name)
+        except PermissionError:
+            return current
+        except OSError:
+            break
+        current = current / name
+    return typed
+
+
+def _not_enterable(typed: Path, exc: OSError) -> OperatorError:
+    if isinstance(exc, PermissionError):
+        blocked = _blocked_folder(typed)
+        where = "it" if blocked == typed else f"the folder {blocked} on the way"
+        return OperatorError(
+            "ERR_WORKSPACE_INVALID",
+            f"workspace {typed} cannot be opened: this user may not enter {where} "
+            "(permission denied); run as a user who can, or change that folder's "
+            "permissions",
+        )
+    reason = (exc.strerror or type(exc).__name__).lower()
+    return OperatorError("ERR_WORKSPACE_INVALID", f"workspace {typed} cannot be opened ({reason})")
+
+
 @dataclass(frozen=True)
 class Workspace:
     """A workspace root and the rules for reaching files under it."""
@@ -98,7 +135,13 @@ class Workspace:
 
     def __post_init__(self) -> None:
         real = Path(os.path.realpath(self.root))
-        if not real.is_dir():
+        try:
+            is_dir = real.is_dir()
+            if is_dir:
+                _enter(real)
+        except OSError as exc:
+            raise _not_enterable(self.root, exc) from None
+        if not is_dir:
             raise OperatorError("ERR_WORKSPACE_INVALID", f"workspace {self.root} is not a folder")
         object.__setattr__(self, "root", real)
         # One compiled pattern per component count: searchTree asks for every file it meets.

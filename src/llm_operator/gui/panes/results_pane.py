@@ -94,10 +94,12 @@ class ResultsPane(QWidget):
         part_size: int,
         auto_copy: bool,
         sources: dict[str, ResultSource] | None = None,
+        form: str = "readable",
     ) -> Parts:
+        from ...core.protocol.encoder import ResultForm
         from ...core.protocol.parts import split_results
 
-        parts = split_results(results, part_size)
+        parts = split_results(results, part_size, ResultForm(form))
         self.parts = parts.texts
         self.copied = 0
         self.stale = False

@@ -254,7 +254,16 @@ def _insert(
     else:
         row = located.end + 1 if after else located.start
         gap = separation(src, located.match, block.lines)
-    new_body, first = insert_block(body, row, block.lines, gap, after=after)
+    lead, trail = edge_blank_lines(content)
+    added = 0
+    if lead or trail:
+        # The content says which blank lines it wants: they go in exactly as sent.
+        new_body = body[:row] + [""] * lead + block.lines + [""] * trail + body[row:]
+        first = row + lead
+        gap = trail
+    else:
+        new_body, first = insert_block(body, row, block.lines, gap, after=after)
+        added = len(new_body) - len(body) - len(block.lines)
     if after:
         result: dict[str, Any] = {"inserted_at_line": first + 1}
     else:
@@ -262,7 +271,18 @@ def _insert(
         result = {"inserted_at_line": first + 1, "target_now_at_line": target_row + 1}
     warnings = check_indentation(block, first, unit, src.spec)
     data, _ = finish(src, new_body, final_newline, result, warnings)
-    return StructureEdit(data, result)
+    return StructureEdit(data, result, added)
+
+
+def edge_blank_lines(content: str) -> tuple[int, int]:
+    """Blank lines the content sends before its first and after its last text line."""
+    lines = content.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline ends the last line; it is not a blank line
+    texts = [i for i, line in enumerate(lines) if line.strip()]
+    if not texts:
+        return 0, 0
+    return texts[0], len(lines) - 1 - texts[-1]
 
 
 def edge_of_file(src: Source, *, after: bool) -> Located | None:

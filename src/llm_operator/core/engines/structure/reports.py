@@ -25,6 +25,8 @@ class StructureEdit:
 
     new_source: bytes
     result: dict[str, Any]
+    # Blank lines the engine added around inserted content that sent none at its edges.
+    blank_lines_added: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,100 @@
+"""What an applied write left in its files, in a few lines the model can check at once.
+
+Every changed line is shown with its new line number, as fs.readSlice numbers lines, up to
+``MAX_LANDED`` lines in all (then a count of the rest); removed lines are counted where
+they were. Text details get these lines after them; JSON details (the structure actions)
+get them as a ``"landed"`` list. Files that are deleted, moved unchanged or not UTF-8 text
+show nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+
+from ..actions.base import Outcome
+from ..engines.textfile import TextFile
+from ..errors import OperatorError
+from .changes import ChangeSet
+
+MAX_LANDED = 40
+MAX_WIDTH = 300
+
+
+def _text(data: bytes) -> list[str] | None:
+    try:
+        return TextFile.decode(data).text.splitlines()
+    except OperatorError:
+        return None
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= MAX_WIDTH else line[:MAX_WIDTH] + " [line cut]"
+
+
+def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """Diff opcodes with the common head and tail set aside first, so an insertion among
+    repeated lines (a closing brace, a blank line) is shown where it was made."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(
+        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
+    )
+    return [
+        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in middle.get_opcodes()
+    ]
+
+
+def landed_lines(changes: ChangeSet) -> list[str]:
+    shown: list[str] = []
+    numbered = 0
+    rest = 0
+    for change in changes.changes:
+        if change.after is None or change.after == change.before:
+            continue
+        new = _text(change.after)
+        old = _text(change.before) if change.before is not None else []
+        if new is None or old is None:
+            continue
+        shown.append(f"# landed in {change.path}:")
+        for tag, i1, i2, j1, j2 in _opcodes(old, new):
+            if tag == "equal":
+                continue
+            if tag == "delete":
+                where = f"before line {j1 + 1}" if j1 < len(new) else "at the end"
+                shown.append(f"# {i2 - i1} line(s) removed {where}")
+                continue
+            for number in range(j1, j2):
+                if numbered < MAX_LANDED:
+                    shown.append(f"{number + 1}: {_clip(new[number])}")
+                    numbered += 1
+                else:
+                    rest += 1
+    if rest:
+        shown.append(f"# ... and {rest} more changed line(s): fs.readSlice shows them")
+    return shown
+
+
+def with_landed(outcome: Outcome, changes: ChangeSet) -> Outcome:
+    """``outcome`` whose details also show what landed."""
+    lines = landed_lines(changes)
+    if not outcome.ok or not lines:
+        return outcome
+    details = outcome.details or ""
+    if details.lstrip().startswith("{"):
+        try:
+            payload = json.loads(details)
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict):
+            payload["landed"] = lines
+            return Outcome(outcome.ok, outcome.summary, json.dumps(payload, ensure_ascii=False))
+    joined = "\n".join(lines) + "\n"
+    if details and not details.endswith("\n"):
+        details += "\n"
+    return Outcome(outcome.ok, outcome.summary, details + joined)

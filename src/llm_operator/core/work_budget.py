@@ -1,0 +1,120 @@
+"""A reply's work budget: the wall time and the bytes read that all its commands share.
+
+A reply is text a model wrote, maybe under a prompt injection: 1,500 searches of a big
+tree must not keep the machine busy for minutes before anyone is asked anything.
+
+Invariants:
+- The session opens one budget per reply while it plans (``reply_budget``), and one while
+  it runs the commands that had to wait for the user's decisions. Outside one, nothing is
+  limited (tests of single actions, the context builder).
+- A command that starts after the budget is spent does not run: it gets
+  ERR_WORK_BUDGET_EXCEEDED saying so and how to continue (send it again in a later reply),
+  and that result is never remembered as the command's result, so sending the same
+  command again runs it. The user's approved writes are never stopped by the budget.
+- Long loops (a folder search, the matches of one regex edit) look at the budget as they
+  go: fs.searchTree stops between files and says where to resume (``after:``); an edit
+  stops with ERR_WORK_BUDGET_EXCEEDED and changes nothing.
+- Bytes are counted where files are read (``store.files.read_at``,
+  ``store.tree_walk.read_limited``).
+- ``LLM_OPERATOR_WORK_BUDGET=<seconds>:<bytes>`` replaces the limits; it is a test seam
+  (the tests use it to make the budget small), not a setting.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from .errors import OperatorError
+
+CODE = "ERR_WORK_BUDGET_EXCEEDED"
+WORK_SECONDS = 30.0
+WORK_BYTES = 256 * 1000 * 1000
+ENVIRONMENT = "LLM_OPERATOR_WORK_BUDGET"
+
+
+@dataclass
+class WorkBudget:
+    seconds: float
+    max_bytes: int
+    started: float
+    read: int = 0
+
+    def spent(self) -> bool:
+        return self.read >= self.max_bytes or time.monotonic() - self.started >= self.seconds
+
+    def describe(self) -> str:
+        return f"{self.seconds:g} s / {self.max_bytes / 1e6:g} MB read"
+
+
+_CURRENT: ContextVar[WorkBudget | None] = ContextVar("work_budget", default=None)
+
+
+def _limits() -> tuple[float, int]:
+    seam = os.environ.get(ENVIRONMENT, "")
+    seconds, _, size = seam.partition(":")
+    try:
+        return float(seconds), int(size)
+    except ValueError:
+        return WORK_SECONDS, WORK_BYTES
+
+
+@contextmanager
+def reply_budget() -> Iterator[WorkBudget]:
+    """One budget for the commands run inside (an enclosing one is kept)."""
+    current = _CURRENT.get()
+    if current is not None:
+        yield current
+        return
+    seconds, size = _limits()
+    budget = WorkBudget(seconds, size, time.monotonic())
+    token = _CURRENT.set(budget)
+    try:
+        yield budget
+    finally:
+        _CURRENT.reset(token)
+
+
+def charge(size: int) -> None:
+    """Count ``size`` bytes read against the current budget, if any."""
+    budget = _CURRENT.get()
+    if budget is not None:
+        budget.read += size
+
+
+def spent() -> bool:
+    """Whether a budget is open and used up."""
+    budget = _CURRENT.get()
+    return budget is not None and budget.spent()
+
+
+def not_run() -> OperatorError | None:
+    """The refusal of a command that starts after the budget is spent, else None."""
+    budget = _CURRENT.get()
+    if budget is None or not budget.spent():
+        return None
+    return OperatorError(
+        CODE,
+        f"not run: this reply's work budget ({budget.describe()}) was used by earlier "
+        "commands; send it again in a later reply",
+    )
+
+
+def check(what: str) -> None:
+    """Raise ERR_WORK_BUDGET_EXCEEDED in the middle of ``what`` when the budget is spent."""
+    budget = _CURRENT.get()
+    if budget is not None and budget.spent():
+        raise OperatorError(
+            CODE,
+            f"stopped: {what} used up this reply's work budget ({budget.describe()}); "
+            "nothing was changed. Send it again in a later reply, on its own or narrowed",
+        )
+
+
+def is_not_run(summary: str) -> bool:
+    """Whether a result's summary is a budget refusal (such results are not remembered)."""
+    return f"({CODE})" in summary

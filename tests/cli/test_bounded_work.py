@@ -1,0 +1,355 @@
+"""A hostile reply cannot exhaust the machine: each attack runs in a real ``exec`` process
+under a time and memory limit and must end, inside them, with a clear ERR_ result.
+
+The families: regexes that backtrack, glob / exclude / .gitignore patterns that backtrack,
+an edit list that doubles the file 30 times, planning over a 20 GiB (sparse) file, folders
+nested 5,000 deep, and a reply of many searches over a tree (the work budget).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.actions import b64, edits_b64
+from support.fixtures import Decoded, cmd, parse_results, reply
+
+MEMORY_LIMIT = 1536 * 1024 * 1024  # address space of the exec process
+TIME_LIMIT = 60  # seconds, generous for a loaded CI machine; a hang takes forever
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_limited(
+    workspace: Path, state: Path, text: str, *flags: str, env: dict[str, str] | None = None
+) -> list[Decoded]:
+    """``llm-operator exec`` of ``text`` under the limits; its results (stderr clean of
+    tracebacks)."""
+    command = [sys.executable, "-m", "llm_operator.cli", "exec", "--workspace", str(workspace)]
+    command += ["--state-dir", str(state), *flags, "-"]
+    done = subprocess.run(
+        command,
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        preexec_fn=_limit_memory,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "MemoryError" not in done.stderr + done.stdout
+    assert done.returncode in (0, 1), done.stderr
+    return parse_results(done.stdout)
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root
+
+
+# -- regexes --------------------------------------------------------------------------
+
+
+def test_nested_quantifier_regex_in_search_tree_ends(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("a" * 5000 + "b\n" + "x\n")
+    (ws / "b.txt").write_text(("a" * 40 + "!\n") * 2000)
+    text = reply(cmd("s1", "fs.searchTree", path=".", query="(a+)+$", regex="true"))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    assert "Found 0 matches" in result.summary
+
+
+def test_nested_quantifier_regex_in_apply_edits_ends(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("a" * 50_000 + "b\n")
+    edits = edits_b64({"op": "replaceAll", "find": "(a+)+$", "text": "x", "regex": True})
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits))
+    (result,) = run_limited(ws, state, text, "--yes")
+    assert result.code == "ERR_ANCHOR_NOT_FOUND", result.summary
+    assert (ws / "a.txt").read_text() == "a" * 50_000 + "b\n"
+
+
+def test_backreference_is_refused_with_what_to_write(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("aa\n")
+    text = reply(cmd("s1", "fs.searchTree", path=".", query=r"(a)\1", regex="true"))
+    (result,) = run_limited(ws, state, text)
+    assert result.code == "ERR_INVALID_REGEX"
+    assert "backreferences" in result.summary
+    assert "RE2" in result.summary
+
+
+# -- glob, exclude and .gitignore patterns ----------------------------------------------
+
+HOSTILE_GLOB = "*a" * 15 + "*b"  # *a*a*...*a*b backtracks on names made of a's
+
+
+def _long_names(root: Path, count: int = 30) -> None:
+    for index in range(count):
+        (root / ("a" * 200 + f"{index:03}")).write_text("needle\n")
+
+
+@pytest.mark.parametrize("field", ["glob", "exclude"])
+def test_hostile_glob_or_exclude_ends(ws: Path, state: Path, field: str) -> None:
+    _long_names(ws)
+    text = reply(cmd("s1", "fs.searchTree", path=".", query="needle", **{field: HOSTILE_GLOB}))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    found = "Found 0 matches" if field == "glob" else "Found 30 matches"
+    assert found in result.summary
+
+
+def test_hostile_gitignore_ends_for_search_and_outline(ws: Path, state: Path) -> None:
+    _long_names(ws)
+    (ws / "code.py").write_text("def needle():\n    pass\n")
+    (ws / ".gitignore").write_text("\n".join(["*?" * 60 + "b", HOSTILE_GLOB, "[z-a]"]) + "\n")
+    text = reply(
+        cmd("s1", "fs.searchTree", path=".", query="needle"),
+        cmd("o1", "fs.outline", path="."),
+    )
+    search, outline = run_limited(ws, state, text)
+    assert search.ok, search.summary
+    assert "Found 31 matches" in search.summary  # the unreadable line [z-a] is left out
+    assert outline.ok, outline.summary
+
+
+# -- edit output -----------------------------------------------------------------------
+
+
+def test_thirty_doublings_are_refused_at_the_output_bound(ws: Path, state: Path) -> None:
+    (ws / "a.txt").write_text("a" * 100_000 + "\n")
+    edit = {"op": "replaceAll", "find": "a", "text": "aa"}
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*[edit] * 30)))
+    (result,) = run_limited(ws, state, text, "--yes")
+    assert result.code == "ERR_EDIT_OUTPUT_TOO_LARGE", result.summary
+    assert "10000000 characters" in result.summary
+    assert (ws / "a.txt").read_text() == "a" * 100_000 + "\n"
+
+
+def test_thirty_regex_doublings_stop_at_a_bound(ws: Path, state: Path) -> None:
+    # Millions of regex replacements cost seconds: the output bound or, on a slow machine,
+    # the reply's work budget (5 s here, through the test seam) ends them, changing nothing.
+    (ws / "a.txt").write_text("a" * 100_000 + "\n")
+    edit = {"op": "replaceAll", "find": "(a)", "text": "\\1\\1", "regex": True}
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*[edit] * 30)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "5:256000000"}
+    (result,) = run_limited(ws, state, text, "--yes", env=env)
+    assert result.code in ("ERR_EDIT_OUTPUT_TOO_LARGE", "ERR_WORK_BUDGET_EXCEEDED"), result.summary
+    assert "nothing was changed" in result.summary.lower()
+    assert (ws / "a.txt").read_text() == "a" * 100_000 + "\n"
+
+
+# -- planning over a huge file -----------------------------------------------------------
+
+HUGE = 20 * 1024**3
+
+
+def _commands() -> list[str]:
+    content = b64("x = 1\n")
+    return [
+        cmd("w", "fs.write", path="huge.py", content_b64=content),
+        cmd(
+            "e",
+            "fs.applyEdits",
+            path="huge.py",
+            edits_b64=edits_b64({"op": "replaceAll", "find": "a", "text": "b"}),
+        ),
+        cmd(
+            "p",
+            "fs.patch",
+            path="huge.py",
+            patch_b64=b64("--- a/huge.py\n+++ b/huge.py\n@@ -1 +1 @@\n-a\n+b\n"),
+        ),
+        cmd("d", "fs.delete", path="huge.py"),
+        cmd("rs", "fs.replaceStructure", path="huge.py", target="def f():", content_b64=content),
+        cmd("ds", "fs.deleteStructure", path="huge.py", target="def f():"),
+        cmd("ms", "fs.moveStructure", path="huge.py", target="def f():", position="end"),
+        cmd(
+            "ir", "fs.insertRegion", path="huge.py", marker_id="m1", anchor="x", content_b64=content
+        ),
+        cmd("rr", "fs.replaceRegion", path="huge.py", marker_id="m1", content_b64=content),
+        cmd("dr", "fs.deleteRegion", path="huge.py", marker_id="m1"),
+        cmd("lr", "fs.listRegions", path="huge.py"),
+        cmd("rd", "fs.readStructure", path="huge.py", target="def f():"),
+    ]
+
+
+def test_a_huge_file_is_refused_by_its_size_before_reading(ws: Path, state: Path) -> None:
+    huge = ws / "huge.py"
+    with huge.open("wb") as handle:
+        handle.truncate(HUGE)  # sparse: no disk used
+    commands = _commands()
+    results = run_limited(ws, state, reply(*commands), "--yes")
+    assert [r.id for r in results] == [c.split("id: ")[1].split("\n")[0] for c in commands]
+    for result in results:
+        assert result.code == "ERR_FILE_TOO_LARGE", result.summary
+        assert f"{HUGE} bytes" in result.summary
+    assert huge.stat().st_size == HUGE
+
+
+# -- deep folders ----------------------------------------------------------------------
+
+DEPTH = 5000
+
+
+def _nest(root: Path, depth: int = DEPTH) -> None:
+    """``root/d/d/.../d/deep.py`` (``depth`` folders: longer than PATH_MAX, so by descriptor)
+    and a file after the chain, ``root/z.py``, that the walk must still reach."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            child = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        handle = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(handle, b"def needle():\n    return 1\n")
+        os.close(handle)
+    finally:
+        os.close(fd)
+    (root / "z.py").write_text("def needle_too():\n    return 2\n")
+
+
+def test_search_tree_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) -> None:
+    _nest(ws)
+    (result,) = run_limited(ws, state, reply(cmd("s1", "fs.searchTree", path=".", query="needle")))
+    assert result.ok, result.summary
+    assert "Found 2 matches" in result.summary
+    lines = (result.details or "").splitlines()
+    assert lines[-2].startswith("d/" * DEPTH + "deep.py:1: def needle")
+    assert lines[-1] == "z.py:1: def needle_too():"
+    assert "0 unreadable" in result.details
+
+
+def test_outline_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) -> None:
+    _nest(ws)
+    (result,) = run_limited(ws, state, reply(cmd("o1", "fs.outline", path=".")))
+    assert result.ok, result.summary
+    details = result.details or ""
+    assert "d/" * DEPTH + "deep.py" in details
+    assert "def needle():" in details
+    assert "def needle_too():" in details
+
+
+# -- the reply's work budget ----------------------------------------------------------
+
+
+def _tree(root: Path, files: int, size: int) -> None:
+    line = b"x = 'nothing to see here, keep looking'\n"
+    body = line * (size // len(line))
+    for index in range(files):
+        folder = root / f"pkg{index // 50:02}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"mod{index:03}.py").write_bytes(body)
+
+
+def _searches(count: int) -> str:
+    return reply(*(cmd(f"s{i}", "fs.searchTree", path=".", query="needle") for i in range(count)))
+
+
+def test_many_searches_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
+    _tree(ws, 200, 100_000)  # 20 MB; the budget is scaled down through the test seam
+    results = run_limited(
+        ws, state, _searches(1500), env={"LLM_OPERATOR_WORK_BUDGET": "30:30000000"}
+    )
+    assert len(results) == 1500
+    assert results[0].ok, results[0].summary
+    assert "(complete)" in (results[0].details or "")
+    stopped = results[1]  # 20 MB read, 10 MB left: stops mid-walk with where to resume
+    assert stopped.ok, stopped.summary
+    assert "stopped: this reply's work budget is used up" in stopped.summary
+    resume = (stopped.details or "").split("# more: after: ")[1].split("\n")[0]
+    assert resume.startswith("pkg0")
+    for result in results[2:]:
+        assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+        assert "not run: this reply's work budget (30 s / 30 MB read)" in result.summary
+        assert "send it again in a later reply" in result.summary
+
+
+def test_a_search_not_run_runs_when_sent_again(ws: Path, state: Path) -> None:
+    _tree(ws, 20, 100_000)
+    env = {"LLM_OPERATOR_WORK_BUDGET": "30:1000000"}
+    first = run_limited(ws, state, _searches(3), env=env)
+    assert first[2].code == "ERR_WORK_BUDGET_EXCEEDED"
+    (again,) = run_limited(ws, state, reply(_searches(3).split("\n\n")[3]), env=env)
+    assert again.id == "s2"
+    assert again.ok, again.summary
+    assert "[repeat" not in again.summary
+
+
+def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> None:
+    _tree(ws, 300, 100_000)  # 30 MB: the 256 MB budget is spent after nine searches
+    results = run_limited(ws, state, _searches(1500))
+    assert len(results) == 1500
+    assert all(r.ok for r in results[:8])
+    assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"
+
+
+def test_deleting_a_deep_folder_is_refused_before_anything_moves(ws: Path, state: Path) -> None:
+    from llm_operator.core.store.tree_walk import count_files
+
+    _nest(ws)
+    fd = os.open(ws, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        assert count_files(fd, "d") == 1  # deep.py, 5,000 folders down
+    finally:
+        os.close(fd)
+    (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--yes")
+    assert result.code == "ERR_FOLDER_TOO_DEEP", result.summary
+    assert "nested 4999 levels deep" in result.summary
+    assert (ws / "d" / "d").is_dir()
+
+
+def test_a_folder_two_hundred_deep_is_deleted_and_undone(
+    ws: Path, state: Path, tmp_path: Path
+) -> None:
+    _nest(ws, 200)
+    home = tmp_path / "home"
+    (home / "share").mkdir(parents=True)
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(home / "share")}
+    (result,) = run_limited(ws, state, reply(cmd("d1", "fs.delete", path="d")), "--yes", env=env)
+    assert result.ok, result.summary
+    assert "with 1 file" in result.summary
+    assert not (ws / "d").exists()
+    command = [sys.executable, "-m", "llm_operator.cli", "undo", "--workspace", str(ws)]
+    command += ["--state-dir", str(state)]
+    undone = subprocess.run(
+        command, capture_output=True, text=True, timeout=TIME_LIMIT, env={**os.environ, **env}
+    )
+    assert undone.returncode == 0, undone.stderr
+    assert (ws / ("d/" * 200 + "deep.py")).read_text().startswith("def needle")
+
+
+def test_gitignore_files_count_against_the_budget(ws: Path, state: Path) -> None:
+    ignore = ("".join(f"pattern{i}/\n" for i in range(10_000))).encode()  # about 150 KB
+    for index in range(40):
+        folder = ws / f"f{index:02}"
+        folder.mkdir()
+        (folder / ".gitignore").write_bytes(ignore)
+    (ws / "f39" / "last.txt").write_text("needle\n")
+    env = {"LLM_OPERATOR_WORK_BUDGET": "30:1000000"}
+    search, outline = run_limited(
+        ws,
+        state,
+        reply(
+            cmd("s1", "fs.searchTree", path=".", query="needle"), cmd("o1", "fs.outline", path=".")
+        ),
+        env=env,
+    )
+    assert search.ok, search.summary
+    assert "stopped: this reply's work budget is used up" in search.summary
+    assert "(complete)" not in (search.details or "")
+    assert outline.code == "ERR_WORK_BUDGET_EXCEEDED", outline.summary

@@ -1,0 +1,81 @@
+"""Every ok write shows what landed: changed lines with their new numbers, capped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from llm_operator.core.plan.landed import MAX_LANDED
+
+
+def edits(*ops: dict[str, Any]) -> str:
+    return json.dumps({"version": 1, "edits": list(ops)})
+
+
+def test_an_edit_shows_its_new_lines_with_their_numbers(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "plan.txt").write_text("Alpha\nBeta\nOmega\n", encoding="utf-8")
+    op = {"op": "insertAfter", "anchor": "Beta", "text": "\nGamma\nDelta"}
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="plan.txt", edits_json=edits(op)))
+    assert result.ok, result.summary
+    assert result.details == "# landed in plan.txt:\n3: Gamma\n4: Delta\n"
+
+
+def test_a_slip_is_visible_without_another_read(run_reply: Any, cmd: Any, workspace: Path) -> None:
+    (workspace / "a.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    op = {"op": "replaceFirst", "find": "return 1", "text": "retrun 2"}
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="a.py", edits_json=edits(op)))
+    assert result.details == "# landed in a.py:\n2:     retrun 2\n"
+
+
+def test_removed_lines_are_counted_where_they_were(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("one\ntwo\nthree\nfour\n", encoding="utf-8")
+    op = {"op": "replaceFirst", "find": "two\nthree\n", "text": ""}
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_json=edits(op)))
+    assert result.details == "# landed in a.txt:\n# 2 line(s) removed before line 2\n"
+
+
+def test_a_long_write_is_capped_with_a_count_of_the_rest(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    text = "".join(f"line {n}\n" for n in range(1, 101))
+    (result,) = run_reply(cmd("w1", "fs.write", path="long.txt", content_json=json.dumps(text)))
+    lines = (result.details or "").splitlines()
+    assert lines[0] == "# landed in long.txt:"
+    assert lines[1 : MAX_LANDED + 1] == [f"{n}: line {n}" for n in range(1, MAX_LANDED + 1)]
+    assert (
+        lines[-1] == f"# ... and {100 - MAX_LANDED} more changed line(s): fs.readSlice shows them"
+    )
+    assert len(lines) == MAX_LANDED + 2
+
+
+def test_structure_details_carry_the_landed_lines(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "a.py").write_text(
+        "class A:\n    def m(self):\n        return 1\n", encoding="utf-8"
+    )
+    (result,) = run_reply(
+        cmd(
+            "s1",
+            "fs.replaceStructure",
+            path="a.py",
+            symbol="A/m",
+            content_json=json.dumps("def m(self):\n    return 2\n"),
+        )
+    )
+    assert result.ok, result.summary
+    assert result.json()["landed"] == ["# landed in a.py:", "3:         return 2"]
+
+
+def test_a_rejected_or_failed_write_shows_nothing_landed(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (result,) = run_reply(cmd("w1", "fs.write", path="x.txt", content="hi"), False)
+    assert not result.ok
+    assert "landed" not in (result.details or "")
+    assert not (workspace / "x.txt").exists()
