@@ -8,6 +8,8 @@
     llm-operator pack --workspace DIR [--task TEXT] [--map-tokens N] [--include-secrets]
                       [--limit CHARS] [PATH ...]
     llm-operator primer
+    llm-operator mcp --workspace DIR [--state-dir DIR] [--approve window|ask|no|yes]
+                     [--http PORT]
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, TextIO
 from .core.wording import counted
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from .core.actions.base import OutlineMemo
     from .core.plan.session import Decision, Pending, Session
@@ -108,7 +110,28 @@ def _parser() -> argparse.ArgumentParser:
         default="readable",
         help="describe results in this form (as exec --results gives them)",
     )
+    _add_mcp(commands)
     return parser
+
+
+def _add_mcp(commands: argparse._SubParsersAction[_Parser]) -> None:
+    mcp = commands.add_parser("mcp", help="serve the workspace's actions to an MCP client")
+    mcp.add_argument("--workspace", type=Path, required=True)
+    mcp.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
+    mcp.add_argument(
+        "--approve",
+        choices=("window", "ask", "no", "yes"),
+        help="who approves writes and secret reads (default: the window when one has the "
+        "workspace open, else the terminal if there is one, else the window once it is "
+        "opened; yes is for tests and scripts only)",
+    )
+    mcp.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1")
+    mcp.add_argument(
+        "--approval-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="how long a call waits for approval (default 600)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,6 +171,8 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_OK
     if args.command == "pack":
         return _pack(args)
+    if args.command == "mcp":
+        return _mcp(args)
     if args.command == "primer":
         from .core.protocol.encoder import ResultForm
         from .core.protocol.primer import primer_text
@@ -328,6 +353,41 @@ def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
     if answer.lower() in ("", "n", "no"):
         return Decision(False)
     return Decision(False, answer)
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from .mcp_server import serve
+
+    if args.http is not None and not 0 <= args.http <= 65535:
+        print("llm-operator: --http must be a port from 0 (any free one) to 65535", file=sys.stderr)
+        return EXIT_USAGE
+    if args.approval_timeout is not None and not args.approval_timeout > 0:
+        print("llm-operator: --approval-timeout must be more than 0 seconds", file=sys.stderr)
+        return EXIT_USAGE
+    first = _open_session(args.workspace, args.state_dir)
+    if first is None:
+        return EXIT_USAGE
+    opened = [first]
+
+    def open_session() -> Session:
+        if opened:
+            return opened.pop()
+        again = _open_session(args.workspace, args.state_dir)
+        assert again is not None  # the same workspace opened a moment ago
+        return again
+
+    return serve(open_session, args.approve, args.http, _ask_mcp, args.approval_timeout)
+
+
+def _ask_mcp(pending: Sequence[Pending], client: str) -> dict[int, Decision] | None:
+    """The ``exec`` prompt for an MCP client's commands, on the controlling terminal."""
+    try:
+        terminal = _Terminal()
+    except OSError:
+        return None
+    with terminal:
+        terminal.write(f"\n{client} (MCP) asks for {counted(len(pending), 'command')}:\n")
+        return {item.index: _ask(item, terminal) for item in pending}
 
 
 def _pack(args: argparse.Namespace) -> int:

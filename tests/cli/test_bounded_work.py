@@ -353,3 +353,26 @@ def test_gitignore_files_count_against_the_budget(ws: Path, state: Path) -> None
     assert "stopped: this reply's work budget is used up" in search.summary
     assert "(complete)" not in (search.details or "")
     assert outline.code == "ERR_WORK_BUDGET_EXCEEDED", outline.summary
+
+
+def test_an_outline_stopped_before_its_first_file_never_says_complete(
+    ws: Path, state: Path
+) -> None:
+    # The walk reads .gitignore first: with a byte budget smaller than it, the budget is
+    # spent before any file is outlined.
+    (ws / "sub").mkdir()
+    (ws / "sub" / ".gitignore").write_text("# " + "x" * 4000 + "\n")
+    (ws / "sub" / "code.py").write_text("def needle():\n    pass\n")
+    text = reply(
+        cmd("o1", "fs.outline", path="."), cmd("s1", "fs.searchTree", path=".", query="needle")
+    )
+    outline, search = run_limited(ws, state, text, env={"LLM_OPERATOR_WORK_BUDGET": "30:100"})
+    for result in (outline, search):
+        if result.ok:
+            assert "# complete" not in result.details, result.details
+            assert "(complete)" not in result.details, result.details
+            assert "work budget" in result.summary, result.summary
+        else:
+            assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert outline.ok, outline.summary
+    assert "# more: " in outline.details

@@ -99,8 +99,8 @@ def not_run() -> OperatorError | None:
         return None
     return OperatorError(
         CODE,
-        f"not run: this reply's work budget ({budget.describe()}) was used by earlier "
-        "commands; send it again in a later reply",
+        f"not run: this reply's work budget ({budget.describe()}) is used up by what "
+        "ran before it; send it again in a later reply",
     )
 
 

@@ -28,6 +28,7 @@ from ..core.visible import shown
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
+from .mcp_reviews import McpReviews
 from .outline_warming import OutlineWarming
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
@@ -70,6 +71,11 @@ class MainWindow(QMainWindow):
         self.clipboard = ClipboardBridge(self)
         self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
         self.flow = RunFlow(self._decide, self)
+        self.mcp_reviews = McpReviews(
+            self,
+            lambda: self.watcher.changed_outside() if self.watcher else frozenset(),
+            lambda text: self.statusBar().showMessage(text, 10000),
+        )
         self._last_run_text: str | None = None
         self._build()
         self.window_actions = WindowActions(
@@ -280,6 +286,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
         self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
+        self.mcp_reviews.watch(session)
         self._warm_outlines()
         self.refresh_journal()
         self.update_run_state()
@@ -514,6 +521,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()
+        self.mcp_reviews.stop()
         self.clipboard.set_watching(False)
         if self.watcher is not None:
             self.watcher.stop()

@@ -248,9 +248,10 @@ def outline_folder(
             secret = walked.is_secret(workspace, start_secret)
             _add(walked, depth, folder, secret, memo)
         last = walked.rel
-    if folder.tally.budget_stop and folder.next_after is None and last is not None:
+    if folder.tally.budget_stop and not folder.cut_by:
+        # The walk ended early, maybe before its first file: never "complete".
         folder.cut_by = BUDGET_CUT
-        folder.next_after = last
+        folder.next_after = last if last is not None else after
     if memo is not None:
         memo.flush()
     return folder
@@ -292,9 +293,13 @@ def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
             f"# withheld: {withheld} secret-looking file(s): the user did not approve sending "
             "their outlines"
         )
-    if folder.next_after is not None:
+    if folder.cut_by:
         header.append(f"# truncated at the {folder.cut_by}")
-        header.append(f"# more: after: {folder.next_after}")
+        header.append(
+            f"# more: after: {folder.next_after}"
+            if folder.next_after is not None
+            else "# more: send the same command again"
+        )
     else:
         header.append("# complete")
     body: list[str] = []
@@ -307,8 +312,12 @@ def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
 def _outcome(folder: FolderOutline, with_secrets: bool) -> Outcome:
     shown = sum(1 for block in folder.blocks if with_secrets or not block.secret)
     summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {folder.rel}"
-    if folder.next_after is not None:
-        summary += f"; cut at the {folder.cut_by}: continue with after: {folder.next_after}"
+    if folder.cut_by:
+        summary += f"; cut at the {folder.cut_by}: " + (
+            f"continue with after: {folder.next_after}"
+            if folder.next_after is not None
+            else "send the same command again"
+        )
     return Outcome(True, summary, render_folder(folder, with_secrets))
 
 

@@ -1,0 +1,111 @@
+"""The review socket between an MCP server and the window: private, one window per
+workspace, long state paths, answers and withdrawals."""
+
+from __future__ import annotations
+
+import socket
+import stat
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from llm_operator.core.plan.review_link import (
+    LinkError,
+    Review,
+    ReviewListener,
+    ReviewRequest,
+    socket_path,
+    window_ready,
+)
+from llm_operator.core.plan.session import APPROVE, Decision
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")
+
+
+class Window:
+    def __init__(self) -> None:
+        self.reviews: list[Review] = []
+        self.arrived = threading.Event()
+        self.withdrawn = threading.Event()
+
+    def on_review(self, review: Review) -> None:
+        self.reviews.append(review)
+        self.arrived.set()
+
+    def on_withdrawn(self, review: Review) -> None:
+        self.withdrawn.set()
+
+
+def test_the_socket_is_private_and_answers_a_review(tmp_path: Path) -> None:
+    window = Window()
+    listener = ReviewListener(tmp_path, window.on_review, window.on_withdrawn)
+    try:
+        mode = socket_path(tmp_path).stat().st_mode
+        assert stat.S_ISSOCK(mode)
+        assert stat.S_IMODE(mode) == 0o600
+        assert window_ready(tmp_path)
+        request = ReviewRequest(tmp_path, "Claude", "OPERATOR_CMD\n...")
+        assert window.arrived.wait(10)
+        (review,) = window.reviews
+        assert review.client == "Claude"
+        assert review.reply == "OPERATOR_CMD\n..."
+        assert review.answer({0: APPROVE, 2: Decision(False, "no")})
+        assert request.wait() == {0: APPROVE, 2: Decision(False, "no")}
+        assert not review.answer({0: APPROVE})  # once only
+    finally:
+        listener.stop()
+    assert not socket_path(tmp_path).exists()
+    assert not window_ready(tmp_path)
+
+
+def test_a_withdrawn_review_is_told_to_the_window_and_gets_no_answer(tmp_path: Path) -> None:
+    window = Window()
+    listener = ReviewListener(tmp_path, window.on_review, window.on_withdrawn)
+    try:
+        request = ReviewRequest(tmp_path, "client", "reply")
+        assert window.arrived.wait(10)
+        request.withdraw()
+        assert window.withdrawn.wait(10)
+        assert not window.reviews[0].answer({0: APPROVE})
+    finally:
+        listener.stop()
+
+
+def test_one_window_per_workspace_and_a_dead_windows_socket_is_replaced(tmp_path: Path) -> None:
+    window = Window()
+    first = ReviewListener(tmp_path, window.on_review, window.on_withdrawn)
+    try:
+        with pytest.raises(LinkError, match="another window"):
+            ReviewListener(tmp_path, window.on_review, window.on_withdrawn)
+    finally:
+        first.stop()
+    # A window killed with -9 leaves its socket file behind: nobody listens on it.
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(str(socket_path(tmp_path)))
+    dead.close()
+    assert not window_ready(tmp_path)
+    second = ReviewListener(tmp_path, window.on_review, window.on_withdrawn)
+    try:
+        assert window_ready(tmp_path)
+    finally:
+        second.stop()
+
+
+def test_a_state_folder_longer_than_a_socket_address_works(tmp_path: Path) -> None:
+    deep = tmp_path / ("a-long-folder-name-" * 4) / ("another-long-folder-" * 4)
+    deep.mkdir(parents=True)
+    assert len(str(socket_path(deep))) > 110
+    window = Window()
+    listener = ReviewListener(deep, window.on_review, window.on_withdrawn)
+    try:
+        assert window_ready(deep)
+        assert stat.S_IMODE(socket_path(deep).stat().st_mode) == 0o600
+    finally:
+        listener.stop()
+
+
+def test_no_window_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(LinkError, match="no window is reviewing this workspace"):
+        ReviewRequest(tmp_path, "client", "reply")
