@@ -386,7 +386,10 @@ def _ask_mcp(pending: Sequence[Pending], client: str) -> dict[int, Decision] | N
     except OSError:
         return None
     with terminal:
-        terminal.write(f"\n{client} (MCP) asks for {counted(len(pending), 'command')}:\n")
+        from .core.visible import shown
+
+        # The client names itself: its name is shown as text, like every reply's.
+        terminal.write(f"\n{shown(client)} (MCP) asks for {counted(len(pending), 'command')}:\n")
         return {item.index: _ask(item, terminal) for item in pending}
 
 

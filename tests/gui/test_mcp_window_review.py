@@ -156,3 +156,34 @@ def test_a_reason_typed_in_the_window_goes_back_to_the_client(
     assert is_error
     assert "(ERR_REJECTED_BY_USER): rejected by the user: keep it" in text
     assert (workspace / "a.txt").exists()
+
+
+def test_a_client_naming_itself_with_markup_is_named_as_text(
+    qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
+) -> None:
+    hostile = "<b>trusted</b>\u202eevil"
+    window = make_window(workspace)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+
+    async def scenario() -> tuple[bool, str]:
+        async with connected(
+            workspace, tmp_path / "state", errlog=tmp_path / "stderr.txt", client_name=hostile
+        ) as s:
+            return await call(s, "fs_write", path="named.txt", content="x\n")
+
+    thread, out = _in_thread(scenario)
+    try:
+        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
+        dialog = _review_dialog()
+        assert dialog is not None
+        assert "<b>trusted</b><U+202E>evil (MCP) asks for 1 command" in dialog.windowTitle()
+        banner = dialog.findChild(QLabel, "mcp-client")
+        assert banner is not None
+        assert banner.textFormat() == Qt.TextFormat.PlainText
+        assert banner.text().startswith("<b>trusted</b><U+202E>evil (MCP) asks for 1 command")
+        dialog.reject()
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
+    finally:
+        thread.join(timeout=60)
+    assert "error" not in out, out.get("error")
+    assert not (workspace / "named.txt").exists()

@@ -37,8 +37,10 @@ async def connected(
     *extra: str,
     errlog: Path,
     tty: str | None = None,
+    client_name: str | None = None,
 ) -> AsyncIterator[ClientSession]:
-    """A ClientSession with a fresh server process (on the pty ``tty`` when given)."""
+    """A ClientSession with a fresh server process (on the pty ``tty`` when given), named
+    ``client_name`` when given (else the SDK's own name, ``mcp``)."""
     args = server_args(workspace, state_dir, *extra)
     if tty is None:
         params = StdioServerParameters(command=SERVER[0], args=[*SERVER[1:], *args])
@@ -48,7 +50,13 @@ async def connected(
     with errlog.open("a", encoding="utf-8") as log:
         async with (
             stdio_client(params, errlog=log) as (read, write),
-            ClientSession(read, write) as session,
+            ClientSession(
+                read,
+                write,
+                client_info=None
+                if client_name is None
+                else types.Implementation(name=client_name, version="1"),
+            ) as session,
         ):
             await session.initialize()
             yield session

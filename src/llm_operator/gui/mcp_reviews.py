@@ -15,9 +15,12 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QLabel, QWidget
 
+from ..core.visible import shown
 from ..core.wording import counted
+from .plain_text import set_plain
 from .tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
@@ -123,9 +126,14 @@ class McpReviews(QObject):
             return
         dialog = ConfirmDialog(self._parent, run.pending, self._changed_outside())
         dialog.setObjectName("mcp-review")
-        title = f"{review.client} (MCP) asks for {counted(len(run.pending), 'command')}"
+        # The client names itself: its name is shown as plain text, like a reply's.
+        title = f"{shown(review.client)} (MCP) asks for {counted(len(run.pending), 'command')}"
         dialog.setWindowTitle(f"LLM Operator - {title}")
-        banner = QLabel(f"<b>{_escaped(title)}</b>: review them as a pasted reply.")
+        banner = QLabel()
+        set_plain(banner, f"{title}: review them as a pasted reply.", rendered=True)
+        bold = QFont(banner.font())
+        bold.setBold(True)
+        banner.setFont(bold)
         banner.setObjectName("mcp-client")
         layout = dialog.layout()
         if isinstance(layout, QBoxLayout):
@@ -147,7 +155,3 @@ class McpReviews(QObject):
         self._current = None
         self._dialog = None
         self._next()
-
-
-def _escaped(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
