@@ -176,7 +176,7 @@ def outline_of_rest(
     from ..actions.outline import outline_folder, render_folder
 
     folder = outline_folder(workspace, ".", OUTLINE_DEPTH, leave_out=packed, memo=memo)
-    return render_folder(folder, with_secrets=False)
+    return render_folder(folder)
 
 
 def build_context(
