@@ -217,6 +217,24 @@ def test_rejected_guesses_get_the_same_answers_whatever_the_secret_holds(tmp_pat
     )
 
 
+def test_a_missing_secret_file_gets_the_same_answers_as_a_present_one(tmp_path: Path) -> None:
+    per_file = [text for text in attacks() if "action: fs.searchTree" not in text]
+    per_file = [text for text in per_file if "id: tree-outline" not in text]
+    done = {}
+    for which in ("A", "missing"):
+        root = tmp_path / which / "ws"
+        if which == "A":
+            make_workspace(root, "A")
+        else:  # only the public file, and the link to an .env that is not there
+            (root / "conf").mkdir(parents=True)
+            (root / "app.py").write_text(APP_PY, encoding="utf-8")
+            os.symlink(".env", root / "notes.txt")
+        done[which] = run_exec(root, tmp_path / which / "state", "--no", "\n\n".join(per_file))
+    assert len(result_ids(done["A"].stdout)) == len(per_file)
+    assert done["A"].returncode == done["missing"].returncode == 1
+    assert done["A"].stdout == done["missing"].stdout
+
+
 def _details(stdout: str, cmd_id: str) -> str:
     import base64
 
