@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import sys
 import time
 from pathlib import Path
@@ -35,6 +36,19 @@ def _read_until(fd: int, wanted: str, seen: list[str], timeout: float = 30) -> N
             chunk = b""
         assert chunk, f"the terminal closed before {wanted!r}:\n{''.join(seen)}"
         seen.append(chunk.decode("utf-8", "replace"))
+
+
+def _reap(pid: int, timeout: float = 30) -> int:
+    """The child's wait status; a child still waiting for an answer after ``timeout`` (a
+    failed check left it asking) is killed rather than waited for forever."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    return os.waitpid(pid, 0)[1]
 
 
 def _drain(fd: int, seen: list[str]) -> None:
@@ -168,7 +182,7 @@ def test_an_edit_of_a_secret_asks_to_read_it_then_shows_the_change(
         _read_until(fd, "END_OPERATOR_RESULT", seen)
         _drain(fd, seen)
     finally:
-        _, status = os.waitpid(pid, 0)
+        status = _reap(pid)
         os.close(fd)
     output = "".join(seen).replace("\r\n", "\n")
     assert "Traceback" not in output
