@@ -235,10 +235,15 @@ class Described(Protocol):
     def reveal(self) -> Reveal | None: ...
     @property
     def previews(self) -> tuple[ChangePreview, ...]: ...
+    @property
+    def held(self) -> bool: ...
 
 
 def describe_pending(item: Described) -> str:
     lines = [f"== {item.action} (id {item.id})"]
+    if item.held and item.reveal is not None and item.plan is None:
+        lines.append(f"asks before it reads a secret-looking file: {item.reveal.reason}")
+        return "\n".join(lines)
     if item.reveal is not None:
         lines.append(f"wants to send file content to the chat: {item.reveal.reason}")
         return "\n".join(lines)

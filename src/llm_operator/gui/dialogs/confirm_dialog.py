@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.actions.base import Kind
 from ...core.wording import counted
 from .diff_view import DiffView
 
@@ -83,7 +84,13 @@ class CommandState:
         lines = [f"<b>{self.number}. {item.action}</b> &nbsp; id <code>{item.id}</code>"]
         if item.reveal is not None:
             paths = ", ".join(item.reveal.paths)
-            lines.append(f"Will send the content of <code>{paths}</code> to the chat.")
+            if item.held and item.command.spec.kind is Kind.WRITE:
+                lines.append(
+                    f"Will read <code>{paths}</code> to plan the change; the change is shown "
+                    "for approval next."
+                )
+            else:
+                lines.append(f"Will send the content of <code>{paths}</code> to the chat.")
             lines.append(f"Why it asks: {item.reveal.reason}")
         for preview in item.previews:
             lines.append(_escape(preview.verb))
