@@ -238,6 +238,10 @@ def _exec(session: Session, args: argparse.Namespace) -> int:
     if not run.items:
         print("llm-operator: no OPERATOR_CMD blocks found", file=sys.stderr)
     decisions = _decide(run.pending, args, reading_stdin=args.file == "-")
+    # A write on a secret-looking file is planned only now that the user let the app read
+    # the file; its change is then asked about like any other (--yes approves it too).
+    shown = session.open_held(run, decisions)
+    decisions |= _decide(shown, args, reading_stdin=args.file == "-")
     session.on_wait = _say_waiting
     results = session.execute(run, decisions)
     for note in session.take_recovery_notes():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from support.actions import cli
+from support.actions import b64, cli
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX terminals")
 
@@ -35,6 +36,19 @@ def _read_until(fd: int, wanted: str, seen: list[str], timeout: float = 30) -> N
             chunk = b""
         assert chunk, f"the terminal closed before {wanted!r}:\n{''.join(seen)}"
         seen.append(chunk.decode("utf-8", "replace"))
+
+
+def _reap(pid: int, timeout: float = 30) -> int:
+    """The child's wait status; a child still waiting for an answer after ``timeout`` (a
+    failed check left it asking) is killed rather than waited for forever."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    return os.waitpid(pid, 0)[1]
 
 
 def _drain(fd: int, seen: list[str]) -> None:
@@ -118,3 +132,62 @@ def test_undo_prints_the_notice_and_the_next_exec_begins_with_it(
     assert results[0].summary == notice.summary
     assert results[1].code == "ERR_REJECTED_BY_USER"  # asked again, not a repeat
     assert not (workspace / "made.txt").exists()
+
+
+def test_an_edit_of_a_secret_asks_to_read_it_then_shows_the_change(
+    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any
+) -> None:
+    (workspace / ".env").write_text("API_KEY=sk-tty-4d1f\nDEBUG=1\n", encoding="utf-8")
+    (workspace / "keys.env").write_text("TOKEN=tty-77e0\n", encoding="utf-8")
+    reply = tmp_path / "reply.txt"
+    reply.write_text(
+        "\n".join(
+            [
+                cmd(
+                    "e1", "fs.write", path=".env", content_b64=b64("API_KEY=sk-tty-4d1f\nDEBUG=0\n")
+                ),
+                cmd("e2", "fs.write", path="keys.env", content_b64=b64("TOKEN=changed\n")),
+            ]
+        ),
+        encoding="utf-8",
+    )
+    argv = [sys.executable, "-m", "llm_operator.cli", "exec"]
+    argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execv(sys.executable, argv)
+        finally:
+            os._exit(127)
+    seen: list[str] = []
+    try:
+        # First the app asks whether it may read each file, showing no byte of it.
+        _read_until(fd, "Approve fs.write e1?", seen)
+        first = "".join(seen)
+        assert "asks before it reads a secret-looking file: .env looks like a secret" in first
+        assert "DEBUG" not in first
+        os.write(fd, b"y\n")
+        _read_until(fd, "Approve fs.write e2?", seen)
+        os.write(fd, b"y\n")
+        # Then each change, with its diff, for its own answer.
+        _read_until(fd, "Approve fs.write e1?", later := [])
+        seen += later
+        assert "-DEBUG=1" in "".join(later)
+        assert "+DEBUG=0" in "".join(later)
+        os.write(fd, b"y\n")
+        _read_until(fd, "Approve fs.write e2?", later := [])
+        seen += later
+        assert "+TOKEN=changed" in "".join(later)
+        os.write(fd, b"no\n")
+        _read_until(fd, "END_OPERATOR_RESULT", seen)
+        _drain(fd, seen)
+    finally:
+        status = _reap(pid)
+        os.close(fd)
+    output = "".join(seen).replace("\r\n", "\n")
+    assert "Traceback" not in output
+    assert os.waitstatus_to_exitcode(status) == 1
+    assert (workspace / ".env").read_text(encoding="utf-8") == "API_KEY=sk-tty-4d1f\nDEBUG=0\n"
+    assert (workspace / "keys.env").read_text(encoding="utf-8") == "TOKEN=tty-77e0\n"
+    assert "id: e1\nok: true" in output
+    assert "id: e2\nok: false\nsummary: fs.write failed (ERR_REJECTED_BY_USER)" in output

@@ -72,7 +72,7 @@ def test_a_read_of_a_secret_looking_file_is_listed_as_needing_approval(
     assert [p.id for p in asked] == ["s1"]  # the list said what the run then asked
 
 
-def test_a_declined_secret_failure_is_a_failure_not_a_rejection(
+def test_an_edit_of_a_secret_is_asked_before_it_is_planned_and_declined_is_a_rejection(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (workspace / ".env").write_text(SECRET)
@@ -80,38 +80,49 @@ def test_a_declined_secret_failure_is_a_failure_not_a_rejection(
     window = make_window(workspace)
     paste_and_run(qtbot, window, reply(_similar_edit_on_secret()))
     assert [p.id for p in asked] == ["e1"]
+    assert asked[0].held
+    assert asked[0].plan is None
     assert asked[0].reveal is not None
-    assert not asked[0].reveal.approved.ok
+    assert "Nothing is planned before you approve" in asked[0].reveal.reason
     copied = window.results.raw.toPlainText()
-    assert "ERR_REJECTED_BY_USER" not in copied
-    assert "sk-live-token-4d1f" not in copied  # the line on disk
-    status = window.paste.table.topLevelItem(0).text(1)
-    assert status.startswith("failed: ")
-    assert "ERR_ANCHOR_NOT_FOUND" in status
-    assert window.paste.summary.text() == "1 command ran: 0 ok, 1 failed, 0 rejected."
-    assert window.statusBar().currentMessage().startswith("Ran 1 command: 0 ok, 1 failed, 0")
-    page = window.results.view.toPlainText()
-    assert "rejected by you" not in page
-    assert "\u2718 e1  fs.applyEdits .env" in page
-    assert window.history.runs.item(0).text().endswith("0 ok, 1 failed, 0 rejected")
+    assert "fs.applyEdits failed (ERR_REJECTED_BY_USER): rejected by the user" in copied
+    assert "ERR_ANCHOR_NOT_FOUND" not in copied  # never planned, so never failed
+    assert window.paste.summary.text() == "1 command ran: 0 ok, 0 failed, 1 rejected."
+    history = window.history.records[-1].text
+    assert "e1: rejected" in history
+    assert "asked before it read the file: .env looks like a secret" in history
+    assert (workspace / ".env").read_text() == SECRET
 
 
-def test_the_history_says_an_error_message_was_held_back_not_file_content(
+def test_an_approved_edit_of_a_secret_shows_its_change_before_it_lands(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (workspace / ".env").write_text(SECRET)
-    _decline_all(monkeypatch)
+    rounds: list[list[Pending]] = []
+    edit = {"op": "replaceFirst", "find": "DEBUG=1", "text": "DEBUG=0"}
+    text = reply(command("e1", "fs.applyEdits", path=".env", edits_b64=edits_b64(edit)))
+
+    def decide(parent: object, pending: list[Pending], outside: object = ()) -> dict:
+        rounds.append(list(pending))
+        # Let the app read the file, then turn down the change it shows.
+        return {item.index: Decision(item.held, "") for item in pending}
+
+    monkeypatch.setattr(ConfirmDialog, "ask", decide)
     window = make_window(workspace)
-    paste_and_run(
-        qtbot, window, reply(_similar_edit_on_secret(), command("s1", "fs.read", path=".env"))
-    )
-    history = window.history.records[-1].text
-    assert "e1: rejected" in history
-    assert "s1: rejected" in history
-    edit_part = history.split("e1: rejected", 1)[1].split("s1: rejected", 1)[0]
-    read_part = history.split("s1: rejected", 1)[1]
-    assert "wanted to send an error message quoting the file to the chat" in edit_part
-    assert "file content" not in edit_part
-    assert "wanted to send file content to the chat" in read_part
-    page = window.results.view.toPlainText()
-    assert "\u2298 s1  fs.read .env  (rejected by you)" in page  # a real rejection stays one
+    paste_and_run(qtbot, window, text)
+    assert [[(p.id, p.held) for p in pending] for pending in rounds] == [
+        [("e1", True)],
+        [("e1", False)],
+    ]
+    second = rounds[1][0]
+    assert second.plan is not None
+    assert "+DEBUG=0" in second.previews[0].diff
+    assert (workspace / ".env").read_text() == SECRET  # the change was seen and declined
+    assert window.paste.summary.text() == "1 command ran: 0 ok, 0 failed, 1 rejected."
+
+    def approve(parent: object, pending: list[Pending], outside: object = ()) -> dict:
+        return {item.index: Decision(True, "") for item in pending}
+
+    monkeypatch.setattr(ConfirmDialog, "ask", approve)
+    paste_and_run(qtbot, window, text.replace("id: e1", "id: e2"))
+    assert (workspace / ".env").read_text() == SECRET.replace("DEBUG=1", "DEBUG=0")

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, REJECT, Session
+from llm_operator.core.plan.session import APPROVE, REJECT, Decision, Pending, Session
 from llm_operator.core.protocol.encoder import Result, ResultForm, encode_results
 from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.store.workspace import Workspace
@@ -116,13 +116,21 @@ def run_session(session: Session, text: str, approve: Decide = None) -> list[Dec
     """Run ``text`` through ``session``. ``approve``: True/False for every pending
     command, None to leave them undecided (the session rejects), or {id: bool}."""
     run = session.prepare(text)
-    decisions = {}
-    for pending in run.pending:
-        if isinstance(approve, Mapping):
-            if pending.id in approve:
-                decisions[pending.index] = APPROVE if approve[pending.id] else REJECT
-        elif approve is not None:
-            decisions[pending.index] = APPROVE if approve else REJECT
+
+    def decide(pending_items: list[Pending]) -> dict[int, Decision]:
+        decisions = {}
+        for pending in pending_items:
+            if isinstance(approve, Mapping):
+                if pending.id in approve:
+                    decisions[pending.index] = APPROVE if approve[pending.id] else REJECT
+            elif approve is not None:
+                decisions[pending.index] = APPROVE if approve else REJECT
+        return decisions
+
+    decisions = decide(run.pending)
+    # Writes on secret-looking files are planned once let in; the same answer decides
+    # their change.
+    decisions |= decide(session.open_held(run, decisions))
     results = session.execute(run, decisions)
     answers = [result for result in results if not result.notice]
     notices = results[: len(results) - len(answers)]

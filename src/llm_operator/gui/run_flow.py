@@ -61,6 +61,7 @@ class RunFlow(QObject):
     def __init__(self, decide: Decide, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._prepare: TaskRunner[Run] = TaskRunner(self)
+        self._open: TaskRunner[list[Pending]] = TaskRunner(self)
         self._execute: TaskRunner[RunDone] = TaskRunner(self)
         self._undo: TaskRunner[UndoReport] = TaskRunner(self)
         self._decide = decide
@@ -82,7 +83,27 @@ class RunFlow(QObject):
         except Exception as error:  # a broken dialog must not leave the window busy
             self._failed(TaskFailure(error))
             return
+        let_in = [p for p in run.pending if p.held and (d := decisions.get(p.index)) and d.approved]
+        if not let_in:
+            self._execute_run(session, run, decisions)
+            return
 
+        # Writes on secret-looking files the user let in are planned now (disk work, in a
+        # worker); their changes are then shown for approval like any other.
+        def open_held(_progress: Progress) -> list[Pending]:
+            return session.open_held(run, decisions)
+
+        def shown(pending: list[Pending]) -> None:
+            try:
+                decisions.update(self._decide(pending) if pending else {})
+            except Exception as error:
+                self._failed(TaskFailure(error))
+                return
+            self._execute_run(session, run, decisions)
+
+        self._open.start(open_held, shown, self._failed, self.progress.emit)
+
+    def _execute_run(self, session: Session, run: Run, decisions: dict[int, Decision]) -> None:
         def execute(progress: Progress) -> RunDone:
             results = session.execute(run, decisions, progress=progress)
             return RunDone(run, decisions, results, touched_paths(session, run, decisions))

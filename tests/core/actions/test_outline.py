@@ -290,19 +290,20 @@ def test_secret_file_outline_needs_approval(run_reply: Any, cmd: Any, workspace:
     assert "1-2: def password():" in approved.details
 
 
-def test_folder_outline_withholds_secret_files_unless_approved(
+def test_folder_outline_leaves_secret_files_out_and_counts_them(
     run_reply: Any, cmd: Any, workspace: Path
 ) -> None:
     (workspace / "conf").mkdir()
     (workspace / "conf" / ".env.py").write_text("def secret_name():\n    pass\n")
     (workspace / "conf" / "app.py").write_text("def public_name():\n    pass\n")
-    rejected = outline(run_reply, cmd, "conf", approve=False)
-    assert rejected.ok
-    assert "public_name" in rejected.details
-    assert "secret_name" not in rejected.details
-    assert "# withheld: 1 secret-looking file(s)" in rejected.details
-    approved = outline(run_reply, cmd, "conf", approve=True)
-    assert "secret_name" in approved.details
+    for approve in (False, True):  # nothing to approve: the folder outline never reads it
+        folder = outline(run_reply, cmd, "conf", approve=approve)
+        assert folder.ok
+        assert "public_name" in folder.details
+        assert "secret_name" not in folder.details
+        assert "# left out: 1 secret-looking file(s), never opened" in folder.details
+    alone = outline(run_reply, cmd, "conf/.env.py", approve=True)
+    assert "secret_name" in alone.details
 
 
 @pytest.mark.parametrize(("link", "target"), [("notes.py", ".env.py"), (".env.py", "notes.py")])
@@ -316,7 +317,7 @@ def test_a_link_is_secret_by_its_own_name_or_its_target(
     assert "hidden_name" not in (rejected.details or "") + rejected.summary
     folder = outline(run_reply, cmd, ".", approve=False)
     assert f"\n{link} (" not in folder.details  # the link is secret-looking either way
-    assert "# withheld:" in folder.details
+    assert "# left out: " in folder.details
 
 
 def test_a_capped_folder_outline_stops_walking_at_the_cap(

@@ -95,10 +95,11 @@ def test_the_first_outline_after_warming_parses_nothing(
     (result,) = run_reply(cmd(f"w{next(IDS)}", "fs.outline", path="."), False)
     assert result.ok
     assert "    2-3: def run_39(self):" in result.details
-    assert "secret_helper" not in result.details  # withheld: the user said no
-    # Every public file came from the store; the secret-looking one was never kept, so it
-    # was parsed (for the outline the user was asked about).
-    assert outline_parses == ["lib/.env.py"]
+    assert "secret_helper" not in result.details
+    assert "# left out: 1 secret-looking file(s), never opened" in result.details
+    # Every public file came from the store; the secret-looking one was never kept, nor
+    # parsed: a folder outline passes over it unread.
+    assert outline_parses == []
 
 
 def test_closing_its_stdin_stops_it_after_the_current_folder_outline(

@@ -115,5 +115,5 @@ def test_a_secret_read_through_a_link_names_the_real_file_in_order(
     (pending,) = run.pending
     assert pending.reveal is not None
     text = describe_pending(pending)
-    assert "wants to send the content of prod<U+202E>txt.env to the chat" in text
+    assert "prod<U+202E>txt.env looks like a secret" in text
     assert "\u202e" not in text

@@ -12,6 +12,7 @@ from llm_operator.core.plan.session import APPROVE, Session
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace
+from support.actions import edits_b64
 
 
 def write_cmd(cmd: Any, cmd_id: str, path: str, content: str) -> str:
@@ -311,3 +312,49 @@ def test_a_secret_read_after_a_write_of_the_same_reply_is_not_called_a_rejection
     assert read.code == "ERR_SECRET_READ_NOT_ASKED"
     assert "rejected" not in read.summary
     assert "sk-live" not in read.summary + (read.details or "")
+
+
+def test_an_approved_secret_write_is_never_applied_unseen(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """Letting the app read a secret file is not approving a change nobody was shown."""
+    (workspace / ".env").write_text("DEBUG=1\n", encoding="utf-8")
+    session = make_session()
+    run = session.prepare(cmd("w1", "fs.write", path=".env", content="DEBUG=0"))
+    (held,) = run.pending
+    assert held.held
+    assert held.plan is None
+    with pytest.raises(RuntimeError):  # execute before open_held: refused, nothing written
+        session.execute(run, {held.index: APPROVE})
+    assert (workspace / ".env").read_text(encoding="utf-8") == "DEBUG=1\n"
+
+    run = make_session().prepare(cmd("w2", "fs.write", path=".env", content="DEBUG=0"))
+    session = make_session()
+    decisions = {run.pending[0].index: APPROVE}
+    (shown,) = session.open_held(run, decisions)
+    assert shown.plan is not None
+    assert "+DEBUG=0" in shown.previews[0].diff
+    assert decisions == {}  # the change needs its own approval: undecided, it is rejected
+    (result,) = session.execute(run, decisions)
+    assert result.outcome.summary.endswith("(ERR_REJECTED_BY_USER): rejected by the user")
+    assert (workspace / ".env").read_text(encoding="utf-8") == "DEBUG=1\n"
+
+
+def test_held_writes_of_one_secret_file_build_on_each_other(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / ".env").write_text("DEBUG=1\n", encoding="utf-8")
+
+    def edit(old: int, new: int) -> str:
+        change = {"op": "replaceFirst", "find": f"DEBUG={old}", "text": f"DEBUG={new}"}
+        return edits_b64(change)
+
+    first, second = run_reply(
+        cmd("e1", "fs.applyEdits", path=".env", edits_b64=edit(1, 2))
+        + "\n"
+        + cmd("e2", "fs.applyEdits", path=".env", edits_b64=edit(2, 3)),
+        True,
+    )
+    assert first.ok, first.summary
+    assert second.ok, second.summary
+    assert (workspace / ".env").read_text(encoding="utf-8") == "DEBUG=3\n"

@@ -261,23 +261,25 @@ def test_a_link_to_a_secret_file_is_a_secret_read(
     assert_never_leaks([tree], sentinel)
 
 
-def test_search_tree_withholds_secret_matches_unless_approved(
+def test_search_tree_passes_over_secret_files_approved_or_not(
     run_reply: Any, cmd: Any, workspace: Path, secrets: dict[str, str], sentinel: str
 ) -> None:
     (workspace / "notes.txt").write_text("public SENTINEL mention\n", encoding="utf-8")
-    (rejected,) = run_reply(cmd("tree-no", "fs.searchTree", path=".", query="SENTINEL"), False)
-    assert rejected.ok  # the public part of the search is still useful
-    assert "notes.txt:1: public SENTINEL mention" in rejected.details
-    # The unapproved result counts the secret-looking files searched and names none of them,
-    # so it says nothing about which of them matched.
-    assert "# secret-looking files searched: 4;" in rejected.details
-    for rel in secrets:
-        assert rel not in rejected.details
-    assert_never_leaks([rejected], sentinel)
-    (approved,) = run_reply(cmd("tree-yes", "fs.searchTree", path=".", query="SENTINEL"), True)
+    for approve in (False, True):
+        (found,) = run_reply(
+            cmd(f"tree-{approve}", "fs.searchTree", path=".", query="SENTINEL"), approve
+        )
+        assert found.ok  # the public part of the search is still useful
+        assert "notes.txt:1: public SENTINEL mention" in found.details
+        # It counts the secret-looking files it left unread and names none of them.
+        assert "# secret-looking files not searched: 4 (never opened" in found.details
+        for rel in secrets:
+            assert rel not in found.details
+        assert_never_leaks([found], sentinel)
+    # The way to search one is fs.search, approved.
+    (approved,) = run_reply(cmd("search-yes", "fs.search", path=".env", query="SENTINEL"), True)
     assert approved.ok
-    assert f".env:1: API_KEY={sentinel}" in approved.details
-    assert f"keys/id_rsa:2: {sentinel}" in approved.details
+    assert sentinel in approved.details
 
 
 def test_search_tree_without_secret_matches_needs_no_approval(

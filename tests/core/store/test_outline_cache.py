@@ -138,7 +138,7 @@ def test_secret_looking_files_are_never_kept(
     (workspace / ".env.local.py").write_text("def secret_name_alone():\n    pass\n")
     (refused,) = run_reply(cmd("refused", "fs.outline", path=".env.local.py"), False)
     assert not refused.ok  # secret-looking: it needed the user's approval
-    folder = _outline(run_reply, cmd, "conf", approve=True)
+    folder = _outline(run_reply, cmd, "conf/.env.py", approve=True)
     alone = _outline(run_reply, cmd, ".env.local.py", approve=True)
     assert "public_name" in _outline(run_reply, cmd, "conf/app.py")
     assert "secret_name_in_folder" in folder

@@ -299,6 +299,24 @@ def test_a_secret_looking_read_asks_in_the_same_dialog(
     assert "TOKEN" not in copied
 
 
+def test_an_edit_of_a_secret_file_asks_to_read_it_then_shows_the_diff(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    (workspace / ".env").write_text("TOKEN=abc\n")
+    session = Session(Workspace(workspace), tmp_path / "dialog-state")
+    run = session.prepare(command("e1", "fs.write", path=".env", content="TOKEN=new"))
+    first = ConfirmDialog(None, run.pending)
+    qtbot.addWidget(first)
+    header = first.header.text()
+    assert "Will read .env to plan the change" in header
+    assert "TOKEN" not in header
+    (shown,) = session.open_held(run, {run.pending[0].index: Decision(True)})
+    second = ConfirmDialog(None, [shown])
+    qtbot.addWidget(second)
+    assert "Will read" not in second.header.text()
+    assert "+TOKEN=new" in shown.previews[0].diff
+
+
 def test_the_secret_patterns_are_a_setting(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

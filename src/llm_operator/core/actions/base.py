@@ -41,10 +41,10 @@ class Kind(enum.Enum):
 class Secrecy(enum.Enum):
     """What an action can reveal of a secret-looking file it is pointed at.
 
-    CONTENT: its results and failures may hold bytes of the file, so the session asks the
-    user before sending them (reads, structure and region reads, every edit's failures).
+    CONTENT: what it answers depends on the file's bytes, so the session asks the user
+    before it runs (reads, structure and region reads) or is planned (every edit).
     NAMES: it shows names, sizes and times only (fs.list, fs.stat): nothing to ask.
-    PER_FILE: it decides file by file and returns its own ``Reveal`` (fs.searchTree);
+    PER_FILE: it walks folders and passes over secret-looking files unread (fs.searchTree);
     its failures are still guarded like CONTENT.
     """
 

@@ -11,8 +11,9 @@ respected, ``.git`` never entered), outlines at most ``MAX_FILES`` supported fil
 Files no grammar knows are not counted; files that are binary, too large or not UTF-8 are
 skipped and counted.
 
-An outline quotes definition lines, so secret-looking files are outlined only with the
-user's consent; without it, a folder outline leaves them out and says how many it left.
+An outline quotes definition lines, so a secret-looking file is outlined only with the
+user's consent, asked before it is read (``plan.secrecy.hold``); a folder outline passes
+over such files by name, never opening them, and says how many it left out.
 """
 
 from __future__ import annotations
@@ -77,7 +78,6 @@ class _FileBlock:
     rel: str
     note: str
     lines: list[str]
-    secret: bool
 
 
 @dataclass
@@ -92,6 +92,7 @@ class FolderOutline:
     binary: int = 0
     too_large: int = 0
     undecodable: int = 0
+    secret: int = 0  # secret-looking files passed over unread
     next_after: str | None = None
     cut_by: str = ""
 
@@ -175,9 +176,7 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     )
 
 
-def _add(
-    item: TreeFile, depth: int, into: FolderOutline, secret: bool, memo: OutlineMemo | None
-) -> None:
+def _add(item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | None) -> None:
     from ..engines.structure import language_for_path
 
     if language_for_path(item.rel) is None:
@@ -201,7 +200,7 @@ def _add(
         into.binary += 1
         return
     try:
-        lines, note = outline_lines(data, item.rel, depth, memo, keep=not secret)
+        lines, note = outline_lines(data, item.rel, depth, memo)
     except OperatorError:
         into.undecodable += 1
         return
@@ -211,7 +210,7 @@ def _add(
             *lines[:MAX_FILE_LINES],
             f"... {rest} more structures: fs.outline of {item.rel} shows them all",
         ]
-    into.blocks.append(_FileBlock(item.rel, note, lines, secret))
+    into.blocks.append(_FileBlock(item.rel, note, lines))
     into.outlined += 1
     into.lines += len(lines) + 1
 
@@ -244,9 +243,12 @@ def outline_folder(
             folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
             folder.next_after = last
             break
-        if walked.rel not in leave_out:
-            secret = walked.is_secret(workspace, start_secret)
-            _add(walked, depth, folder, secret, memo)
+        if walked.rel in leave_out:
+            pass
+        elif walked.is_secret(workspace, start_secret):
+            folder.secret += 1  # decided by its name, before it is opened
+        else:
+            _add(walked, depth, folder, memo)
         last = walked.rel
     if folder.tally.budget_stop and not folder.cut_by:
         # The walk ended early, maybe before its first file: never "complete".
@@ -260,23 +262,12 @@ def outline_folder(
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
     after = None if fields.after is None else check_after(fields.after, rel, BAD_PARAMS)
     folder = outline_folder(ctx.workspace, rel, fields.depth, after, memo=ctx.outlines)
-    public = _outcome(folder, with_secrets=False)
-    secret = [block.rel for block in folder.blocks if block.secret]
-    if not secret:
-        return public
-    return Reveal(
-        approved=_outcome(folder, with_secrets=True),
-        paths=tuple(secret),
-        reason=f"the outline covers secret-looking files ({', '.join(secret)}); their outlines "
-        "quote their lines and send them to the chat",
-        rejected=public,
-    )
+    return _outcome(folder)
 
 
-def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
+def render_folder(folder: FolderOutline) -> str:
     """The folder outline as fs.outline details: header lines, then each file's outline."""
-    shown = [block for block in folder.blocks if with_secrets or not block.secret]
-    withheld = len(folder.blocks) - len(shown)
+    shown = folder.blocks
     counts = folder.tally
     unreadable = folder.undecodable + counts.unreadable + counts.odd_names
     skipped = folder.binary + folder.too_large + unreadable + counts.ignored
@@ -288,10 +279,10 @@ def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
         f"or with names that cannot be shown, {counts.ignored} ignored by .gitignore); files "
         "with no parser not listed",
     ]
-    if withheld:
+    if folder.secret:
         header.append(
-            f"# withheld: {withheld} secret-looking file(s): the user did not approve sending "
-            "their outlines"
+            f"# left out: {folder.secret} secret-looking file(s), never opened (fs.outline of "
+            "one, approved by the user, outlines it)"
         )
     if folder.cut_by:
         header.append(f"# truncated at the {folder.cut_by}")
@@ -309,8 +300,8 @@ def render_folder(folder: FolderOutline, with_secrets: bool) -> str:
     return "\n".join(header + body) + "\n"
 
 
-def _outcome(folder: FolderOutline, with_secrets: bool) -> Outcome:
-    shown = sum(1 for block in folder.blocks if with_secrets or not block.secret)
+def _outcome(folder: FolderOutline) -> Outcome:
+    shown = len(folder.blocks)
     summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {folder.rel}"
     if folder.cut_by:
         summary += f"; cut at the {folder.cut_by}: " + (
@@ -318,7 +309,7 @@ def _outcome(folder: FolderOutline, with_secrets: bool) -> Outcome:
             if folder.next_after is not None
             else "send the same command again"
         )
-    return Outcome(True, summary, render_folder(folder, with_secrets))
+    return Outcome(True, summary, render_folder(folder))
 
 
 def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:

@@ -11,11 +11,10 @@ Invariants:
   and the same search with ``after: <path>`` resumes right after that file, so repeated
   calls cover the tree exactly once. The cost of a capped search does not grow with the
   size of the tree (a visit budget bounds the skipped entries too).
-- Secret-looking files are searched, but nothing about their matches is said without the
-  user's consent: the unapproved result is exactly the result the search would have if
-  those files held no match, and its header counts the secret-looking files searched
-  (whether or not they matched), so it confirms nothing. Their matches never count
-  toward the caps, so the approved and unapproved results stop at the same file.
+- Secret-looking files are never opened: the walk passes over them by name before any
+  read, and the header counts them, so nothing in the result (matches, caps, timing)
+  depends on their bytes. fs.search of one such file, with the user's approval, is the
+  way to search it.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
 from ..wording import counted
 from ..work_budget import spent
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
+from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
 from .fields import Flag
 from .read_fields import SearchFields
 
@@ -114,11 +113,8 @@ class _Tally:
     scanned: int = 0
     binary: int = 0
     too_large: int = 0
-    secret_files: int = 0
+    secret_files: int = 0  # passed over unread
     public: list[str] = field(default_factory=list)
-    # every match line in walk order with whether it comes from a secret-looking file
-    every: list[tuple[str, bool]] = field(default_factory=list)
-    matched_secret_files: list[str] = field(default_factory=list)
     cut: list[str] = field(default_factory=list)  # which caps bound
     cut_file: str | None = None  # a single file whose matches were cut at the cap
     after: str | None = None  # where a follow-up call resumes
@@ -177,29 +173,25 @@ def _search(
             )
             tally.after = last_done
             return
+        if item.is_secret(workspace, start_secret):
+            # Decided by its name before it is opened: its bytes cannot show, count or slow.
+            tally.secret_files += 1
+            last_done = item.rel
+            continue
         hits = _file_hits(item, query, tally)
         if hits is None:
             last_done = item.rel
             continue
-        secret = item.is_secret(workspace, start_secret)
         room = MAX_MATCHES - len(tally.public)
-        if not secret and len(hits) > room and tally.public:
+        if len(hits) > room and tally.public:
             # Leave the whole file for the next call rather than split its matches.
             tally.cut.append(f"match limit {MAX_MATCHES}")
             tally.after = last_done
             return
         tally.scanned += 1
         last_done = item.rel
-        if secret:
-            tally.secret_files += 1
-            if hits:
-                tally.matched_secret_files.append(item.rel)
         cut_here = len(hits) > MAX_MATCHES
-        hits = hits[:MAX_MATCHES]
-        tally.every.extend((hit, secret) for hit in hits)
-        if secret:
-            continue  # a secret file's matches never bind a cap (see the module notes)
-        tally.public.extend(hits)
+        tally.public.extend(hits[:MAX_MATCHES])
         if cut_here:
             tally.cut_file = item.rel
             tally.cut.append(f"match limit {MAX_MATCHES}")
@@ -215,10 +207,8 @@ def _search(
         tally.after = last_done
 
 
-def _render(
-    fields: SearchTreeFields, rel: str, tally: _Tally, with_secrets: bool
-) -> tuple[str, str]:
-    matches = [hit for hit, secret in tally.every if with_secrets or not secret]
+def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str]:
+    matches = tally.public
     counts = tally.counts
     mode = []
     if fields.regex:
@@ -243,10 +233,10 @@ def _render(
         f".gitignore, {counts.filtered} left out by glob/exclude, {counts.unreadable} "
         f"unreadable, {counts.odd_names} with names that cannot be shown on one line)"
     )
-    if tally.secret_files and not with_secrets:
+    if tally.secret_files:
         header.append(
-            f"# secret-looking files searched: {tally.secret_files}; their matches are sent "
-            "only with the user's approval and are not shown or counted here"
+            f"# secret-looking files not searched: {tally.secret_files} (never opened; "
+            "fs.search of one, approved by the user, searches it)"
         )
     cut = tally.cut
     header.append(
@@ -319,19 +309,8 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
         ) from None
     finally:
         files.close()
-    summary, details = _render(fields, rel, tally, with_secrets=False)
-    public = Outcome(True, summary, details)
-    if not tally.matched_secret_files:
-        return public
-    shown = tally.matched_secret_files
-    approved_summary, approved_details = _render(fields, rel, tally, with_secrets=True)
-    return Reveal(
-        approved=Outcome(True, approved_summary, approved_details),
-        paths=tuple(shown),
-        reason=f"the search matched lines of secret-looking files ({', '.join(shown)}); "
-        "approving sends those lines to the chat",
-        rejected=public,
-    )
+    summary, details = _render(fields, rel, tally)
+    return Outcome(True, summary, details)
 
 
 ACTIONS = (

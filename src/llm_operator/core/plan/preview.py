@@ -280,12 +280,18 @@ class Described(Protocol):
     def reveal(self) -> Reveal | None: ...
     @property
     def previews(self) -> tuple[ChangePreview, ...]: ...
+    @property
+    def held(self) -> bool: ...
 
 
 def describe_pending(item: Described) -> str:
     """The terminal's review of one command, every untrusted text through the one renderer
     (no escape sequence, bidi control or invisible character reaches the terminal)."""
     lines = [f"== {shown(item.action)} (id {shown(item.id)})"]
+    if item.held and item.reveal is not None and item.plan is None:
+        why = shown(item.reveal.reason)
+        lines.append(f"asks before it reads a secret-looking file: {why}")
+        return "\n".join(lines)
     if item.reveal is not None:
         paths = ", ".join(shown(path) for path in item.reveal.paths)
         lines.append(f"wants to send the content of {paths} to the chat")

@@ -1,8 +1,17 @@
-"""The one place where what an action produced is checked for secrets before it can leave.
+"""The one place where commands on secret-looking files are held, and where what an
+action produced is checked for secrets before it can leave.
 
 A command aimed at a secret-looking file (``Workspace.secret_match``: the path as
-written, each symlink on the way, the final target; for moves the destination too) may
-reveal bytes of it in three ways, and each is turned into a ``Reveal`` the user decides:
+written, each symlink on the way, the final target; for moves the destination too) is
+held before it runs (``hold``): the session asks the user with a review that depends only
+on the path and the action, and runs the command (a read) or plans it (a write, whose
+change is then shown for its own approval) only once the user agreed. Unapproved, it gets
+one fixed answer, so nothing in it depends on the file's bytes: no match, count, line
+number or timing.
+
+What follows is the second line of defence, for a file that became secret-looking between
+the check and the read (a link retargeted): a command that did run may reveal bytes of
+it in three ways, and each is turned into a ``Reveal`` the user decides:
 
 - a successful read-like result (Secrecy.CONTENT): sent only if approved; otherwise the
   command is reported as rejected by the user;
@@ -15,7 +24,8 @@ reveal bytes of it in three ways, and each is turned into a ``Reveal`` the user 
 
 Write plans are not touched: the user approves a write seeing its diff, and that approval
 covers its result. fs.list and fs.stat (Secrecy.NAMES) show names, sizes and times only.
-fs.searchTree (Secrecy.PER_FILE) decides file by file itself; its failures pass here too.
+fs.searchTree (Secrecy.PER_FILE) passes over secret-looking files itself, unread; its
+failures pass here too.
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..actions.base import Outcome, Plan, Result, Reveal, Secrecy
+from ..actions.base import Kind, Outcome, Plan, Result, Reveal, Secrecy
 from ..errors import OperatorError
 from ..protocol.encoder import failure_outcome
 
@@ -56,6 +66,37 @@ def secret_paths(
                 found.append(match)
     found += [rel for rel in dict.fromkeys(opened) if rel not in found and workspace.is_secret(rel)]
     return tuple(found)
+
+
+# What a held command's ``Reveal.approved`` stands for: it has not run; it runs (a read) or
+# is planned (a write) only once the user approves.
+NOT_RUN_YET = Outcome(True, "runs once the user approves")
+
+
+def hold(workspace: Workspace, command: Command) -> Reveal | None:
+    """The request to put to the user before ``command`` may touch a secret-looking file
+    it names, or None when it names none. Made from the path and the action alone: the
+    file is not opened, so the question is the same whatever it holds, and so is the
+    answer when the user says no."""
+    if command.spec.secrecy is not Secrecy.CONTENT:
+        return None
+    secrets = secret_paths(workspace, command)
+    if not secrets:
+        return None
+    names = ", ".join(secrets)
+    if command.spec.kind is Kind.WRITE:
+        reason = (
+            f"{names} looks like a secret (keys, tokens, passwords); {command.action} must "
+            "read it to plan the change, and what it says (an error may quote the file) goes "
+            "to the chat. Nothing is planned before you approve; the change itself is then "
+            "shown for approval before anything is written"
+        )
+    else:
+        reason = (
+            f"{names} looks like a secret (keys, tokens, passwords); {command.action} sends "
+            "what it holds to the chat. It runs only if you approve"
+        )
+    return Reveal(approved=NOT_RUN_YET, paths=secrets, reason=reason)
 
 
 def guard_result(

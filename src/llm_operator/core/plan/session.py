@@ -4,6 +4,8 @@ The window and ``llm-operator exec`` drive it the same way:
 
     run = session.prepare(text)        # scan, validate, run reads, plan writes
     decisions = ask_somebody(run.pending)   # data in, data out: no callbacks
+    shown = session.open_held(run, decisions)  # plan the secret writes the user let in
+    decisions |= ask_somebody(shown)           # ... and show their changes
     results = session.execute(run, decisions)  # apply approved plans, deferred reads
 
 Invariants:
@@ -13,6 +15,12 @@ Invariants:
   other; at apply time a plan whose file no longer holds those bytes is refused.
 - A read that names a path an earlier write of the same message changes is deferred
   and runs after the writes, so it sees what was really written.
+- A command naming a secret-looking file (``secrecy.hold``) is held: it is not run or
+  planned in ``prepare``; its pending item asks the user with a text made from the path
+  and the action only. Approved, a read runs in ``execute`` (in message order) and a
+  write is planned in ``open_held``, its change then decided like any other write; so
+  no change lands that the user has not seen, and rejected, every such command gets the
+  same answer whatever the file holds.
 - A command id that already succeeded (earlier in this message or in an earlier
   message of this workspace) is not run again when its content is identical; with
   different content it is ERR_DUPLICATE_ID.
@@ -39,7 +47,7 @@ from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
 from ..work_budget import not_run, reply_budget
 from .batch_writer import BatchWriter, taken_back, with_warning
-from .secrecy import guard_failure, guard_result, secret_paths
+from .secrecy import guard_failure, guard_result, hold, secret_paths
 
 if TYPE_CHECKING:
     from ..store.history import RunEntry
@@ -71,6 +79,8 @@ class Pending:
     plan: Plan | None = None
     reveal: Reveal | None = None
     builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
+    # Not run or planned yet (a secret-looking file): ``reveal`` asks whether it may be.
+    held: bool = False
     # What each change will do, made here in the worker: the window only renders it.
     previews: tuple[ChangePreview, ...] = ()
 
@@ -98,6 +108,7 @@ class RunItem:
     deferred: Command | None = None
     repeat_of: int | None = None  # index of the earlier item in this run with the same command
     fingerprint: str = ""
+    private: bool = False  # reached a secret-looking file: its result is not kept on disk
 
 
 @dataclass
@@ -124,6 +135,7 @@ class _Overlay(FileSource):
         self._workspace = workspace
         self.planned: dict[str, tuple[bytes | None, int]] = {}
         self.ids: dict[int, str] = {}  # index of a pending item -> its command id
+        self.held: set[str] = set()  # files that held writes (not planned yet) may change
 
     def read(self, rel: str) -> bytes | None:
         if rel in self.planned:
@@ -346,13 +358,28 @@ class Session:
         return Result(entry.id, invalid_outcome("ERR_DUPLICATE_ID", message, entry.id))
 
     def _plan_or_run(
-        self, entry: RunItem, command: Command, overlay: _Overlay, context: ActionContext
+        self,
+        entry: RunItem,
+        command: Command,
+        overlay: _Overlay,
+        context: ActionContext,
+        consented: bool = False,
     ) -> None:
         spec = command.spec
         if spec.kind is Kind.READ and self._touches_pending(command, overlay):
             entry.deferred = command
             return
+        if not consented:
+            held = hold(self.workspace, command)
+            if held is not None:
+                entry.private = True
+                entry.pending = Pending(entry.index, command, reveal=held, held=True)
+                if spec.kind is Kind.WRITE:
+                    overlay.held.update(self._targets(command))
+                return
         produced = self._guarded(command, context)
+        if consented and isinstance(produced, Reveal):
+            produced = produced.approved  # the user agreed to what it reveals
         if isinstance(produced, Outcome):
             if not produced.ok:
                 produced = self._on_planned_content(produced, command, overlay)
@@ -372,6 +399,49 @@ class Session:
             entry.pending = Pending(
                 entry.index, command, plan=produced, builds_on=builds_on, previews=previews
             )
+
+    def _targets(self, command: Command) -> set[str]:
+        """The files ``command`` names (path and destination), resolved; none that fail."""
+        found = set()
+        for name in ("path", "dest_path"):
+            value = getattr(command.fields, name, None)
+            if isinstance(value, str):
+                try:
+                    found.add(self.workspace.relative(self.workspace.resolve(value)))
+                except OperatorError:
+                    continue
+        return found
+
+    def open_held(self, run: Run, decisions: dict[int, Decision]) -> list[Pending]:
+        """Plan the held writes the user approved (``decisions`` of ``run.pending``), in
+        message order, each on top of the earlier writes of the reply; returns their new
+        pending items (the change to approve), which replace the held ones in ``run``.
+        Their approvals are taken out of ``decisions``: a change needs its own, given
+        seeing it, or it is rejected.
+        A plan that fails, or has nothing to change, is that command's result, sent whole
+        (the user agreed to what it says of the file). Held reads wait for ``execute``."""
+        overlay = _Overlay(self.workspace)
+        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        shown: list[Pending] = []
+        for item in run.items:
+            pending = item.pending
+            if pending is None:
+                continue
+            if pending.plan is not None:
+                for change in pending.plan.changes.changes:
+                    overlay.planned[change.path] = (change.after, item.index)
+                overlay.ids[item.index] = pending.id
+            elif (
+                pending.held
+                and pending.command.spec.kind is Kind.WRITE
+                and decisions.get(item.index, REJECT).approved
+            ):
+                item.pending = None
+                del decisions[item.index]
+                self._plan_or_run(item, pending.command, overlay, context, consented=True)
+                if item.pending is not None:
+                    shown.append(item.pending)
+        return shown
 
     def _on_planned_content(self, outcome: Outcome, command: Command, overlay: _Overlay) -> Outcome:
         """A failure checked against what earlier, not yet approved writes of this reply
@@ -426,13 +496,13 @@ class Session:
             return True
 
     def _touches_pending(self, command: Command, overlay: _Overlay) -> bool:
-        if not overlay.planned or command.path is None:
+        if not (overlay.planned or overlay.held) or command.path is None:
             return False
         try:
             rel = self.workspace.relative(self.workspace.resolve(command.path))
         except OperatorError:
             return False
-        return any(_related(rel, planned) for planned in overlay.planned)
+        return any(_related(rel, planned) for planned in [*overlay.planned, *overlay.held])
 
     # -- execute -----------------------------------------------------------------
 
@@ -449,6 +519,12 @@ class Session:
         """
         if run.executed:
             raise RuntimeError("a run is executed once")
+        if any(
+            p.held and p.command.spec.kind is Kind.WRITE and decisions.get(p.index, REJECT).approved
+            for p in run.pending
+        ):
+            # Its change was never planned, so never shown: nothing of it may land.
+            raise RuntimeError("approved held writes are planned by open_held first")
         run.executed = True
         # The label names the commands the batch holds: the approved writes only.
         ids = [
@@ -487,7 +563,9 @@ class Session:
             wrote = False
             if item.pending is not None:
                 decision = decisions.get(item.index, REJECT)
-                if item.pending.plan is not None and decision.approved:
+                if item.pending.held and decision.approved:
+                    item.result = Result(item.id, self._run_approved(item.pending.command))
+                elif item.pending.plan is not None and decision.approved:
                     item.result = self._apply(item, writer, applied)
                     wrote = item.index in applied
                 else:
@@ -499,7 +577,9 @@ class Session:
                 assert first is not None
                 item.result = Result(item.id, _as_repeat(first.outcome), repeat=True)
             if item.result is not None and not item.result.repeat and item.action:
-                private = item.pending is not None and item.pending.reveal is not None
+                private = item.private or (
+                    item.pending is not None and item.pending.reveal is not None
+                )
                 writer.remember(item.id, item.fingerprint, item.result.outcome, private, wrote)
         if progress is not None:
             progress(total, total, "done")
@@ -512,7 +592,8 @@ class Session:
         private = frozenset(
             item.id
             for item in run.items
-            if item.id and item.pending is not None and item.pending.reveal is not None
+            if item.id
+            and (item.private or (item.pending is not None and item.pending.reveal is not None))
         )
         error = writer.commit(notice_results + run.results, notices, private)
         if error is not None and writer.written:
@@ -568,9 +649,20 @@ class Session:
         landed = with_landed(pending.plan.outcome, pending.plan.changes)
         return Result(pending.id, _with_notes(landed, notes))
 
-    def _run_deferred(self, command: Command) -> Outcome:
+    def _run_approved(self, command: Command) -> Outcome:
+        """A held read the user approved: run now, its result (or failure) sent whole."""
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
         produced = self._guarded(command, context)
+        if isinstance(produced, Reveal):
+            return produced.approved
+        if isinstance(produced, Plan):  # no read plans; never sent unseen all the same
+            raise RuntimeError(f"{command.action} planned a change as a read")
+        return produced
+
+    def _run_deferred(self, command: Command) -> Outcome:
+        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        # A secret-looking file is not even opened: the answer depends on its path alone.
+        produced = hold(self.workspace, command) or self._guarded(command, context)
         if isinstance(produced, Reveal):
             if produced.rejected is not None:
                 return produced.rejected

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.actions.base import Kind
 from ...core.visible import shown
 from ...core.wording import counted
 from ..plain_text import plain_tip
@@ -87,7 +88,12 @@ class CommandState:
         lines = [f"{self.number}. {shown(item.action)}   id {shown(item.id)}"]
         if item.reveal is not None:
             paths = ", ".join(shown(path) for path in item.reveal.paths)
-            lines.append(f"Will send the content of {paths} to the chat.")
+            if item.held and item.command.spec.kind is Kind.WRITE:
+                lines.append(
+                    f"Will read {paths} to plan the change; the change is shown for approval next."
+                )
+            else:
+                lines.append(f"Will send the content of {paths} to the chat.")
             lines.append(f"Why it asks: {shown(item.reveal.reason)}")
         for preview in item.previews:
             lines += [shown(line) for line in preview.review]

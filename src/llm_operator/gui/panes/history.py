@@ -104,7 +104,9 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
             f"{pending.action} {pending.id}: {verdict}",
             RowStyle("title-ok" if verdict == "approved" else "title-failed"),
         )
-        if pending.reveal is not None:
+        if pending.held and pending.reveal is not None:
+            page.add(f"asked before it read the file: {pending.reveal.reason}")
+        elif pending.reveal is not None:
             what = (
                 "file content"
                 if pending.reveal.approved.ok

@@ -189,7 +189,7 @@ class PastePane(QWidget):
         from ...core.actions import get_spec
         from ...core.actions.base import Secrecy
 
-        return get_spec(found.action).secrecy is not Secrecy.NAMES
+        return get_spec(found.action).secrecy is Secrecy.CONTENT  # as plan.secrecy.hold
 
     def mark_outcomes(self, outcomes: dict[int, tuple[str, str]]) -> None:
         """After a run: each listed command's status becomes what happened to it.
