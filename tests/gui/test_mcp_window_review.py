@@ -158,6 +158,50 @@ def test_a_reason_typed_in_the_window_goes_back_to_the_client(
     assert (workspace / "a.txt").exists()
 
 
+def test_a_secret_write_shows_its_change_before_it_runs(
+    qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
+) -> None:
+    # First the person lets the window read the secret-looking file to plan the change;
+    # then the change itself is shown, and only its approval lets it run.
+    (workspace / ".env").write_text("API_KEY=sk-1\n", encoding="utf-8")
+    window = make_window(workspace)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    edits = '{"version":1,"edits":[{"op":"replaceAll","find":"sk","text":"SK"}]}'
+
+    async def scenario() -> tuple[bool, str]:
+        async with connected(workspace, tmp_path / "state", errlog=tmp_path / "e") as s:
+            return await call(s, "fs_applyEdits", path=".env", edits_json=edits)
+
+    def approve_all(dialog: ConfirmDialog) -> None:
+        button = dialog.findChild(QPushButton, "approve-all")
+        assert button is not None
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+    thread, out = _in_thread(scenario)
+    try:
+        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
+        first = _review_dialog()
+        assert first is not None
+        assert "SK-1" not in first.diff.unified.toPlainText()  # no change is planned yet
+        approve_all(first)
+        qtbot.waitUntil(
+            lambda: _review_dialog() is not None and _review_dialog() is not first,
+            timeout=60000,
+        )
+        second = _review_dialog()
+        assert second is not None
+        assert "+ API_KEY=SK-1" in second.diff.unified.toPlainText()
+        assert (workspace / ".env").read_text(encoding="utf-8") == "API_KEY=sk-1\n"
+        approve_all(second)
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
+    finally:
+        thread.join(timeout=60)
+    assert "error" not in out, out.get("error")
+    is_error, text = out["value"]
+    assert not is_error, text
+    assert (workspace / ".env").read_text(encoding="utf-8") == "API_KEY=SK-1\n"
+
+
 def test_a_client_naming_itself_with_markup_is_named_as_text(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:

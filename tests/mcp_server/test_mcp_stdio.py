@@ -325,3 +325,28 @@ def test_other_commands_never_load_the_mcp_sdk(workspace: Path, state_dir: Path)
         check=False,
     )
     assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+
+
+def test_a_write_on_a_secret_file_is_planned_only_once_let_in(
+    workspace: Path, state_dir: Path, tmp_path: Path
+) -> None:
+    # The first approval lets the server read the file to plan the change; the change is
+    # then decided on its own (here by --approve, which answers both).
+    _add_files(workspace)
+    before = (workspace / ".env").read_bytes()
+    edits = '{"version":1,"edits":[{"op":"replaceAll","find":"sk","text":"SK"}]}'
+
+    async def scenario() -> tuple[tuple[bool, str], tuple[bool, str]]:
+        async with connected(workspace, state_dir, "--approve", "no", errlog=tmp_path / "e") as s:
+            refused = await call(s, "fs_applyEdits", path=".env", edits_json=edits)
+        after_no = (workspace / ".env").read_bytes()
+        assert after_no == before
+        async with connected(workspace, state_dir, "--approve", "yes", errlog=tmp_path / "e") as s:
+            done = await call(s, "fs_applyEdits", path=".env", edits_json=edits)
+        return refused, done
+
+    refused, done = asyncio.run(scenario())
+    assert refused[0]
+    assert "(ERR_REJECTED_BY_USER)" in refused[1]
+    assert not done[0], done[1]
+    assert (workspace / ".env").read_bytes() == before.replace(b"sk", b"SK")

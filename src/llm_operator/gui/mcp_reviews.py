@@ -11,7 +11,7 @@ Reviews are shown one at a time, in the order they came; a review the server wit
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -25,7 +25,7 @@ from .tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
     from ..core.plan.review_link import Review, ReviewListener
-    from ..core.plan.session import Run, Session
+    from ..core.plan.session import Decision, Pending, Run, Session
     from .dialogs.confirm_dialog import ConfirmDialog
 
 
@@ -49,6 +49,8 @@ class McpReviews(QObject):
         self._current: Review | None = None
         self._dialog: ConfirmDialog | None = None
         self._tasks: TaskRunner[Run] = TaskRunner(self)
+        self._held_tasks: TaskRunner[list[Pending]] = TaskRunner(self)
+        self._planning: Session | None = None  # the session of the review shown
         queued = Qt.ConnectionType.QueuedConnection
         self.arrived.connect(self._on_arrived, queued)
         self.withdrawn.connect(self._on_withdrawn, queued)
@@ -105,6 +107,7 @@ class McpReviews(QObject):
         # A session of its own, with the window's current settings (secret patterns): a
         # paste may be running in the window's session meanwhile.
         session = Session(window_session.workspace, window_session.state_dir)
+        self._planning = session
         self._tasks.start(
             lambda _progress: session.prepare(review.reply),
             lambda run: self._show(review, run),
@@ -116,18 +119,33 @@ class McpReviews(QObject):
         self._done()
 
     def _show(self, review: Review, run: Run) -> None:
-        from .dialogs.confirm_dialog import ConfirmDialog
-
         if review.withdrawn.is_set() or not run.pending:
             # Nothing to ask here although the server had something to ask: the files
             # changed between the two plans. Nothing may run on a decision not made.
             review.refuse("the files changed before the window could show the commands")
             self._done()
             return
-        dialog = ConfirmDialog(self._parent, run.pending, self._changed_outside())
+        dialog = self._dialog_for(review, run.pending)
+
+        def finished(_code: int) -> None:
+            decisions = dict(dialog.decisions())
+            dialog.deleteLater()
+            if _lets_in_held_writes(run, decisions):
+                self._show_held(review, run, decisions)
+                return
+            self._answer(review, decisions)
+
+        dialog.finished.connect(finished)
+        self._parent.activateWindow()
+        dialog.open()
+
+    def _dialog_for(self, review: Review, pending: list[Pending]) -> ConfirmDialog:
+        from .dialogs.confirm_dialog import ConfirmDialog
+
+        dialog = ConfirmDialog(self._parent, pending, self._changed_outside())
         dialog.setObjectName("mcp-review")
         # The client names itself: its name is shown as plain text, like a reply's.
-        title = f"{shown(review.client)} (MCP) asks for {counted(len(run.pending), 'command')}"
+        title = f"{shown(review.client)} (MCP) asks for {counted(len(pending), 'command')}"
         dialog.setWindowTitle(f"LLM Operator - {title}")
         banner = QLabel()
         set_plain(banner, f"{title}: review them as a pasted reply.", rendered=True)
@@ -139,19 +157,70 @@ class McpReviews(QObject):
         if isinstance(layout, QBoxLayout):
             layout.insertWidget(0, banner)
         self._dialog = dialog
+        return dialog
 
-        def finished(_code: int) -> None:
-            answered = review.answer(dialog.decisions())
-            if not answered:
-                self._say(f"the review of {review.client} (MCP) was withdrawn; nothing sent")
-            dialog.deleteLater()
-            self._done()
+    def _answer(self, review: Review, decisions: Mapping[int, Decision]) -> None:
+        if not review.answer(decisions):
+            self._say(f"the review of {review.client} (MCP) was withdrawn; nothing sent")
+        self._done()
 
-        dialog.finished.connect(finished)
-        self._parent.activateWindow()
-        dialog.open()
+    def _show_held(self, review: Review, run: Run, decisions: dict[int, Decision]) -> None:
+        """The second step of a write on a secret-looking file the person let the window
+        read: plan it here and show its change, as a pasted reply's writes are shown. The
+        answer for such a command is its change's approval; a change the window could not
+        plan is answered with a rejection that says so, so the server never runs a change
+        the person did not see."""
+        from ..core.plan.session import Decision
+
+        session = self._planning
+        assert session is not None
+        approved = {index for index, decision in decisions.items() if decision.approved}
+
+        def plan(_progress: object) -> list[Pending]:
+            return session.open_held(run, decisions)
+
+        def shown(pending: list[Pending]) -> None:
+            if review.withdrawn.is_set():
+                self._done()
+                return
+            planned = {item.index for item in pending}
+            for index in approved - planned - set(decisions):
+                decisions[index] = Decision(
+                    False, "its change could not be planned in the window; see its result"
+                )
+            if not pending:
+                self._answer(review, decisions)
+                return
+            dialog = self._dialog_for(review, pending)
+
+            def second(_code: int) -> None:
+                decisions.update(dialog.decisions())
+                dialog.deleteLater()
+                self._answer(review, decisions)
+
+            dialog.finished.connect(second)
+            self._parent.activateWindow()
+            dialog.open()
+
+        def failed(failure: TaskFailure) -> None:
+            self._failed(review, failure)
+
+        self._held_tasks.start(plan, shown, failed)
 
     def _done(self) -> None:
         self._current = None
         self._dialog = None
         self._next()
+
+
+def _lets_in_held_writes(run: Run, decisions: Mapping[int, Decision]) -> bool:
+    """Whether the person let the window read a secret-looking file to plan a write."""
+    from ..core.actions.base import Kind
+
+    return any(
+        item.held
+        and item.command.spec.kind is Kind.WRITE
+        and decisions.get(item.index) is not None
+        and decisions[item.index].approved
+        for item in run.pending
+    )

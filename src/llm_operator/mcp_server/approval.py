@@ -99,6 +99,9 @@ class Window:
     """The window's review dialog, reached through the workspace's review socket."""
 
     where = "the window"
+    # The window plans a write on a secret-looking file it was let to read and shows its
+    # change in a second dialog; its answer for that command is the change's approval.
+    shows_held_changes = True
 
     def __init__(self, state_folder: Path) -> None:
         self._folder = state_folder

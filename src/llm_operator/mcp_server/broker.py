@@ -268,12 +268,25 @@ class Broker:
         if done is not None:
             self._deliver(group, done)
             return
-        decisions: Mapping[int, Decision] = {}
+        decisions: dict[int, Decision] = {}
         if run.pending:
-            asked = await self._ask(group, run)
+            asked = await self._ask(group, run.pending)
             if asked is None:
                 return
-            decisions = asked
+            decisions = dict(asked)
+            # A write on a secret-looking file is planned only now that the person let the
+            # app read the file; its change is then decided on its own.
+            shown = await worker.run(lambda: session.open_held(run, decisions))
+            if shown:
+                if getattr(self.approver, "shows_held_changes", False):
+                    # The window showed the change itself, after planning it: its answer
+                    # for the command is the change's approval.
+                    decisions |= {item.index: asked[item.index] for item in shown}
+                else:
+                    more = await self._ask(group, shown)
+                    if more is None:
+                        return
+                    decisions |= more
         if _writes(run, decisions) and not await self._take_lock(group, worker):
             return
         # A call cancelled before this point is not run, whatever was decided.
@@ -346,13 +359,13 @@ class Broker:
             for note in session.take_recovery_notes():
                 self._note(f"note: {note}")
 
-    async def _ask(self, group: _Group, run: Run) -> Mapping[int, Decision] | None:
+    async def _ask(self, group: _Group, pending: list[Pending]) -> Mapping[int, Decision] | None:
         """The approver's decisions; None when nothing may run (all cancelled, timeout)."""
         approver = self.approver
         assert approver is not None, "an approver is set before the first call"
         where = approver.where
         reply = "".join(call.block for call in group.calls)
-        asking = asyncio.ensure_future(approver.decide(run.pending, group.client, reply))
+        asking = asyncio.ensure_future(approver.decide(pending, group.client, reply))
         waited = 0.0
         reported = -PROGRESS_EVERY
         try:
