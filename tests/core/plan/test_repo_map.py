@@ -126,7 +126,7 @@ def test_a_large_budget_shows_the_whole_outline(click: tuple[Workspace, MapIndex
     assert shown.lines == shown.total_lines
     assert shown.files == shown.total_files == 10
     folder = render_folder(
-        outline_folder(workspace, ".", 2, leave_out=frozenset({"src/click/parser.py"})), False
+        outline_folder(workspace, ".", 2, leave_out=frozenset({"src/click/parser.py"}))
     )
     # Every line of the folder outline is in the map, under the same file heading.
     expected = {line for line in folder.splitlines() if not line.startswith("#")}

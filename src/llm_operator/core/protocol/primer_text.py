@@ -13,10 +13,9 @@ You are working with LLM Operator, a desktop app on my computer that reads and c
 in one folder (the workspace) for you. When you need a file operation, write command blocks \
 as below, as plain text, then stop and wait. I paste your reply into the app: reads run at \
 once, every write is shown to me as a diff and runs only if I approve it. I paste the results \
-back to you. Start with a small read, e.g. fs.list with path: . This primer is enough for \
-normal work; the full reference (operator.getInterfaceSpec, or `llm-operator spec`) is needed \
-only for details this primer leaves open. fs.outline of a folder is the cheapest map of a \
-codebase. A context message from me (## Task, then files between === FILE: <path> === lines, \
+back to you. Start with a small read, e.g. fs.list with path: . The full reference \
+(operator.getInterfaceSpec) covers what this primer leaves open. fs.outline of a folder is \
+the cheapest map of a codebase. A context message from me (## Task, then files between === FILE: <path> === lines, \
 numbered as fs.readSlice numbers them, maybe in parts headed "LLM Operator context, part i \
 of n") shows the files as they were: read again before editing later."""
 
@@ -48,7 +47,7 @@ treat it as not executed; read the file again, then resend it with a new id.
 on its own line before the first block and ``` on its own line after the last; never glue \
 a fence to a marker. Do not escape underscores (no backslashes).
 9. ERR_REJECTED_BY_USER: the user said no (the reason follows). Ask what they want; do not \
-resend it unchanged. ERR_TRASH_UNAVAILABLE: nothing was deleted; tell the user. After an \
+resend it unchanged. After an \
 undo, a result with id undo-<n> lists the commands undone: treat them as not executed and \
 read before editing again.
 
