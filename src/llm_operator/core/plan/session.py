@@ -95,6 +95,9 @@ class RunItem:
     result: Result | None = None
     pending: Pending | None = None
     deferred: Command | None = None
+    # A write that needs no change (or cannot be made) as planned: answered at execute,
+    # under the write lock, after recovery and the store check (see ``_run_gated``).
+    gated: tuple[Command, Outcome] | None = None
     repeat_of: int | None = None  # index of the earlier item in this run with the same command
     fingerprint: str = ""
 
@@ -354,6 +357,11 @@ class Session:
         if isinstance(produced, Outcome):
             if not produced.ok:
                 produced = self._on_planned_content(produced, command, overlay)
+            if spec.kind is Kind.WRITE and self.state is not None:
+                # "Already holds this content" is a claim about the files: it is only
+                # true once a crashed run's batch is known to be taken back.
+                entry.gated = (command, produced)
+                return
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
             entry.pending = Pending(entry.index, command, reveal=produced)
@@ -488,6 +496,8 @@ class Session:
                     item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
                 item.result = Result(item.id, self._run_deferred(item.deferred))
+            elif item.gated is not None:
+                item.result = self._run_gated(item, *item.gated, writer)
             elif item.repeat_of is not None:
                 first = run.items[item.repeat_of].result
                 assert first is not None
@@ -528,6 +538,8 @@ class Session:
 
     def _apply(self, item: RunItem, writer: BatchWriter, applied: set[int]) -> Result:
         from ..store.applying import apply_changeset
+        from ..store.atomic import watching_folder_syncs
+        from .durability import unsynced_warning
 
         pending = item.pending
         assert pending is not None
@@ -550,14 +562,63 @@ class Session:
                 recorder.begin_command(pending.id, pending.action)
             elif self.store_problem is not None:
                 raise self.store_problem
-            notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
+            with watching_folder_syncs() as unsynced:
+                notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
         except OperatorError as error:
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
-        return Result(pending.id, _with_notes(pending.plan.outcome, notes))
+        return Result(
+            pending.id, unsynced_warning(_with_notes(pending.plan.outcome, notes), unsynced)
+        )
+
+    def _run_gated(
+        self, item: RunItem, command: Command, planned: Outcome, writer: BatchWriter
+    ) -> Result:
+        """A write that changes nothing, answered only under the write lock, after the
+        recovery of a crashed run and the store check: never ok against bytes a
+        recovery would still take back, and never remembered when the store is unusable."""
+        try:
+            writer.hold()
+            remembered = self._remembered(item, strict=True)
+            if remembered is not None and self._settle_remembered(item, remembered):
+                assert item.result is not None
+                return item.result
+        except OperatorError as error:
+            return Result(command.id, failure_outcome(command.action, error, command.id))
+        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        produced = self._guarded(command, context)
+        if isinstance(produced, Outcome):
+            return Result(command.id, produced)
+        if isinstance(produced, Reveal):
+            return Result(command.id, self._unasked(command, produced))
+        if not planned.ok:
+            return Result(command.id, planned)  # what was found when it was checked
+        stale = OperatorError(
+            "ERR_STALE_FILE",
+            "the file changed on disk just before this command was answered (or an earlier "
+            "command of the reply that it builds on was not applied), so it would change "
+            "the file now and the user did not see that change; nothing was written. Read "
+            "it again and resend",
+        )
+        return Result(command.id, failure_outcome(command.action, stale, command.id))
+
+    def _unasked(self, command: Command, produced: Reveal) -> Outcome:
+        if produced.rejected is not None:
+            return produced.rejected
+        # The user was never asked, so this is not their rejection.
+        return failure_outcome(
+            command.action,
+            OperatorError(
+                "ERR_SECRET_READ_NOT_ASKED",
+                "this reads a secret-looking file after a write of the same reply, so "
+                "the app did not ask the user and sent nothing; send the read again in "
+                "a new message",
+            ),
+            command.id,
+        )
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
