@@ -240,6 +240,7 @@ class Session:
         """What recovering a crashed run changed since the last call, for people to read."""
         if self.state is None:
             return []
+        self.state.finished_undos.clear()  # told here: no later undo answers with them
         # A batch left open that touched nothing (its run took its files back itself, or
         # died before the first file) is forgotten quietly: "taken back: 0 path(s)" would
         # tell of a rollback that did not happen.
@@ -663,6 +664,10 @@ class Session:
         if self.state is None:
             raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
         with self.state.writing(self.on_wait) as store:
+            if self.state.finished_undos:
+                # An undo killed part way was just finished: that is the undo asked for
+                # (undoing the batch before it too would undo one batch too many).
+                return self.state.finished_undos.pop()
             return undo_last(store, self.workspace, force=force, expected=expected)
 
     def recent_runs(self, limit: int = 20) -> list[RunEntry]:

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..wording import counted
 from .database import StateStore, StoreError, guarded
 from .leftovers import remove_temp_beside
 from .rewinding import Progress, load_blobs, load_stories, remove_created_dirs, rewind
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .undoing import UndoReport
 
 
 @dataclass(frozen=True)
@@ -34,8 +38,11 @@ class Recovered:
     # the next run (under the write lock) finishes the job before any write.
     finished: bool = True
     temp_files: tuple[str, ...] = ()
+    said: str = ""  # the whole text, when it is not a taken-back batch (a finished undo)
 
     def describe(self) -> str:
+        if self.said:
+            return self.said
         text = (
             f"a run that stopped mid-batch was taken back: {counted(len(self.rewound), 'path')} "
             f"restored to what they held before it"
@@ -66,6 +73,30 @@ def recovery_failed(stuck: list[Recovered]) -> StoreError:
         "failing disk) and run again: the next run finishes taking it back first",
         {"problems": [p for r in stuck for p in r.problems]},
     )
+
+
+def finish_undos(
+    store: StateStore, workspace: Workspace, reports: list[UndoReport]
+) -> list[Recovered]:
+    """Finish the undos a killed run left in progress; their reports go to ``reports``."""
+    from .undo_progress import finish_started
+
+    found = []
+    for report in finish_started(store, workspace):
+        reports.append(report)
+        said = f"an undo that was stopped part way was finished: {report.summary}"
+        problems = () if report.ok or report.refused else report.problems
+        found.append(
+            Recovered(
+                report.batch.id if report.batch else "",
+                (*report.restored, *report.removed),
+                (),
+                problems,
+                finished=not problems,
+                said=said,
+            )
+        )
+    return found
 
 
 def recover(store: StateStore, workspace: Workspace) -> list[Recovered]:

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from ..wording import counted
 from .batch_records import BatchInfo, read_info
 from .database import StateStore, guarded
+from .leftovers import remove_temp_beside
 from .notices import UndoNotice, queue_notice
 from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
+from .undo_progress import mark_started, mark_stopped
 from .workspace import Workspace
 
 
@@ -107,11 +109,18 @@ def undo_last(
             info, (), (), (), tuple(conflicts.values()), True, summary, tuple(conflicts)
         )
     progress = Progress()
+    # On record before the first file is touched, so a killed undo is finished by the
+    # next run; temp files first (of a killed attempt), then files, then folders.
+    mark_started(store, batch)
+    _temps, temp_problems = remove_temp_beside(workspace, [s.path for s in stories])
+    progress.problems += temp_problems
     for story in stories:
         rewind(workspace, story, blobs, progress, force=force)
     remove_created_dirs(workspace, stories, progress)
     notice = None
-    if not progress.failed:
+    if progress.failed:
+        mark_stopped(store, batch)  # said below; undo again to finish it
+    else:
         files = sorted({s.path for s in stories})
         with guarded("mark the batch undone"), store.transaction() as db:
             db.execute(
@@ -125,6 +134,12 @@ def undo_last(
         f"Undid '{info.label}': restored {counted(len(progress.restored), 'path')}, "
         f"removed {len(progress.removed)}"
     )
+    if progress.failed:
+        summary = (
+            f"Undo of '{info.label}' did not finish (restored "
+            f"{counted(len(progress.restored), 'path')}, removed {len(progress.removed)}); "
+            "the batch stays on record: fix the cause and undo again"
+        )
     if progress.problems:
         summary += f"; {counted(len(progress.problems), 'problem')}: " + "; ".join(
             progress.problems

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .journal import Journal
     from .notices import UndoNotice
     from .recovery import Recovered
+    from .undoing import UndoReport
 
 
 class WorkspaceState:
@@ -41,6 +42,8 @@ class WorkspaceState:
         self.problem: StoreError | None = None
         self.store: StateStore | None = None
         self.recovered: list[Recovered] = []
+        # Undos a killed run left unfinished, finished by this one (see undo_progress).
+        self.finished_undos: list[UndoReport] = []
         try:
             self.store = StateStore(folder)
         except StoreError as error:
@@ -76,9 +79,10 @@ class WorkspaceState:
             if self.problem is not None and self.problem.code == RECOVERY_FAILED:
                 self.problem = None  # another run finished it meanwhile
             return
-        from .recovery import recover, recovery_failed
+        from .recovery import finish_undos, recover, recovery_failed
 
         found = recover(store, self.workspace)
+        found += finish_undos(store, self.workspace, self.finished_undos)
         self.recovered += found
         stuck = [r for r in found if not r.finished]
         if stuck:
