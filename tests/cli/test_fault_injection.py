@@ -390,3 +390,104 @@ def test_every_fault_at_every_mutating_call_tells_the_truth(
     assert tally.trials > 500
     assert tally.missed < tally.trials / 4, "the dry run must predict the calls"
     assert not tally.failures, _report(tally)
+
+
+# -- one fault each, named ---------------------------------------------------------------
+
+
+def _one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[World, Scenario]:
+    redirect_trash(tmp_path, monkeypatch)
+    scenario = SCENARIOS[name]
+    world = World(tmp_path / "one")
+    world.base.mkdir()
+    (world.base / "reply.txt").write_text(scenario.reply, encoding="utf-8")
+    scenario.prepare(world)
+    return world, scenario
+
+
+def _exec(world: World, reply: str, inject: str | None) -> subprocess.CompletedProcess[str]:
+    (world.base / "reply.txt").write_text(reply, encoding="utf-8")
+    scenario = Scenario("one", ("exec", "--yes"), reply, {}, {}, _new_store)
+    return _traced(world, scenario, inject, world.base / "one.log")
+
+
+def test_a_run_that_cannot_take_a_crash_back_refuses_even_a_write_that_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, _ = _one(tmp_path, monkeypatch, "after a crash")
+    assert (world.workspace / "b.txt").read_bytes() == NEW  # the crashed batch's bytes
+    same = cmd("same", "fs.write", path="b.txt", content_b64=b64(NEW))
+    # Every rename fails: recovery cannot put the files back, at open nor under the lock.
+    reply = same + "\n" + cmd("r1", "fs.read", path="a.txt")
+    done = _exec(world, reply, "renameat:error=EIO:when=1+")
+    assert "INJECTED" in (world.base / "one.log").read_text()
+    assert "Traceback" not in done.stderr
+    written, read = parse_results(done.stdout)
+    assert written.code == "ERR_RECOVERY_FAILED", written.summary
+    assert "could not be taken back" in written.summary
+    assert read.ok
+    assert "writes are refused: ERR_RECOVERY_FAILED" in done.stderr
+    assert done.returncode == 1
+    # Nothing was remembered: once the disk works, recovery puts a.txt back and the same
+    # paste writes it, once.
+    done = _exec(world, same, None)
+    (result,) = parse_results(done.stdout)
+    assert result.ok, result.summary
+    assert "already holds" not in result.summary
+    assert not result.repeat
+    assert (world.workspace / "b.txt").read_bytes() == NEW
+    assert (world.workspace / "a.txt").read_bytes() == OLD
+    assert not temp_leftovers(world.workspace)
+
+
+def test_a_change_whose_folder_sync_failed_is_ok_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, _ = _one(tmp_path, monkeypatch, "batch")
+    # fsync 1 is the temp file's, 2 the folder's after the rename.
+    done = _exec(
+        world, cmd("w", "fs.write", path="e.txt", content_b64=b64(MADE)), "fsync:error=EIO:when=2"
+    )
+    assert "INJECTED" in (world.base / "one.log").read_text()
+    (result,) = parse_results(done.stdout)
+    assert result.ok, result.summary
+    assert "may not survive a power loss" in (result.details or "")
+    assert (world.workspace / "e.txt").read_bytes() == MADE
+
+
+def _undo(world: World, inject: str | None) -> subprocess.CompletedProcess[str]:
+    return _traced(world, SCENARIOS["undo"], inject, world.base / "undo.log")
+
+
+def test_an_undo_that_cannot_remove_a_folder_names_it_and_keeps_the_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, _ = _one(tmp_path, monkeypatch, "undo")
+    # unlinkat 1 removes new/sub/d.txt; 2 removes the folder new/sub.
+    done = _undo(world, "unlinkat:error=EIO:when=2")
+    assert "INJECTED" in (world.base / "undo.log").read_text()
+    assert done.returncode == 1
+    assert "new/sub" in done.stdout
+    assert "did not finish" in done.stdout
+    assert (world.workspace / "new" / "sub").is_dir()
+    done = _undo(world, None)
+    assert done.returncode == 0, done.stdout
+    assert not (world.workspace / "new").exists()
+    assert (world.workspace / "a.txt").read_bytes() == OLD
+
+
+def test_a_killed_undo_is_finished_by_the_next_run_temp_files_included(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, _ = _one(tmp_path, monkeypatch, "undo")
+    _undo(world, "renameat:signal=SIGKILL:when=2")
+    assert temp_leftovers(world.workspace), "the kill must leave a temp file"
+    done = _exec(world, cmd("r", "fs.read", path="a.txt"), None)
+    assert "an undo that was stopped part way was finished" in done.stderr
+    assert not temp_leftovers(world.workspace)
+    for rel, (old, _) in BATCH_FILES.items():
+        path = world.workspace / rel
+        assert (path.read_bytes() if path.exists() else None) == old, rel
+    assert not (world.workspace / "new").exists()
+    # The finished undo is not undone twice, and its notice leads the next results.
+    assert "Nothing to undo" in _undo(world, None).stdout
