@@ -593,10 +593,10 @@ class Session:
         produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
             return Result(command.id, produced)
-        if isinstance(produced, Reveal):
-            return Result(command.id, self._unasked(command, produced))
         if not planned.ok:
-            return Result(command.id, planned)  # what was found when it was checked
+            # What was found when it was checked (it now needs a change, or consent to
+            # show what it quotes: either way not something to do unasked).
+            return Result(command.id, planned)
         stale = OperatorError(
             "ERR_STALE_FILE",
             "the file changed on disk just before this command was answered (or an earlier "
@@ -605,21 +605,6 @@ class Session:
             "it again and resend",
         )
         return Result(command.id, failure_outcome(command.action, stale, command.id))
-
-    def _unasked(self, command: Command, produced: Reveal) -> Outcome:
-        if produced.rejected is not None:
-            return produced.rejected
-        # The user was never asked, so this is not their rejection.
-        return failure_outcome(
-            command.action,
-            OperatorError(
-                "ERR_SECRET_READ_NOT_ASKED",
-                "this reads a secret-looking file after a write of the same reply, so "
-                "the app did not ask the user and sent nothing; send the read again in "
-                "a new message",
-            ),
-            command.id,
-        )
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
