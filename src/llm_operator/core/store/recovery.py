@@ -84,7 +84,8 @@ def finish_undos(
     found = []
     for report in finish_started(store, workspace):
         reports.append(report)
-        said = f"an undo that was stopped part way was finished: {report.summary}"
+        done = "could not be finished" if report.refused or not report.ok else "was finished"
+        said = f"an undo that was stopped part way {done}: {report.summary}"
         problems = () if report.ok or report.refused else report.problems
         found.append(
             Recovered(
