@@ -252,6 +252,6 @@ def has_open_batch(store: StateStore) -> bool:
     with guarded("read the undo journal"), store.reading() as db:
         row = db.execute(
             "SELECT 1 FROM batches WHERE state = 'open' "
-            "OR (state = 'committed' AND undone_at IS NOT NULL) LIMIT 1"
+            "OR (state = 'committed' AND undone_at = 'in progress') LIMIT 1"
         ).fetchone()
     return row is not None
