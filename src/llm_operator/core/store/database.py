@@ -250,6 +250,7 @@ def has_open_batch(store: StateStore) -> bool:
     enough for every open, so the recovery code is loaded only when there is something to
     recover."""
     with guarded("read the undo journal"), store.reading() as db:
+        # 'in progress': undo_progress.IN_PROGRESS, the mark of an undo not yet finished.
         row = db.execute(
             "SELECT 1 FROM batches WHERE state = 'open' "
             "OR (state = 'committed' AND undone_at = 'in progress') LIMIT 1"
