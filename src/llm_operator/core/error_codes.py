@@ -77,6 +77,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_STATE_STORE_UNAVAILABLE": "the state store is read-only or full; nothing written",
         "ERR_STATE_STORE_DAMAGED": "the state store file is damaged; writes are refused",
         "ERR_STATE_STORE_FAILED": "a write could not be recorded, so it was taken back",
+        "ERR_RECOVERY_FAILED": "a crashed run could not be taken back; writes are refused",
         # patch and edits
         "ERR_MISSING_PATCH_B64": "fs.patch without patch_b64",
         "ERR_INVALID_PATCH": "a patch that is not a well-formed unified diff",

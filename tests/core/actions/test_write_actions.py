@@ -48,11 +48,15 @@ def test_write_of_identical_content_needs_no_approval(
     make_session: Any, cmd: Any, workspace: Path
 ) -> None:
     current = (workspace / "README.md").read_text(encoding="utf-8")
-    run = make_session().prepare(cmd("w1", "fs.write", path="README.md", content_b64=b64(current)))
+    session = make_session()
+    run = session.prepare(cmd("w1", "fs.write", path="README.md", content_b64=b64(current)))
     assert run.pending == []
     (item,) = run.items
-    assert item.result is not None
-    assert item.result.outcome.ok
+    # Answered when the run executes, under the write lock, with no decision to make.
+    assert item.result is None
+    (result,) = session.execute(run, {})
+    assert result.ok, result.summary
+    assert "already holds this content" in result.outcome.summary
 
 
 # -- failures: each leaves the workspace byte-identical -----------------------------------

@@ -53,13 +53,17 @@ class BatchWriter:
     written: list[int] = field(default_factory=list)  # indexes of items whose writes landed
     delay: float = field(default_factory=lambda: float(os.environ.get(APPLY_DELAY_ENV) or 0))
 
+    def hold(self) -> None:
+        """Take the write lock (recovering what a crashed run left); raises StoreError."""
+        if self.state is not None and not self.locked:
+            self.state.acquire(self.on_wait)
+            self.locked = True
+
     def begin_write(self) -> BatchRecorder | None:
         """Lock and open the batch before the first approved change; raises StoreError."""
         if self.state is None:
             return None
-        if not self.locked:
-            self.state.acquire(self.on_wait)
-            self.locked = True
+        self.hold()
         if self.recorder is None:
             self.recorder = self.state.journal.begin_batch(self.label)
         return self.recorder

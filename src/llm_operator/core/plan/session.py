@@ -106,6 +106,9 @@ class RunItem:
     result: Result | None = None
     pending: Pending | None = None
     deferred: Command | None = None
+    # A write that needs no change (or cannot be made) as planned: answered at execute,
+    # under the write lock, after recovery and the store check (see ``_run_gated``).
+    gated: tuple[Command, Outcome] | None = None
     repeat_of: int | None = None  # index of the earlier item in this run with the same command
     fingerprint: str = ""
     private: bool = False  # reached a secret-looking file: its result is not kept on disk
@@ -250,6 +253,7 @@ class Session:
         """What recovering a crashed run changed since the last call, for people to read."""
         if self.state is None:
             return []
+        self.state.finished_undos.clear()  # told here: no later undo answers with them
         # A batch left open that touched nothing (its run took its files back itself, or
         # died before the first file) is forgotten quietly: "taken back: 0 path(s)" would
         # tell of a rollback that did not happen.
@@ -383,6 +387,11 @@ class Session:
         if isinstance(produced, Outcome):
             if not produced.ok:
                 produced = self._on_planned_content(produced, command, overlay)
+            if spec.kind is Kind.WRITE and self.state is not None:
+                # "Already holds this content" is a claim about the files: it is only
+                # true once a crashed run's batch is known to be taken back.
+                entry.gated = (command, produced)
+                return
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
             entry.pending = Pending(entry.index, command, reveal=produced)
@@ -572,6 +581,8 @@ class Session:
                     item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
                 item.result = Result(item.id, self._run_deferred(item.deferred))
+            elif item.gated is not None:
+                item.result = self._run_gated(item, *item.gated, writer)
             elif item.repeat_of is not None:
                 first = run.items[item.repeat_of].result
                 assert first is not None
@@ -615,6 +626,8 @@ class Session:
 
     def _apply(self, item: RunItem, writer: BatchWriter, applied: set[int]) -> Result:
         from ..store.applying import apply_changeset
+        from ..store.atomic import watching_folder_syncs
+        from .durability import unsynced_warning
 
         pending = item.pending
         assert pending is not None
@@ -637,7 +650,8 @@ class Session:
                 recorder.begin_command(pending.id, pending.action)
             elif self.store_problem is not None:
                 raise self.store_problem
-            notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
+            with watching_folder_syncs() as unsynced:
+                notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
         except OperatorError as error:
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:
@@ -647,7 +661,7 @@ class Session:
         from .landed import with_landed
 
         landed = with_landed(pending.plan.outcome, pending.plan.changes)
-        return Result(pending.id, _with_notes(landed, notes))
+        return Result(pending.id, unsynced_warning(_with_notes(landed, notes), unsynced))
 
     def _run_approved(self, command: Command) -> Outcome:
         """A held read the user approved: run now, its result (or failure) sent whole."""
@@ -658,6 +672,37 @@ class Session:
         if isinstance(produced, Plan):  # no read plans; never sent unseen all the same
             raise RuntimeError(f"{command.action} planned a change as a read")
         return produced
+
+    def _run_gated(
+        self, item: RunItem, command: Command, planned: Outcome, writer: BatchWriter
+    ) -> Result:
+        """A write that changes nothing, answered only under the write lock, after the
+        recovery of a crashed run and the store check: never ok against bytes a
+        recovery would still take back, and never remembered when the store is unusable."""
+        try:
+            writer.hold()
+            remembered = self._remembered(item, strict=True)
+            if remembered is not None and self._settle_remembered(item, remembered):
+                assert item.result is not None
+                return item.result
+        except OperatorError as error:
+            return Result(command.id, failure_outcome(command.action, error, command.id))
+        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        produced = self._guarded(command, context)
+        if isinstance(produced, Outcome):
+            return Result(command.id, produced)
+        if not planned.ok:
+            # What was found when it was checked (it now needs a change, or consent to
+            # show what it quotes: either way not something to do unasked).
+            return Result(command.id, planned)
+        stale = OperatorError(
+            "ERR_STALE_FILE",
+            "the file changed on disk just before this command was answered (or an earlier "
+            "command of the reply that it builds on was not applied), so it would change "
+            "the file now and the user did not see that change; nothing was written. Read "
+            "it again and resend",
+        )
+        return Result(command.id, failure_outcome(command.action, stale, command.id))
 
     def _run_deferred(self, command: Command) -> Outcome:
         context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
@@ -703,6 +748,10 @@ class Session:
         if self.state is None:
             raise OperatorError("ERR_NO_STATE_DIR", "this session keeps no undo journal")
         with self.state.writing(self.on_wait) as store:
+            if self.state.finished_undos:
+                # An undo killed part way was just finished: that is the undo asked for
+                # (undoing the batch before it too would undo one batch too many).
+                return self.state.finished_undos.pop()
             return undo_last(store, self.workspace, force=force, expected=expected)
 
     def recent_runs(self, limit: int = 20) -> list[RunEntry]:

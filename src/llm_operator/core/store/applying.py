@@ -148,11 +148,13 @@ def _parent_of(real: Path, workspace: Workspace | None, create: bool) -> Iterato
             os.close(fd)
 
 
-def make_missing_dirs(spot: Spot) -> tuple[int, list[str]]:
+def make_missing_dirs(spot: Spot, created: list[str] | None = None) -> tuple[int, list[str]]:
     """Create ``spot.missing`` one folder at a time; returns (new descriptor of the last
-    folder, the relative paths created). Each new folder is opened with O_NOFOLLOW."""
+    folder, the relative paths created). Each new folder is opened with O_NOFOLLOW.
+    Each one is added to ``created`` as soon as it exists, so a failure part way leaves
+    the caller knowing every folder to take back."""
     fd = os.dup(spot.dir_fd)
-    created: list[str] = []
+    created = [] if created is None else created
     parts = list(spot.dir_parts)
     try:
         for name in spot.missing:
@@ -434,8 +436,7 @@ def _mode_after(target: _Target) -> int | None:
 
 def _write(workspace: Workspace, target: _Target, rollback: _Rollback) -> None:
     with _locate_target(workspace, target.change) as spot:
-        fd, created = make_missing_dirs(spot)
-        rollback.created_dirs += created
+        fd, _ = make_missing_dirs(spot, rollback.created_dirs)
         try:
             assert target.change.after is not None
             _write_in(fd, spot.name, target.real, target.change.after, _mode_after(target))

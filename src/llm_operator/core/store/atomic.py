@@ -10,9 +10,11 @@ target.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 TEMP_NAME = re.compile(r"\..+\.llmop-[0-9a-f]{8}\.tmp", re.DOTALL)
@@ -33,10 +35,33 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+# Folder syncs that failed with a real error while ``watching_folder_syncs`` was active:
+# the change is on disk, but may not survive a power loss.
+_SYNC_FAILURES: ContextVar[list[str] | None] = ContextVar("folder_sync_failures", default=None)
+# A file system that cannot sync a folder at all says so with these: nothing to warn about.
+_CANNOT_SYNC_DIRS = (errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EROFS, errno.EBADF)
+
+
+@contextlib.contextmanager
+def watching_folder_syncs() -> Iterator[list[str]]:
+    """Collect the reasons of folder syncs that failed inside the block."""
+    found: list[str] = []
+    token = _SYNC_FAILURES.set(found)
+    try:
+        yield found
+    finally:
+        _SYNC_FAILURES.reset(token)
+
+
 def fsync_dir(dir_fd: int) -> None:
-    # Makes the rename itself durable; not every file system allows it, hence best effort.
-    with contextlib.suppress(OSError):
+    # Makes the rename itself durable; not every file system allows it, hence best effort:
+    # the change is made either way, and a real failure (EIO) is reported to the watcher.
+    try:
         os.fsync(dir_fd)
+    except OSError as exc:
+        watcher = _SYNC_FAILURES.get()
+        if watcher is not None and exc.errno not in _CANNOT_SYNC_DIRS:
+            watcher.append((exc.strerror or type(exc).__name__).lower())
 
 
 Writer = Callable[[int, bytes], None]

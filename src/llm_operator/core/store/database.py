@@ -265,8 +265,13 @@ def guarded(doing: str) -> Iterator[None]:
 
 
 def has_open_batch(store: StateStore) -> bool:
-    """Whether a run left a batch uncommitted: one indexed lookup, cheap enough for every
-    open, so the recovery code is loaded only when there is something to recover."""
+    """Whether a run left a batch uncommitted (or an undo unfinished): one lookup, cheap
+    enough for every open, so the recovery code is loaded only when there is something to
+    recover."""
     with guarded("read the undo journal"), store.reading() as db:
-        row = db.execute("SELECT 1 FROM batches WHERE state = 'open' LIMIT 1").fetchone()
+        # 'in progress': undo_progress.IN_PROGRESS, the mark of an undo not yet finished.
+        row = db.execute(
+            "SELECT 1 FROM batches WHERE state = 'open' "
+            "OR (state = 'committed' AND undone_at = 'in progress') LIMIT 1"
+        ).fetchone()
     return row is not None

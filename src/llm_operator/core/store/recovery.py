@@ -5,23 +5,27 @@ belong to a run that died (a live run holds the lock until it commits). Every pa
 such a batch that holds one of the states the batch planned goes back to what it held
 before; a path that already holds that is left; a path someone else changed since is
 left alone and reported. Temp files the killed write left beside those paths are
-removed. Then the batch is deleted: its commands were never remembered (memory is
-committed with the batch), so pasting the reply again runs each of them exactly once.
+removed first, then the files are put back, then the folders the batch made are removed.
+When any of that fails (an I/O error), the batch stays open and ``finished`` is False:
+the caller refuses every write until a later run completes it. Then the batch is
+deleted: its commands were never remembered (memory is committed with the batch), so
+pasting the reply again runs each of them exactly once.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..errors import OperatorError
 from ..wording import counted
-from .applying import TEMP_NAME
 from .database import StateStore, StoreError, guarded
-from .files import open_dir
-from .rewinding import PathStory, Progress, load_blobs, load_stories, remove_created_dirs, rewind
+from .leftovers import remove_temp_beside
+from .rewinding import Progress, load_blobs, load_stories, remove_created_dirs, rewind
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .undoing import UndoReport
 
 
 @dataclass(frozen=True)
@@ -30,8 +34,15 @@ class Recovered:
     rewound: tuple[str, ...]
     left_alone: tuple[str, ...]
     problems: tuple[str, ...]
+    # False while something of the batch could not be put back: it stays on record, and
+    # the next run (under the write lock) finishes the job before any write.
+    finished: bool = True
+    temp_files: tuple[str, ...] = ()
+    said: str = ""  # the whole text, when it is not a taken-back batch (a finished undo)
 
     def describe(self) -> str:
+        if self.said:
+            return self.said
         text = (
             f"a run that stopped mid-batch was taken back: {counted(len(self.rewound), 'path')} "
             f"restored to what they held before it"
@@ -40,9 +51,53 @@ class Recovered:
             text += (
                 f"; changed by someone else since, left as they are: {', '.join(self.left_alone)}"
             )
+        if self.temp_files:
+            text += f"; temp files removed: {', '.join(self.temp_files)}"
         if self.problems:
             text += f"; problems: {'; '.join(self.problems)}"
+        if not self.finished:
+            text += (
+                "; this is not finished: writes are refused until a later run completes it "
+                "(fix the cause, then run again)"
+            )
         return text
+
+
+def recovery_failed(stuck: list[Recovered]) -> StoreError:
+    problems = "; ".join(p for r in stuck for p in r.problems) or "unknown"
+    return StoreError(
+        "ERR_RECOVERY_FAILED",
+        "a run that stopped mid-batch could not be taken back completely "
+        f"({problems}), so the files may still hold its changes; every write is refused "
+        "and nothing was written. The user can fix the cause (free space, permissions, a "
+        "failing disk) and run again: the next run finishes taking it back first",
+        {"problems": [p for r in stuck for p in r.problems]},
+    )
+
+
+def finish_undos(
+    store: StateStore, workspace: Workspace, reports: list[UndoReport]
+) -> list[Recovered]:
+    """Finish the undos a killed run left in progress; their reports go to ``reports``."""
+    from .undo_progress import finish_started
+
+    found = []
+    for report in finish_started(store, workspace):
+        reports.append(report)
+        done = "could not be finished" if report.refused or not report.ok else "was finished"
+        said = f"an undo that was stopped part way {done}: {report.summary}"
+        problems = () if report.ok or report.refused else report.problems
+        found.append(
+            Recovered(
+                report.batch.id if report.batch else "",
+                (*report.restored, *report.removed),
+                (),
+                problems,
+                finished=not problems,
+                said=said,
+            )
+        )
+    return found
 
 
 def recover(store: StateStore, workspace: Workspace) -> list[Recovered]:
@@ -63,10 +118,15 @@ def _recover_one(store: StateStore, workspace: Workspace, batch: int) -> Recover
     broken = {problem.partition(":")[0] for problem in damaged}
     progress = Progress(problems=list(damaged))
     usable = [s for s in stories if s.path not in broken]
+    # Temp files first (one may stand in a folder the batch made), then files, then the
+    # folders, deepest first.
+    temps, problems = remove_temp_beside(workspace, [s.path for s in stories])
+    if problems:
+        progress.failed = True
+        progress.problems += problems
     for story in usable:
         rewind(workspace, story, blobs, progress)
     remove_created_dirs(workspace, usable, progress)
-    _remove_temp_files(workspace, stories)
     if not progress.failed:
         # When the store cannot be written (a full disk), the batch stays open: its files
         # are back already, so the next recovery finds them so and forgets it.
@@ -81,23 +141,6 @@ def _recover_one(store: StateStore, workspace: Workspace, batch: int) -> Recover
         tuple(progress.restored + progress.removed),
         tuple(progress.left_alone),
         tuple(progress.problems),
+        finished=not progress.failed,
+        temp_files=tuple(temps),
     )
-
-
-def _remove_temp_files(workspace: Workspace, stories: list[PathStory]) -> None:
-    """Temp files (``.<name>.llmop-<hex>.tmp``) of a write killed before its rename."""
-    for story in stories:
-        folder, _, name = story.path.rpartition("/")
-        prefix = f".{name[:200]}.llmop-"
-        # By descriptor, so a folder swapped for a symlink is never searched or cleaned.
-        with (
-            contextlib.suppress(OSError, OperatorError),
-            open_dir(workspace, folder or ".") as (
-                _,
-                fd,
-            ),
-        ):
-            for entry in os.scandir(fd):
-                if entry.name.startswith(prefix) and TEMP_NAME.fullmatch(entry.name):
-                    with contextlib.suppress(OSError):
-                        os.unlink(entry.name, dir_fd=fd)

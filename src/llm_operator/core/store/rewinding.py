@@ -8,7 +8,7 @@ left as it is, and anything else was changed by someone else and is reported.
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import json
 import os
 import sqlite3
@@ -223,13 +223,28 @@ def rewind(
 
 
 def remove_created_dirs(workspace: Workspace, stories: list[PathStory], progress: Progress) -> None:
+    """Remove the folders the batch made, deepest first, once their files are gone.
+
+    A folder that holds something else now (someone put a file there) is kept: it is
+    theirs now. One that cannot be removed for another reason (an I/O error) fails the
+    rewind, so its batch stays on record and the next attempt removes it."""
     folders = {folder for story in stories for folder in story.created_dirs}
     for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
         # By descriptor: rmdir removes only an empty folder, and never through a symlink.
-        with (
-            contextlib.suppress(OSError, OperatorError),
-            workspace.locate(folder, follow_last=False) as spot,
-        ):
-            if spot.is_dir:
+        try:
+            with workspace.locate(folder, follow_last=False) as spot:
+                if not spot.is_dir or spot.is_link:
+                    continue
                 os.rmdir(spot.name, dir_fd=spot.dir_fd)
-                progress.removed.append(folder)
+        except OperatorError:
+            continue  # the way there is no folder of the workspace any more: not ours
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                progress.failed = True
+                progress.problems.append(
+                    f"{folder}: a folder the batch made could not be removed ({reason_of(exc)})"
+                )
+            continue
+        progress.removed.append(folder)

@@ -17,14 +17,17 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from dataclasses import dataclass
 
 from ..wording import counted
 from .batch_records import BatchInfo, read_info
 from .database import StateStore, StoreError, guarded
+from .leftovers import remove_temp_beside
 from .notices import UndoNotice, notice_text, queue_notice
 from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
+from .undo_progress import mark_started, mark_stopped
 from .workspace import Workspace
 
 
@@ -151,12 +154,30 @@ def undo_last(
         )
         return UndoReport(info, (), (), (), (f"state store: {reason}",), True, summary)
     progress = Progress()
+    # On record before the first file is touched, so a killed undo is finished by the
+    # next run; temp files first (of a killed attempt), then files, then folders.
+    try:
+        mark_started(store, batch)
+    except StoreError as error:
+        reason = error.details.get("reason") or error.message
+        summary = (
+            f"Undo of '{info.label}' refused: the state store cannot record an undo "
+            f"({error.code}: {reason}). Nothing was undone; fix the state store and undo again."
+        )
+        return UndoReport(info, (), (), (), (f"state store: {reason}",), True, summary)
+    _temps, temp_problems = remove_temp_beside(workspace, [s.path for s in stories])
+    progress.problems += temp_problems
     for story in stories:
         rewind(workspace, story, blobs, progress, force=force)
     remove_created_dirs(workspace, stories, progress)
     notice = None
     unrecorded = None
-    if not progress.failed:
+    if progress.failed:
+        # Said below; undo again to finish it. A store that cannot take this mark leaves
+        # the undo marked in progress, which the next run finishes.
+        with contextlib.suppress(StoreError):
+            mark_stopped(store, batch)
+    else:
         try:
             with guarded("mark the batch undone"), store.transaction() as db:
                 notice = _mark_undone(db, batch, info, files)
@@ -178,6 +199,12 @@ def undo_last(
             "files above are back as they were before the batch, but the journal still "
             "lists it as not undone and its commands are still remembered; the notice for "
             "the chat was not kept, so paste it now"
+        )
+    if progress.failed:
+        summary = (
+            f"Undo of '{info.label}' did not finish (restored "
+            f"{counted(len(progress.restored), 'path')}, removed {len(progress.removed)}); "
+            "the batch stays on record: fix the cause and undo again"
         )
     if progress.problems:
         summary += f"; {counted(len(progress.problems), 'problem')}: " + "; ".join(

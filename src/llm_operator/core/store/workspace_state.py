@@ -1,10 +1,12 @@
 """A workspace's state as a session sees it: the store, the write lock, memory, journal.
 
-Opening never fails: a state store that cannot be opened (read-only or full folder, a
-damaged file) leaves ``problem`` set, reads still run, and every write is refused with
-that problem's ERR_ code, so nothing can run twice unnoticed. Opening also recovers a
-batch a crashed run left open, when no other run holds the lock (a run that holds it is
-alive; the lock's next holder recovers instead).
+Opening never fails: a state store or write lock that cannot be opened (read-only or full
+folder, a damaged file), or a crashed batch that cannot be taken back completely
+(ERR_RECOVERY_FAILED), leaves ``problem`` set, reads still run, and every write is
+refused with that problem's ERR_ code, so nothing can run twice unnoticed and nothing is
+answered against a crashed batch's bytes. The next run that takes the lock tries again.
+Opening also recovers a batch a crashed run left open, when no other run holds the lock
+(a run that holds it is alive; the lock's next holder recovers instead).
 
 Start-up: a read-only run needs none of the journal, recovery or undo code, so those
 modules are imported only when a run writes, undoes, or when the one-row query
@@ -24,10 +26,13 @@ from .lock import OnWait, WorkspaceLock
 from .memory import SessionMemory
 from .workspace import Workspace
 
+RECOVERY_FAILED = "ERR_RECOVERY_FAILED"
+
 if TYPE_CHECKING:
     from .journal import Journal
     from .notices import UndoNotice
     from .recovery import Recovered
+    from .undoing import UndoReport
 
 
 class WorkspaceState:
@@ -37,6 +42,8 @@ class WorkspaceState:
         self.problem: StoreError | None = None
         self.store: StateStore | None = None
         self.recovered: list[Recovered] = []
+        # Undos a killed run left unfinished, finished by this one (see undo_progress).
+        self.finished_undos: list[UndoReport] = []
         try:
             self.store = StateStore(folder)
         except StoreError as error:
@@ -50,8 +57,11 @@ class WorkspaceState:
         try:
             if not self.lock.try_acquire():
                 return
-        except StoreError:
-            return  # the lock file cannot be made; writes will say why
+        except StoreError as error:
+            # Without the lock nothing can be recovered, so the state of the workspace is
+            # unknown: every write is refused with this (reads carry it as a notice).
+            self.problem = error
+            return
         try:
             self._recover(self._open_store())
         except StoreError as error:
@@ -60,12 +70,26 @@ class WorkspaceState:
             self.lock.release()
 
     def _recover(self, store: StateStore) -> None:
-        """Roll back what a crashed run left open (the caller holds the write lock)."""
-        if not has_open_batch(store):
-            return
-        from .recovery import recover
+        """Roll back what a crashed run left open (the caller holds the write lock).
 
-        self.recovered += recover(store, self.workspace)
+        Raises ERR_RECOVERY_FAILED when something of it could not be put back: no write
+        may be planned or answered against files that still hold a crashed batch's bytes.
+        """
+        if not has_open_batch(store):
+            if self.problem is not None and self.problem.code == RECOVERY_FAILED:
+                self.problem = None  # another run finished it meanwhile
+            return
+        from .recovery import finish_undos, recover, recovery_failed
+
+        found = recover(store, self.workspace)
+        found += finish_undos(store, self.workspace, self.finished_undos)
+        self.recovered += found
+        stuck = [r for r in found if not r.finished]
+        if stuck:
+            self.problem = recovery_failed(stuck)
+            raise self.problem
+        if self.problem is not None and self.problem.code == RECOVERY_FAILED:
+            self.problem = None
 
     def _open_store(self) -> StateStore:
         if self.store is None:
