@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from support.actions import b64, cli, edits_b64
+from support.fixtures import parse_results
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="symlinks")
 
@@ -236,15 +237,10 @@ def test_a_missing_secret_file_gets_the_same_answers_as_a_present_one(tmp_path: 
 
 
 def _details(stdout: str, cmd_id: str) -> str:
-    import base64
-
-    found = re.search(
-        rf"^id: {re.escape(cmd_id)}\nok: true\nsummary: [^\n]*\ndetails_b64: ([A-Za-z0-9+/=]+)",
-        stdout,
-        flags=re.MULTILINE,
-    )
-    assert found is not None, stdout
-    return base64.b64decode(found[1]).decode("utf-8")
+    """The details of ``cmd_id``'s ok result, in whichever form exec printed them."""
+    found = [result for result in parse_results(stdout) if result.id == cmd_id and result.ok]
+    assert found, stdout
+    return found[0].details
 
 
 def test_approved_commands_on_secrets_are_planned_and_applied(tmp_path: Path) -> None:

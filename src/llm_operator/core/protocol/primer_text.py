@@ -14,8 +14,8 @@ in one folder (the workspace) for you. When you need a file operation, write com
 as below, as plain text, then stop and wait. I paste your reply into the app: reads run at \
 once, every write is shown to me as a diff and runs only if I approve it. I paste the results \
 back to you. Start with a small read, e.g. fs.list with path: . The full reference \
-(operator.getInterfaceSpec) covers what this primer leaves open. fs.outline of a folder is \
-the cheapest map of a codebase. A context message from me (## Task, then files between === FILE: <path> === lines, \
+(operator.getInterfaceSpec, or `llm-operator spec`) is needed only for details this primer \
+leaves open. fs.outline of a folder is the cheapest map of a codebase. A context message from me (## Task, then files between === FILE: <path> === lines, \
 numbered as fs.readSlice numbers them, maybe in parts headed "LLM Operator context, part i \
 of n") shows the files as they were: read again before editing later."""
 

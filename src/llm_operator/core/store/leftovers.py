@@ -32,8 +32,8 @@ def remove_temp_beside(workspace: Workspace, paths: Iterable[str]) -> tuple[list
         by_folder.setdefault(folder or ".", set()).add(f".{cut}.llmop-")
     for folder, prefixes in by_folder.items():
         try:
-            with open_dir(workspace, folder) as (_, fd):
-                for entry in os.scandir(fd):
+            with open_dir(workspace, folder) as (_, fd), os.scandir(fd) as scan:
+                for entry in scan:
                     name = entry.name
                     if not TEMP_NAME.fullmatch(name) or not name.startswith(tuple(prefixes)):
                         continue

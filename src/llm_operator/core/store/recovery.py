@@ -79,7 +79,7 @@ def finish_undos(
     store: StateStore, workspace: Workspace, reports: list[UndoReport]
 ) -> list[Recovered]:
     """Finish the undos a killed run left in progress; their reports go to ``reports``."""
-    from .undo_progress import finish_started
+    from .undoing import finish_started
 
     found = []
     for report in finish_started(store, workspace):

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from .database import StateStore, guarded
 
 if TYPE_CHECKING:
-    from .undoing import UndoReport
-    from .workspace import Workspace
+    pass
 
 IN_PROGRESS = "in progress"
 
@@ -45,16 +44,3 @@ def started_undos(store: StateStore) -> list[int]:
             (IN_PROGRESS,),
         ).fetchall()
     return [int(row[0]) for row in rows]
-
-
-def finish_started(store: StateStore, workspace: Workspace) -> list[UndoReport]:
-    """Finish every undo a killed run left marked (the caller holds the write lock)."""
-    from .undoing import undo_last
-
-    reports = []
-    for batch in started_undos(store):
-        report = undo_last(store, workspace, expected=str(batch))
-        if report.refused:
-            mark_stopped(store, batch)  # not the newest any more, or changed since
-        reports.append(report)
-    return reports

@@ -27,7 +27,7 @@ from .database import StateStore, StoreError, guarded
 from .leftovers import remove_temp_beside
 from .notices import UndoNotice, notice_text, queue_notice
 from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
-from .undo_progress import mark_started, mark_stopped
+from .undo_progress import mark_started, mark_stopped, started_undos
 from .workspace import Workspace
 
 
@@ -220,3 +220,14 @@ def undo_last(
         summary + ".",
         notice=notice,
     )
+
+
+def finish_started(store: StateStore, workspace: Workspace) -> list[UndoReport]:
+    """Finish every undo a killed run left marked (the caller holds the write lock)."""
+    reports = []
+    for batch in started_undos(store):
+        report = undo_last(store, workspace, expected=str(batch))
+        if report.refused:
+            mark_stopped(store, batch)  # not the newest any more, or changed since
+        reports.append(report)
+    return reports
