@@ -24,8 +24,6 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import model_validator
-
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name, is_plain_name
@@ -33,7 +31,7 @@ from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Reveal, Secrecy
-from .fields import Flag
+from .fields import Flag, model_validator
 from .read_fields import SearchFields
 
 if TYPE_CHECKING:
