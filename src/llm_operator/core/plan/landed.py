@@ -9,10 +9,10 @@ show nothing.
 
 from __future__ import annotations
 
-import difflib
 import json
 
 from ..actions.base import Outcome
+from ..engines.diffing import line_opcodes
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
 from .changes import ChangeSet
@@ -41,12 +41,13 @@ def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, i
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    middle = difflib.SequenceMatcher(
-        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
-    )
+    # The lines hold no "\n" (splitlines took them apart), so the texts below have one
+    # line per item: the diff engine stays fast however far apart the changes are.
+    before = "".join(f"{line}\n" for line in old[head : len(old) - tail])
+    after = "".join(f"{line}\n" for line in new[head : len(new) - tail])
     return [
         (tag, i1 + head, i2 + head, j1 + head, j2 + head)
-        for tag, i1, i2, j1, j2 in middle.get_opcodes()
+        for tag, i1, i2, j1, j2 in line_opcodes(before, after)
     ]
 
 
