@@ -101,3 +101,14 @@ def test_changes_far_apart_in_a_big_file_of_repeated_lines_land_where_made() -> 
         "30001:     log('patched')",
         "50001:     log('patched')",
     ]
+
+
+def test_lines_are_numbered_as_fs_read_slice_numbers_them(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    """Only "\\n" ends a line: a form feed or a line separator inside a line does not."""
+    (workspace / "a.txt").write_text("page\fbreak\nsep\u2028inside\nold\n", encoding="utf-8")
+    op = {"op": "replaceFirst", "find": "old", "text": "new"}
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_json=edits(op)))
+    assert result.ok, result.summary
+    assert result.details == "# landed in a.txt:\n3: new\n"
