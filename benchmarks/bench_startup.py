@@ -188,7 +188,7 @@ def bench_families(tmp: Path) -> list[str]:
     for case in CASES:
         kept_run, first = runs.stats(case.name), runs.stats(f"{case.name} first")
         reply = functools.partial(lambda prepare: prepare(ws, next(counter)), case.prepare)
-        where = _breakdown(ws, kept, reply, tmp / "probe.json", kept_run)
+        where = _breakdown(ws, kept, reply, tmp / "probe.json", kept_run, base)
         lines.append(
             f"  {case.name:20} {kept_run.wall * 1000:4.0f} ms: {_ratio(kept_run, base)} | "
             f"{first.wall * 1000:4.0f} ms: {_ratio(first, base)} | {where}"
@@ -196,9 +196,12 @@ def bench_families(tmp: Path) -> list[str]:
     return lines
 
 
-def _breakdown(ws: Path, state: Path, reply: Callable[[], str], out: Path, run: Stats) -> str:
-    """Median of each ledger over a few probe runs; ``start+exit`` is the rest of the timed
-    run: interpreter start-up and shutdown, and waiting for a CPU on a loaded machine."""
+def _breakdown(
+    ws: Path, state: Path, reply: Callable[[], str], out: Path, run: Stats, base: Stats
+) -> str:
+    """Median of each ledger over a few probe runs; ``start`` is ``python -c pass``, and
+    ``exit+rest`` what is left of the timed run: interpreter shutdown, and waiting for a
+    CPU on a loaded machine (the ledgers and the timed runs are different processes)."""
     argv = [PY, str(PROBE), str(out), "exec", "--yes", "--workspace", str(ws),
             "--state-dir", str(state), "-"]  # fmt: skip
     ledgers: dict[str, list[float]] = {}
@@ -210,9 +213,12 @@ def _breakdown(ws: Path, state: Path, reply: Callable[[], str], out: Path, run: 
             ledgers.setdefault(key, []).append(value)
     spent = {key: statistics.median(values) for key, values in ledgers.items()}
     keys = ("imports", "store", "action", "other")
-    rest = run.wall - sum(spent[key] for key in keys)
+    rest = run.wall - base.wall - sum(spent[key] for key in keys)
     parts = ", ".join(f"{key} {spent[key] * 1000:.0f}" for key in keys)
-    return f"{parts}, start+exit {rest * 1000:.0f} ms; {spent['modules']:.0f} modules"
+    return (
+        f"start {base.wall * 1000:.0f}, {parts}, exit+rest {rest * 1000:.0f} ms; "
+        f"{spent['modules']:.0f} modules"
+    )
 
 
 def bench_marginals(tmp: Path) -> list[str]:
