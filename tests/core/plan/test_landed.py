@@ -79,3 +79,36 @@ def test_a_rejected_or_failed_write_shows_nothing_landed(
     assert not result.ok
     assert "landed" not in (result.details or "")
     assert not (workspace / "x.txt").exists()
+
+
+def test_changes_far_apart_in_a_big_file_of_repeated_lines_land_where_made() -> None:
+    """Three changes 20,000 lines apart in a file where two lines in three repeat (blank
+    lines, the same return): each shows with its own number. The lines between them are
+    diffed by the diff engine, not by one difflib pass over the whole middle of the file
+    (which took minutes on 100,000 lines)."""
+    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.plan.landed import landed_lines
+
+    lines = [("", f"def f{n}():", "    return value")[n % 3] for n in range(60_000)]
+    before = "\n".join(lines) + "\n"
+    for at in (10_000, 30_000, 50_000):
+        lines.insert(at, "    log('patched')")
+    after = "\n".join(lines) + "\n"
+    change = FileChange("big.py", before.encode(), after.encode())
+    assert landed_lines(ChangeSet((change,))) == [
+        "# landed in big.py:",
+        "10001:     log('patched')",
+        "30001:     log('patched')",
+        "50001:     log('patched')",
+    ]
+
+
+def test_lines_are_numbered_as_fs_read_slice_numbers_them(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    """Only "\\n" ends a line: a form feed or a line separator inside a line does not."""
+    (workspace / "a.txt").write_text("page\fbreak\nsep\u2028inside\nold\n", encoding="utf-8")
+    op = {"op": "replaceFirst", "find": "old", "text": "new"}
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_json=edits(op)))
+    assert result.ok, result.summary
+    assert result.details == "# landed in a.txt:\n3: new\n"

@@ -2,7 +2,7 @@
 
 Each family module declares its actions once (``ACTIONS: tuple[ActionSpec, ...]``). This
 index only maps action names to family modules, so deciding that an action exists costs
-no import; a family (and pydantic) is imported the first time one of its actions runs.
+no import; a family is imported the first time one of its actions runs.
 A test checks that this index and the families' declarations name the same actions.
 """
 

@@ -1,7 +1,7 @@
 """The shape every action is declared in, and what running one produces.
 
 An action is declared once, as an ``ActionSpec``: its name, its class (read or write),
-its fields (a pydantic model), a one-line description and its executor. The validator,
+its fields (a ``fields.Fields`` class), a one-line description and its executor. The validator,
 the served interface spec and the docs all read from these declarations.
 
 Executors are plain functions ``(ActionContext, Fields) -> Outcome | Reveal | Plan``:
@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from ..plan.changes import ChangeSet  # loaded by the actions that plan writes
 
     class FieldValues(Protocol):
@@ -31,6 +29,7 @@ if TYPE_CHECKING:
         def model_dump(self) -> dict[str, Any]: ...
 
     from ..store.workspace import Workspace
+    from .fields import Fields
 
 
 class Kind(enum.Enum):
@@ -122,19 +121,19 @@ Executor = Callable[[ActionContext, Any], Result]
 
 @dataclass(frozen=True)
 class LazyModel:
-    """A fields model named by module and class: importing it (and pydantic) waits for use."""
+    """A fields model named by module and class: importing it waits for use."""
 
     module: str
     name: str
 
-    def load(self) -> type[BaseModel]:
-        model: type[BaseModel] = getattr(importlib.import_module(self.module), self.name)
+    def load(self) -> type[Fields]:
+        model: type[Fields] = getattr(importlib.import_module(self.module), self.name)
         return model
 
 
 @dataclass(frozen=True)
 class QuickCheck:
-    """A check of simple commands without pydantic (for start-up time).
+    """A check of simple commands without building the fields model (for start-up time).
 
     ``check`` returns the field values of a command simple enough to decide without the
     model, or None to leave it to the model. ``keys`` are all the keys the model takes,
@@ -149,7 +148,7 @@ class QuickCheck:
 class ActionSpec:
     name: str
     kind: Kind
-    model: type[BaseModel] | LazyModel
+    model: type[Fields] | LazyModel
     execute: Executor
     description: str
     secrecy: Secrecy = Secrecy.CONTENT
@@ -157,8 +156,8 @@ class ActionSpec:
     quick: QuickCheck | None = None
 
     @property
-    def fields(self) -> type[BaseModel]:
-        """The pydantic model of the action's fields (imported on first use)."""
+    def fields(self) -> type[Fields]:
+        """The model of the action's fields (imported on first use)."""
         return self.model.load() if isinstance(self.model, LazyModel) else self.model
 
     @property

@@ -1,18 +1,21 @@
-"""Field types shared by the action declarations (pydantic; imported only when needed).
+"""Field types shared by the action declarations, and the declared-fields base class.
 
 Every value arrives as the text after ``key:`` on one ASCII line. The annotated types
 here turn that text into typed values and raise ``InvalidCommand`` with the spec's code
-when it cannot, so the validator never has to guess what a pydantic error meant.
+when it cannot, so the validator never has to guess what an error meant.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import inspect
 import re
-from typing import Annotated, Any
-
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, model_validator
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from ..errors import InvalidCommand
 from .base import FieldRules
@@ -98,42 +101,212 @@ def decode_json_value(value: str, name: str) -> JsonText:
     return JsonText(decoded)
 
 
-def _b64(value: Any, info: ValidationInfo) -> Any:
+class ValidationError(ValueError):
+    """Values a fields class refuses: ``errors()`` lists each as ``{"loc", "type", "msg"}``,
+    in field order (``type`` is ``missing``, ``value_error`` or ``extra_forbidden``)."""
+
+    def __init__(self, problems: list[dict[str, Any]]) -> None:
+        super().__init__("; ".join(f"{p['loc']}: {p['msg']}" for p in problems))
+        self._problems = problems
+
+    def errors(self) -> list[dict[str, Any]]:
+        return list(self._problems)
+
+
+@dataclass(frozen=True)
+class Parse:
+    """How a field's text becomes its value (the metadata of an ``Annotated`` field type).
+
+    ``parse(value, name)`` returns the value or raises ValueError saying what is wrong;
+    an ``InvalidCommand`` it raises is passed on as it is.
+    """
+
+    parse: Callable[[Any, str], Any]
+
+
+def _text(value: Any, name: str) -> Any:
+    if not isinstance(value, str):
+        raise ValueError(f"must be text, got {type(value).__name__}")
+    return value
+
+
+def _b64(value: Any, name: str) -> Any:
     if isinstance(value, JsonText):
         return str(value)
-    if isinstance(value, str):
-        return decode_b64_text(value, info.field_name or "field")
-    return value
+    return decode_b64_text(_text(value, name), name)
 
 
-def _int(value: Any, info: ValidationInfo) -> Any:
-    if isinstance(value, str) and not _DIGITS.match(value):
-        raise ValueError(f"must be a whole number written in digits, got {value!r}")
-    return value
+def _int(value: Any, name: str) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _DIGITS.match(value):
+        return int(value)
+    raise ValueError(f"must be a whole number written in digits, got {value!r}")
 
 
-def _flag(value: Any, info: ValidationInfo) -> Any:
+def _flag(value: Any, name: str) -> Any:
+    if isinstance(value, bool):
+        return value
     if isinstance(value, str):
         folded = value.strip().casefold()
         if folded in ("true", "yes", "1"):
             return True
         if folded in ("false", "no", "0"):
             return False
-        raise ValueError(f"must be true or false, got {value!r}")
-    return value
+    raise ValueError(f"must be true or false, got {value!r}")
 
 
-B64Text = Annotated[str, BeforeValidator(_b64)]
+B64Text = Annotated[str, Parse(_b64)]
 """A ``*_b64`` field: decoded to text during validation."""
 
-Count = Annotated[int, BeforeValidator(_int)]
+Count = Annotated[int, Parse(_int)]
 """A whole number written in decimal digits."""
 
-Flag = Annotated[bool, BeforeValidator(_flag)]
+Flag = Annotated[bool, Parse(_flag)]
 """``true`` or ``false`` (also yes/no, 1/0), in any case."""
 
+_PLAIN: dict[Any, Parse] = {str: Parse(_text)}
+_REQUIRED = object()
 
-def pick_text(model: BaseModel, plain: str, encoded: str) -> str | None:
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """One declared field: its value type (``int``, ``str | None``...), default, parser."""
+
+    annotation: Any
+    default: Any
+    parser: Parse
+    optional: bool
+
+    def is_required(self) -> bool:
+        return self.default is _REQUIRED
+
+    def parse(self, value: Any, name: str) -> Any:
+        if value is None and self.optional:
+            return None
+        return self.parser.parse(value, name)
+
+
+def _field_info(cls: type, name: str, hint: Any) -> FieldInfo:
+    """The field ``name: hint`` of ``cls``: ``T``, ``T | None`` with T str, Count, Flag or
+    B64Text. Anything else is a mistake in the declaration, refused when the class is made."""
+    union = isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union
+    members = typing.get_args(hint) if union else (hint,)
+    optional = type(None) in members
+    (kind,) = [member for member in members if member is not type(None)] or [None]
+    if typing.get_origin(kind) is Annotated:
+        base, *extras = typing.get_args(kind)
+        parser = next((extra for extra in extras if isinstance(extra, Parse)), None)
+    else:
+        base, parser = kind, _PLAIN.get(kind)
+    if parser is None or len(members) - optional != 1:
+        raise TypeError(f"{cls.__name__}.{name}: unsupported field type {hint!r}")
+    default = cls.__dict__.get(name, _REQUIRED)
+    return FieldInfo(base | None if optional else base, default, parser, optional)
+
+
+_Check = TypeVar("_Check", bound=Callable[..., Any])
+
+
+def model_validator(*, mode: str) -> Callable[[_Check], _Check]:
+    """Mark a method that checks the whole command once every field has its value.
+
+    Checks run base class first; a subclass method of the same name replaces its base's.
+    """
+    if mode != "after":
+        raise ValueError("only checks after the fields (mode='after') are supported")
+
+    def mark(check: _Check) -> _Check:
+        check.__dict__["_after_fields"] = True
+        return check
+
+    return mark
+
+
+_Model = TypeVar("_Model", bound="FieldsModel")
+
+
+class FieldsModel:
+    """Declared fields, checked without any third-party library (start-up time counts).
+
+    A subclass declares its fields as annotated class attributes (the default after ``=``);
+    ``model_validate`` turns a dict of values into a frozen instance or raises
+    ``ValidationError``; an ``InvalidCommand`` from a parser or check passes through.
+    Unknown keys are refused.
+    """
+
+    model_fields: ClassVar[dict[str, FieldInfo]] = {}
+    _checks: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        hints = typing.get_type_hints(cls, include_extras=True)
+        fields = dict(cls.model_fields)
+        for name in inspect.get_annotations(cls):
+            hint = hints[name]
+            if typing.get_origin(hint) is ClassVar:
+                continue
+            fields[name] = _field_info(cls, name, hint)
+        cls.model_fields = fields
+        checks = dict.fromkeys(cls._checks)
+        for name, member in cls.__dict__.items():
+            if getattr(member, "_after_fields", False):
+                checks[name] = None
+        cls._checks = tuple(checks)
+
+    def __init__(self, **data: Any) -> None:
+        values: dict[str, Any] = {}
+        problems: list[dict[str, Any]] = []
+        for name, info in self.model_fields.items():
+            if name not in data:
+                if info.is_required():
+                    problems.append({"loc": (name,), "type": "missing", "msg": "required"})
+                values[name] = info.default
+                continue
+            try:
+                values[name] = info.parse(data[name], name)
+            except ValueError as error:
+                problems.append({"loc": (name,), "type": "value_error", "msg": str(error)})
+        problems += [
+            {"loc": (key,), "type": "extra_forbidden", "msg": "not a field of this action"}
+            for key in data
+            if key not in self.model_fields
+        ]
+        if problems:
+            raise ValidationError(problems)
+        self.__dict__.update(values)
+        for name in self._checks:
+            try:
+                getattr(self, name)()
+            except ValueError as error:
+                problem = {"loc": (), "type": "value_error", "msg": str(error)}
+                raise ValidationError([problem]) from None
+
+    @classmethod
+    def model_validate(cls: type[_Model], data: Mapping[str, Any]) -> _Model:
+        return cls(**data)
+
+    def model_dump(self) -> dict[str, Any]:
+        """The values by field name."""
+        return {name: self.__dict__[name] for name in self.model_fields}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: {name} cannot be set")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.model_dump() == other.model_dump()
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(self.model_dump().items())))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.model_dump().items())
+        return f"{type(self).__name__}({shown})"
+
+
+def pick_text(model: FieldsModel, plain: str, encoded: str) -> str | None:
     """The value of whichever of a ``name`` / ``name_b64`` pair was given."""
     value = getattr(model, encoded)
     if value is None:
@@ -141,7 +314,7 @@ def pick_text(model: BaseModel, plain: str, encoded: str) -> str | None:
     return value if value is None else str(value)
 
 
-def one_of(model: BaseModel, plain: str, encoded: str, missing_code: str) -> str:
+def one_of(model: FieldsModel, plain: str, encoded: str, missing_code: str) -> str:
     """Exactly one of ``plain`` and ``encoded`` must be given; return its text."""
     if getattr(model, plain) is not None and getattr(model, encoded) is not None:
         raise InvalidCommand(
@@ -159,11 +332,9 @@ def one_of(model: BaseModel, plain: str, encoded: str, missing_code: str) -> str
     return value
 
 
-class Fields(BaseModel, FieldRules):
+class Fields(FieldsModel, FieldRules):
     """Base of every action's fields: unknown keys are refused, values are frozen, and each
     pair declared in ONE_OF must be given exactly once."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
 
     @model_validator(mode="after")
     def _one_of_pairs(self) -> Fields:

@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import model_validator
-
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
 from ..store.files import find_file, not_found, reads_so_far
@@ -34,7 +32,7 @@ from ..store.tree_walk import TreeFile, WalkCounts, check_after, read_limited, w
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
-from .fields import Count, PathFields
+from .fields import Count, PathFields, model_validator
 
 if TYPE_CHECKING:
     from ..store.workspace import Workspace

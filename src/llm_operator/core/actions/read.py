@@ -217,7 +217,7 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     )
 
 
-# The models (and pydantic) load only when a command is not simple enough for QUICK_*.
+# The models load only when a command is not simple enough for QUICK_*.
 _MODELS = "llm_operator.core.actions.read_fields"
 _PATH = LazyModel("llm_operator.core.actions.fields", "PathFields")
 

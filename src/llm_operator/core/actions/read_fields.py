@@ -1,17 +1,15 @@
-"""The read family's field models (pydantic), loaded only when a command needs them.
+"""The read family's field models, loaded only when a command needs them.
 
-Simple read commands are checked by read_values.py without pydantic; these models decide
-everything else and word every error.
+Simple read commands are checked by read_values.py without building a model; these models
+decide everything else and word every error.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import model_validator
-
 from ..errors import InvalidCommand
-from .fields import B64Text, Count, PathFields
+from .fields import B64Text, Count, PathFields, model_validator
 from .read_values import SEARCH_ALIASES, SLICE_ALIASES, SLICE_DEFAULT, SLICE_MAX
 
 

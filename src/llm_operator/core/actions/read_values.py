@@ -1,7 +1,7 @@
-"""The read family's fields checked without pydantic, for a fast start-up.
+"""The read family's fields checked without the field models, for a fast start-up.
 
-A command line run of one read command would spend most of its time importing pydantic
-and building models. The checks here take only what the models (read_fields.py) accept
+A command line run of one read command should not import and declare every read model
+(read_fields.py) it does not need. The checks here take only what the models (read_fields.py) accept
 as it is: every key known, every number in digits and in range, the query plain and not
 empty. Anything else returns None and the validator asks the model, which words the
 error, so no message or code depends on which path ran. A test compares both paths.

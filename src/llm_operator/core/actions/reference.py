@@ -11,10 +11,9 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass
 
-from pydantic.fields import FieldInfo
-
 from . import all_specs
 from .base import ActionSpec, Kind
+from .fields import FieldInfo
 
 
 @dataclass(frozen=True)

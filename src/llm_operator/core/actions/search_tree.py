@@ -23,8 +23,6 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import model_validator
-
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name, is_plain_name
@@ -33,7 +31,7 @@ from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files,
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
-from .fields import Flag
+from .fields import Flag, model_validator
 from .read_fields import SearchFields
 
 if TYPE_CHECKING:

@@ -12,14 +12,12 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from pydantic import model_validator
-
 from ..errors import InvalidCommand
 from ..plan.changes import ChangeSet, FileChange
 from ..store.files import not_found
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
-from .fields import B64Text, Count, PathFields, one_of, pick_text
+from .fields import B64Text, Count, PathFields, model_validator, one_of, pick_text
 from .write import target_for_write
 
 POSITIONS = ("before", "after", "start", "end")

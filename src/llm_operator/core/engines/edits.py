@@ -32,18 +32,16 @@ Decisions (the protocol docs record them):
 
 from __future__ import annotations
 
-import difflib
 import io
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any, ClassVar
 
 from ..errors import OperatorError, mark, quote
 from .edit_matching import Finder, compile_finder
 from .textfile import split_lines
 
+REQUIRED: Any = object()  # the default of a key that must be given
 INVALID_JSON = "ERR_INVALID_EDITS_JSON"
 NOT_FOUND = "ERR_ANCHOR_NOT_FOUND"
 BAD_OCCURRENCE = "ERR_INVALID_ANCHOR_OCCURRENCE"
@@ -68,116 +66,180 @@ class EditsResult:
     summary_note: str
 
 
-class _Edit(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+@dataclass(frozen=True)
+class Key:
+    """One key of an edit op: its JSON type (strict: 1.0 is not a whole number, "true" not
+    a boolean), whether it may be null, and its lower bound (length for text, value for
+    numbers)."""
+
+    name: str
+    kind: type
+    default: Any = REQUIRED
+    nullable: bool = False
+    minimum: int | None = None
+
+    def is_required(self) -> bool:
+        return self.default is REQUIRED
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` (the end of a sentence naming the key), or None."""
+        if value is None and self.nullable:
+            return None
+        if self.kind is str:
+            if not isinstance(value, str):
+                return f"{self.name} must be a string"
+            if self.minimum is not None and len(value) < self.minimum:
+                return f"{self.name} must not be empty"
+        elif self.kind is int:
+            if type(value) is not int or (self.minimum is not None and value < self.minimum):
+                return f"{self.name} must be a whole number >= 1"
+        elif type(value) is not bool:
+            return f"{self.name} must be true or false (a JSON boolean, not a string)"
+        return None
 
 
-class InsertAfter(_Edit):
-    op: Literal["insertAfter"]
-    anchor: str = Field(min_length=1)
-    text: str = Field(min_length=1)
-    occurrence: int = Field(default=1, ge=1)
+@dataclass(frozen=True)
+class InsertAfter:
+    anchor: str
+    text: str
+    occurrence: int = 1
+    op: ClassVar[str] = "insertAfter"
 
 
-class InsertBefore(_Edit):
-    op: Literal["insertBefore"]
-    anchor: str = Field(min_length=1)
-    text: str = Field(min_length=1)
-    occurrence: int = Field(default=1, ge=1)
+@dataclass(frozen=True)
+class InsertBefore:
+    anchor: str
+    text: str
+    occurrence: int = 1
+    op: ClassVar[str] = "insertBefore"
 
 
-class ReplaceFirst(_Edit):
-    op: Literal["replaceFirst"]
-    find: str = Field(min_length=1)
+@dataclass(frozen=True)
+class ReplaceFirst:
+    find: str
     text: str
     regex: bool = False
     caseSensitive: bool = True
     wholeWord: bool = False
+    op: ClassVar[str] = "replaceFirst"
 
 
-class ReplaceAll(_Edit):
-    op: Literal["replaceAll"]
-    find: str = Field(min_length=1)
+@dataclass(frozen=True)
+class ReplaceAll:
+    find: str
     text: str
     regex: bool = False
     caseSensitive: bool = True
     wholeWord: bool = False
-    expectedCount: int | None = Field(default=None, ge=1)
+    expectedCount: int | None = None
+    op: ClassVar[str] = "replaceAll"
 
 
-class ReplaceRange(_Edit):
-    op: Literal["replaceRange"]
-    startLine: int = Field(ge=1)
-    endLine: int = Field(ge=1)
+@dataclass(frozen=True)
+class ReplaceRange:
+    startLine: int
+    endLine: int
     text: str
+    op: ClassVar[str] = "replaceRange"
 
 
 EditModel = InsertAfter | InsertBefore | ReplaceFirst | ReplaceAll | ReplaceRange
-Edit = Annotated[EditModel, Field(discriminator="op")]
-_MODELS: dict[str, type[_Edit]] = {
-    "insertAfter": InsertAfter,
-    "insertBefore": InsertBefore,
-    "replaceFirst": ReplaceFirst,
-    "replaceAll": ReplaceAll,
-    "replaceRange": ReplaceRange,
+_INSERT = (Key("anchor", str, minimum=1), Key("text", str, minimum=1))
+_OPTIONS = (Key("regex", bool, False), Key("caseSensitive", bool, True))
+_REPLACE = (Key("find", str, minimum=1), Key("text", str), *_OPTIONS, Key("wholeWord", bool, False))
+# Each op's keys, in the order problems are reported; the one table the checks, the
+# messages and the primer's line of ops read.
+OPS: dict[str, tuple[type[EditModel], tuple[Key, ...]]] = {
+    "insertAfter": (InsertAfter, (*_INSERT, Key("occurrence", int, 1, minimum=1))),
+    "insertBefore": (InsertBefore, (*_INSERT, Key("occurrence", int, 1, minimum=1))),
+    "replaceFirst": (ReplaceFirst, _REPLACE),
+    "replaceAll": (
+        ReplaceAll,
+        (*_REPLACE, Key("expectedCount", int, None, nullable=True, minimum=1)),
+    ),
+    "replaceRange": (
+        ReplaceRange,
+        (Key("startLine", int, minimum=1), Key("endLine", int, minimum=1), Key("text", str)),
+    ),
 }
 
 
-class EditList(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    version: Literal[1]
-    edits: list[Edit] = Field(min_length=1)
+@dataclass(frozen=True)
+class EditList:
+    edits: tuple[EditModel, ...]
+    version: int = 1
 
 
 def _fields(op: str) -> str:
-    model = _MODELS[op]
-    names = []
-    for name, info in model.model_fields.items():
-        names.append(name if info.is_required() else f"{name} (optional)")
+    names = ["op"]
+    for key in OPS[op][1]:
+        names.append(key.name if key.is_required() else f"{key.name} (optional)")
     return ", ".join(names)
 
 
-def _describe(error: Any, document: Any) -> str:
-    """One pydantic error as a sentence naming the edit, its op, the field and the fix."""
-    loc = tuple(error["loc"])
-    kind = error["type"]
-    if not loc or loc[0] != "edits" or len(loc) < 2:
-        field = loc[0] if loc else "document"
-        if kind == "missing":
-            return f"the top-level field {field!r} is missing; expected {_FORMAT}"
-        if field == "version":
-            return "version must be the number 1"
-        if field == "edits":
-            return "edits must be a non-empty array of edit objects"
-        if kind == "extra_forbidden":
-            return f"unknown top-level field {field!r}; the document has only version and edits"
-        return f"{field}: {error['msg']}"
-    index = loc[1]
-    edit = document["edits"][index]
-    op = edit.get("op") if isinstance(edit, dict) else None
-    if kind == "model_type" or not isinstance(edit, dict):
-        return f"edit {index} must be a JSON object with an op field"
-    if kind == "union_tag_not_found":
-        return f"edit {index} has no op; op is one of {', '.join(_MODELS)}"
-    if kind == "union_tag_invalid":
-        return f"edit {index}: unknown op {op!r}; op is one of {', '.join(_MODELS)}"
+def _edit_problems(index: int, edit: Any) -> tuple[list[str], EditModel | None]:
+    """Every problem of edit ``index`` (in the order of its keys, then unknown keys), or
+    the edit itself."""
+    if not isinstance(edit, dict):
+        return [f"edit {index} must be a JSON object with an op field"], None
+    if "op" not in edit:
+        return [f"edit {index} has no op; op is one of {', '.join(OPS)}"], None
+    op = edit["op"]
+    if not isinstance(op, str) or op not in OPS:
+        return [f"edit {index}: unknown op {op!r}; op is one of {', '.join(OPS)}"], None
+    model, keys = OPS[op]
     where = f"edit {index} ({op})"
-    allowed = f"{op} takes: {_fields(str(op))}"
-    field = loc[3] if len(loc) > 3 else "?"
-    if kind == "missing":
-        return f"{where}: field {field!r} is missing; {allowed}"
-    if kind == "extra_forbidden":
-        return f"{where}: unknown field {field!r}; {allowed}"
-    if kind == "string_too_short":
-        return f"{where}: {field} must not be empty"
-    if kind in ("greater_than_equal", "int_type", "int_from_float"):
-        return f"{where}: {field} must be a whole number >= 1"
-    if kind == "string_type":
-        return f"{where}: {field} must be a string"
-    if kind == "bool_type":
-        return f"{where}: {field} must be true or false (a JSON boolean, not a string)"
-    return f"{where}: {field}: {error['msg']}; {allowed}"
+    allowed = f"{op} takes: {_fields(op)}"
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key in keys:
+        if key.name not in edit:
+            if key.is_required():
+                problems.append(f"{where}: field {key.name!r} is missing; {allowed}")
+            continue
+        problem = key.problem(edit[key.name])
+        if problem is None:
+            values[key.name] = edit[key.name]
+        else:
+            problems.append(f"{where}: {problem}")
+    known = {"op", *(key.name for key in keys)}
+    problems += [
+        f"{where}: unknown field {name!r}; {allowed}" for name in edit if name not in known
+    ]
+    return problems, None if problems else model(**values)
+
+
+def _missing(name: str) -> str:
+    return f"the top-level field {name!r} is missing; expected {_FORMAT}"
+
+
+def _check(document: dict[str, Any]) -> tuple[list[tuple[str, int | None]], EditList | None]:
+    """Every problem of the document in order (with the index of the edit it is in), or
+    the edit list."""
+    problems: list[tuple[str, int | None]] = []
+    version = document.get("version", REQUIRED)
+    if version is REQUIRED:
+        problems.append((_missing("version"), None))
+    elif type(version) is not int or version != 1:
+        problems.append(("version must be the number 1", None))
+    edits: list[EditModel] = []
+    found = document.get("edits", REQUIRED)
+    if found is REQUIRED:
+        problems.append((_missing("edits"), None))
+    elif not isinstance(found, list) or not found:
+        problems.append(("edits must be a non-empty array of edit objects", None))
+    else:
+        for index, item in enumerate(found):
+            wrong, edit = _edit_problems(index, item)
+            problems += [(problem, index) for problem in wrong]
+            if edit is not None:
+                edits.append(edit)
+    problems += [
+        (f"unknown top-level field {name!r}; the document has only version and edits", None)
+        for name in document
+        if name not in ("version", "edits")
+    ]
+    return problems, None if problems else EditList(tuple(edits))
 
 
 def parse_edits(edits_json: str) -> EditList:
@@ -195,18 +257,14 @@ def parse_edits(edits_json: str) -> EditList:
         raise OperatorError(
             INVALID_JSON, f"the edits document must be a JSON object: {_FORMAT}", {}
         )
-    try:
-        parsed = EditList.model_validate(document)
-    except ValidationError as exc:
-        errors = exc.errors()
-        problems = [_describe(error, document) for error in errors]
+    problems, parsed = _check(document)
+    if parsed is None:
         rest = len(problems) - 1
         more = f" (and {rest} more problem{'s' if rest != 1 else ''})" if rest else ""
-        first = errors[0]["loc"]
-        details: dict[str, Any] = {"problems": problems}
-        if len(first) > 1 and first[0] == "edits":
-            details["edit"] = first[1]
-        raise OperatorError(INVALID_JSON, problems[0] + more, details) from None
+        details: dict[str, Any] = {"problems": [problem for problem, _ in problems]}
+        if problems[0][1] is not None:
+            details["edit"] = problems[0][1]
+        raise OperatorError(INVALID_JSON, problems[0][0] + more, details)
     for index, edit in enumerate(parsed.edits):
         if isinstance(edit, ReplaceRange) and edit.startLine > edit.endLine:
             raise OperatorError(
@@ -246,6 +304,8 @@ def _nearest_line(text: str, wanted: str) -> tuple[int, str] | None:
     lines = text.split("\n")
     if not probe or not lines:
         return None
+    import difflib  # only a failure needs it; start-up counts
+
     best, best_ratio = -1, 0.0
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(probe)

@@ -27,6 +27,8 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 
 def _line_break_style(text: str) -> str | None:
     """The single line break used throughout ``text``, or None if mixed or absent."""
+    if "\r" not in text:  # the common case, found in one fast scan
+        return "\n"
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
     lf = text.count("\n") - crlf

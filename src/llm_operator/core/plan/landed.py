@@ -9,10 +9,10 @@ show nothing.
 
 from __future__ import annotations
 
-import difflib
 import json
 
 from ..actions.base import Outcome
+from ..engines.diffing import line_opcodes
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
 from .changes import ChangeSet
@@ -21,33 +21,15 @@ MAX_LANDED = 40
 MAX_WIDTH = 300
 
 
-def _text(data: bytes) -> list[str] | None:
+def _text(data: bytes) -> str | None:
     try:
-        return TextFile.decode(data).text.splitlines()
+        return TextFile.decode(data).text
     except OperatorError:
         return None
 
 
 def _clip(line: str) -> str:
     return line if len(line) <= MAX_WIDTH else line[:MAX_WIDTH] + " [line cut]"
-
-
-def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
-    """Diff opcodes with the common head and tail set aside first, so an insertion among
-    repeated lines (a closing brace, a blank line) is shown where it was made."""
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    middle = difflib.SequenceMatcher(
-        None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False
-    )
-    return [
-        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
-        for tag, i1, i2, j1, j2 in middle.get_opcodes()
-    ]
 
 
 def landed_lines(changes: ChangeSet) -> list[str]:
@@ -57,12 +39,19 @@ def landed_lines(changes: ChangeSet) -> list[str]:
     for change in changes.changes:
         if change.after is None or change.after == change.before:
             continue
-        new = _text(change.after)
-        old = _text(change.before) if change.before is not None else []
-        if new is None or old is None:
+        after = _text(change.after)
+        before = _text(change.before) if change.before is not None else ""
+        if after is None or before is None:
             continue
         shown.append(f"# landed in {change.path}:")
-        for tag, i1, i2, j1, j2 in _opcodes(old, new):
+        # Lines end at "\n" only, as fs.readSlice counts them. The diff engine sets the
+        # common head and tail aside first, so an insertion among repeated lines (a
+        # closing brace, a blank line) is shown where it was made, and stays fast however
+        # big the file and far apart the changes.
+        new = after.split("\n")
+        if not after or after.endswith("\n"):
+            new.pop()
+        for tag, i1, i2, j1, j2 in line_opcodes(before, after):
             if tag == "equal":
                 continue
             if tag == "delete":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import typing
-
 from ..actions import all_specs
 from ..actions.base import ActionSpec, Kind
 from ..actions.reference import FieldDoc, field_docs
@@ -62,26 +60,20 @@ def action_lines() -> list[str]:
 
 
 def edit_ops_line() -> str:
-    """The fs.applyEdits ops with their keys, from the edits engine's models."""
-    from pydantic_core import PydanticUndefined
-
-    from ..engines.edits import EditModel
+    """The fs.applyEdits ops with their keys, from the edits engine's table."""
+    from ..engines.edits import OPS
 
     ops: list[str] = []
-    for model in typing.get_args(EditModel):
-        name = typing.get_args(model.model_fields["op"].annotation)[0]
-        keys: list[str] = []
-        for key, info in model.model_fields.items():
-            if key == "op":
-                continue
-            if info.is_required():
-                keys.append(key)
-                continue
-            default = info.default
-            if default is None or default is PydanticUndefined:
-                keys.append(f"[{key}]")
+    for name, (_, keys) in OPS.items():
+        shown: list[str] = []
+        for key in keys:
+            if key.is_required():
+                shown.append(key.name)
+            elif key.default is None:
+                shown.append(f"[{key.name}]")
             else:
-                shown = str(default).lower() if isinstance(default, bool) else str(default)
-                keys.append(f"[{key}={shown}]")
-        ops.append(f"{name} ({' '.join(keys)})")
+                value = key.default
+                text = str(value).lower() if isinstance(value, bool) else str(value)
+                shown.append(f"[{key.name}={text}]")
+        ops.append(f"{name} ({' '.join(shown)})")
     return "; ".join(ops) + "."

@@ -6,8 +6,8 @@ duplicate keys, required fields, version, action, workspace fields (rule 11), pa
 presence (rule 10), aliases, unknown keys, then the action's own field model.
 
 An action may declare a quick check (``ActionSpec.quick``) that accepts simple commands
-without pydantic, for start-up time; it takes only what the model would accept with the
-same values, and leaves everything else, every refusal included, to the model.
+without building the fields model, for start-up time; it takes only what the model would
+accept with the same values, and leaves everything else, every refusal included, to the model.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from ..errors import InvalidCommand
 from .scanner import CommandBlock
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from ..actions.base import ActionSpec, FieldValues
+    from ..actions.fields import Fields
 
 REQUIRED = ("version", "id", "action")
 _WORKSPACE_KEYS = frozenset({"root", "cwd", "projectroot", "project_root", "basedir", "base_dir"})
@@ -102,7 +101,7 @@ def _check_key_case(block: CommandBlock, values: dict[str, str]) -> None:
 
 def _declared_keys(spec: ActionSpec) -> frozenset[str]:
     """Every key the action takes, aliases included; from the quick check when there is
-    one, so that a simple command never loads the model (or pydantic)."""
+    one, so that a simple command never loads the model."""
     if spec.quick is not None:
         return spec.quick.keys
     return frozenset((*spec.fields.model_fields, *_aliases(spec)))
@@ -154,7 +153,7 @@ def _validate(block: CommandBlock) -> Command:
         )
     given = {k: v for k, v in values.items() if k not in REQUIRED}
     quick = spec.quick.check(given) if spec.quick is not None else None
-    if quick is not None:  # accepted as the model would accept it, without pydantic
+    if quick is not None:  # accepted as the model would accept it, without the model
         return Command(values["id"], spec, quick, block)
     fields = _build(spec, _canonical(spec, given, block))
     return Command(values["id"], spec, fields, block)
@@ -240,8 +239,8 @@ def _canonical(spec: ActionSpec, params: dict[str, str], block: CommandBlock) ->
     return out
 
 
-def _build(spec: ActionSpec, params: dict[str, Any]) -> BaseModel:
-    from pydantic import ValidationError
+def _build(spec: ActionSpec, params: dict[str, Any]) -> Fields:
+    from ..actions.fields import ValidationError
 
     model = spec.fields
     try:
@@ -255,5 +254,5 @@ def _build(spec: ActionSpec, params: dict[str, Any]) -> BaseModel:
             raise InvalidCommand(code, f"{spec.name} needs {field}") from None
         invalid_codes: dict[str, str] = getattr(model, "INVALID_CODES", {})
         code = invalid_codes.get(field, "ERR_INVALID_FIELD")
-        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+        message = str(first.get("msg", "invalid value"))
         raise InvalidCommand(code, f"{field}: {message}") from None

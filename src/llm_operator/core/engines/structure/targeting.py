@@ -14,7 +14,6 @@ file costs a walk over its ancestors' children, not over the whole tree.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -338,6 +337,8 @@ def _not_found(
     paths = outline(source)
     elsewhere = ["\n".join(p) for p in paths if key and p[-1].startswith(key)]
     last_lines = list(dict.fromkeys(p[-1] for p in paths))
+    import difflib  # only a target not found needs it; start-up counts
+
     close = difflib.get_close_matches(key, last_lines, n=5, cutoff=0.5)
     similar = ["\n".join(p) for line in close for p in paths if p[-1] == line]
     nearest = list(dict.fromkeys(elsewhere + similar))[:8]

@@ -1,0 +1,130 @@
+"""Every family's exec loads only the machinery it uses (start-up time counts).
+
+One real ``exec`` per family (read, searchTree, outline, write, patch, applyEdits, structure
+edit, delete), with ``-X importtime`` listing every module it imported. No exec loads
+pydantic (not a dependency), Qt or the file watcher; only outline and structure actions load
+tree-sitter; reads load no diff, journal or apply code; only a delete loads send2trash;
+each engine loads with its action only. docs/architecture.md says the same in prose, and
+benchmarks/bench_startup.py measures what this leaves.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+PY_TEXT = "".join(f"def f{n}(x):\n    return x * {n}\n\n\n" for n in range(30))
+NEVER = {
+    "pydantic",
+    "pydantic_core",
+    "PySide6",
+    "shiboken6",
+    "watchdog",
+    "llm_operator.gui",
+    "llm_operator.core.store.recovery",
+    "llm_operator.core.store.migration",
+}
+PARSERS = {"tree_sitter", "tree_sitter_language_pack", "llm_operator.core.engines.structure"}
+WRITING = {
+    "difflib",
+    "llm_operator.core.plan.changes",
+    "llm_operator.core.plan.preview",
+    "llm_operator.core.plan.landed",
+    "llm_operator.core.engines.diffing",
+    "llm_operator.core.store.applying",
+    "llm_operator.core.store.journal",
+}
+ENGINES = {
+    "patch": "llm_operator.core.engines.patching",
+    "applyEdits": "llm_operator.core.engines.edits",
+    "delete": "send2trash",
+}
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def _patch(ws: Path) -> dict[str, str]:
+    (ws / "notes.txt").write_text("".join(f"line {n}\n" for n in range(1, 9)))
+    diff = "--- a/notes.txt\n+++ b/notes.txt\n@@ -2,3 +2,3 @@\n line 2\n-line 3\n+three\n line 4\n"
+    return {"action": "fs.patch", "path": "notes.txt", "patch_b64": _b64(diff)}
+
+
+def _apply_edits(ws: Path) -> dict[str, str]:
+    edits = {"version": 1, "edits": [{"op": "replaceFirst", "find": "x * 7", "text": "x * 70"}]}
+    return {"action": "fs.applyEdits", "path": "m.py", "edits_b64": _b64(json.dumps(edits))}
+
+
+def _delete(ws: Path) -> dict[str, str]:
+    (ws / "gone.txt").write_text("bye\n")
+    return {"action": "fs.delete", "path": "gone.txt"}
+
+
+FAMILIES: dict[str, Callable[[Path], dict[str, str]]] = {
+    "read": lambda ws: {"action": "fs.readSlice", "path": "m.py", "lines": "5"},
+    "searchTree": lambda ws: {"action": "fs.searchTree", "path": ".", "query": "x * 3"},
+    "outline": lambda ws: {"action": "fs.outline", "path": "m.py"},
+    "write": lambda ws: {"action": "fs.write", "path": "new.txt", "content": "hi"},
+    "patch": _patch,
+    "applyEdits": _apply_edits,
+    "structure": lambda ws: {
+        "action": "fs.replaceTextInStructure",
+        "path": "m.py",
+        "symbol": "f7",
+        "old_text": "x * 7",
+        "new_text": "x * 70",
+    },
+    "delete": _delete,
+}
+READS = {"read", "searchTree", "outline"}
+
+
+def _loaded(tmp_path: Path, family: str) -> set[str]:
+    """The modules one exec of ``family``'s command imported (it must succeed)."""
+    ws, state = tmp_path / "ws", tmp_path / "state"
+    ws.mkdir()
+    (ws / "m.py").write_text(PY_TEXT)
+    fields = FAMILIES[family](ws)
+    block = "".join(f"{key}: {value}\n" for key, value in fields.items())
+    reply = f"OPERATOR_CMD\nversion: 1\nid: {family}1\n{block}END_OPERATOR_CMD\n"
+    argv = ["-X", "importtime", "-m", "llm_operator.cli", "exec", "--yes", "--workspace"]
+    done = subprocess.run(
+        [sys.executable, *argv, str(ws), "--state-dir", str(state), "-"],
+        input=reply,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ok: true" in done.stdout, done.stdout
+    return {
+        line.rpartition("|")[2].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "cumulative" not in line
+    }
+
+
+def _found(loaded: set[str], names: set[str]) -> set[str]:
+    """The names in ``names`` that were loaded, themselves or any of their submodules."""
+    return {name for name in names if any(m == name or m.startswith(f"{name}.") for m in loaded)}
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) -> None:
+    loaded = _loaded(tmp_path, family)
+    assert "llm_operator.core.store.database" in loaded  # the listing is real
+    assert not _found(loaded, NEVER)
+    parses = family in ("outline", "structure")
+    assert _found(loaded, PARSERS) == (PARSERS if parses else set())
+    writes = family not in READS
+    assert _found(loaded, WRITING) == (WRITING if writes else set())
+    engines = {engine for name, engine in ENGINES.items() if name == family}
+    assert _found(loaded, set(ENGINES.values())) == engines
