@@ -184,6 +184,12 @@ def parse_edits(edits_json: str) -> EditList:
     """The decoded, validated edit list; ERR_INVALID_EDITS_JSON naming the first problem."""
     try:
         document = json.loads(edits_json)
+    except RecursionError:
+        raise OperatorError(
+            INVALID_JSON,
+            f"the edits nest arrays or objects too deeply to read; expected {_FORMAT}",
+            {},
+        ) from None
     except json.JSONDecodeError as exc:
         raise OperatorError(
             INVALID_JSON,

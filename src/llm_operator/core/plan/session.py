@@ -303,7 +303,14 @@ class Session:
             entry = RunItem(index, related or f"error-{index + 1}", None, None)
             entry.result = Result(entry.id, invalid_outcome(item.code, item.message, related))
             return entry
-        checked = validate(item)  # type: ignore[arg-type]
+        try:
+            checked = validate(item)  # type: ignore[arg-type]
+        except Exception as error:  # a bug in one block's checks costs that block only
+            get = getattr(item, "get", lambda key: None)
+            entry = RunItem(index, get("id") or f"error-{index + 1}", None, None)
+            action = str(get("action") or "OPERATOR_CMD")
+            entry.result = Result(entry.id, _internal(action, error, entry.id, quiet=True))
+            return entry
         if isinstance(checked, Invalid):
             return self._invalid_item(index, checked)
         command = checked

@@ -1,0 +1,47 @@
+"""Hostile ``*_json`` values in real ``exec`` runs: each refusal costs its own block only,
+names what to fix, and leaves the files as they were (never a traceback)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.actions import b64, cli
+from support.fixtures import Decoded, cmd, parse_results, reply
+
+DEEP = "[" * 1000 + "]" * 1000
+
+
+def run(root: Path, state: Path, *blocks: str) -> list[Decoded]:
+    done = cli("exec", "--workspace", root, "--state-dir", state, "--yes", stdin=reply(*blocks))
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1), done.stderr
+    return parse_results(done.stdout)
+
+
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "a.txt").write_text("Alpha\nBeta\n", encoding="utf-8")
+    return root
+
+
+def test_deeply_nested_json_is_refused_for_its_block_only(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    deep_edits = '{"edits":' + DEEP + "}"
+    results = run(
+        root,
+        tmp_path / "s",
+        cmd("w1", "fs.write", path="new.txt", content_json=DEEP),
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_json=DEEP),
+        cmd("e2", "fs.applyEdits", path="a.txt", edits_json=deep_edits),
+        cmd("e3", "fs.applyEdits", path="a.txt", edits_b64=b64(deep_edits)),
+        cmd("r1", "fs.read", path="a.txt"),
+    )
+    assert [r.id for r in results] == ["w1", "e1", "e2", "e3", "r1"]
+    assert [r.code for r in results[:3]] == ["ERR_INVALID_JSON"] * 3
+    assert results[3].code == "ERR_INVALID_EDITS_JSON"
+    for result in results[:4]:
+        assert "too deeply" in result.summary, result.summary
+    assert results[4].ok
+    assert results[4].details == "Alpha\nBeta\n"
+    assert not (root / "new.txt").exists()
