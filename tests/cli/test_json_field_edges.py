@@ -45,3 +45,24 @@ def test_deeply_nested_json_is_refused_for_its_block_only(tmp_path: Path) -> Non
     assert results[4].ok
     assert results[4].details == "Alpha\nBeta\n"
     assert not (root / "new.txt").exists()
+
+
+def test_a_lone_surrogate_in_edit_texts_is_refused_naming_its_place(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    literal = '{"version":1,"edits":[{"op":"replaceFirst","find":"Alpha","text":"x\\ud800y"}]}'
+    template = (
+        '{"version":1,"edits":[{"op":"replaceAll","find":"B.ta","regex":true,'
+        '"text":"\\\\g<0>\\ud800"}]}'
+    )
+    results = run(
+        root,
+        tmp_path / "s",
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_json=literal),
+        cmd("e2", "fs.applyEdits", path="a.txt", edits_json=template),
+        cmd("e3", "fs.applyEdits", path="a.txt", edits_b64=b64(literal)),
+    )
+    assert [r.code for r in results] == ["ERR_INVALID_EDITS_JSON"] * 3, results
+    assert "edits[0].text holds a lone surrogate \\ud800 at character 2" in results[0].summary
+    assert "edits[0].text holds a lone surrogate \\ud800 at character 6" in results[1].summary
+    assert "edits[0].text holds a lone surrogate" in results[2].summary
+    assert (root / "a.txt").read_text(encoding="utf-8") == "Alpha\nBeta\n"

@@ -201,6 +201,7 @@ def parse_edits(edits_json: str) -> EditList:
         raise OperatorError(
             INVALID_JSON, f"the edits document must be a JSON object: {_FORMAT}", {}
         )
+    _refuse_lone_surrogates(document, "the edits")
     try:
         parsed = EditList.model_validate(document)
     except ValidationError as exc:
@@ -224,6 +225,29 @@ def parse_edits(edits_json: str) -> EditList:
         if isinstance(edit, ReplaceFirst | ReplaceAll):
             _finder(edit, index)  # a bad pattern is refused before any edit runs
     return parsed
+
+
+def _refuse_lone_surrogates(value: object, where: str) -> None:
+    """ERR_INVALID_EDITS_JSON naming the first lone surrogate escape and where it stands."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_lone_surrogates(key, f"a key of {where}")
+            _refuse_lone_surrogates(item, f"{where}.{key}" if where != "the edits" else key)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_lone_surrogates(item, f"{where}[{index}]")
+    elif isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = ord(value[error.start])
+            raise OperatorError(
+                INVALID_JSON,
+                f"{where} holds a lone surrogate \\u{code:04x} at character {error.start + 1}; "
+                "write a character above U+FFFF as its surrogate pair (\\ud83d\\ude00) or "
+                "plainly",
+                {"at": where, "character": error.start + 1},
+            ) from None
 
 
 def _finder(edit: ReplaceFirst | ReplaceAll, index: int) -> Finder:
