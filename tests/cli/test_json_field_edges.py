@@ -66,3 +66,26 @@ def test_a_lone_surrogate_in_edit_texts_is_refused_naming_its_place(tmp_path: Pa
     assert "edits[0].text holds a lone surrogate \\ud800 at character 6" in results[1].summary
     assert "edits[0].text holds a lone surrogate" in results[2].summary
     assert (root / "a.txt").read_text(encoding="utf-8") == "Alpha\nBeta\n"
+
+
+def test_a_key_given_twice_in_an_edit_list_is_refused(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    twice_find = (
+        '{"version":1,"edits":[{"op":"replaceFirst","find":"Alpha","find":"Beta","text":"x"}]}'
+    )
+    twice_edits = (
+        '{"version":1,"edits":[{"op":"replaceFirst","find":"Alpha","text":"x"}],'
+        '"edits":[{"op":"replaceFirst","find":"Beta","text":"y"}]}'
+    )
+    results = run(
+        root,
+        tmp_path / "s",
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_json=twice_find),
+        cmd("e2", "fs.applyEdits", path="a.txt", edits_json=twice_edits),
+        cmd("e3", "fs.applyEdits", path="a.txt", edits_b64=b64(twice_find)),
+    )
+    assert [r.code for r in results] == ["ERR_INVALID_EDITS_JSON"] * 3, results
+    assert "the key 'find' is given twice" in results[0].summary
+    assert "the key 'edits' is given twice" in results[1].summary
+    assert "the key 'find' is given twice" in results[2].summary
+    assert (root / "a.txt").read_text(encoding="utf-8") == "Alpha\nBeta\n"

@@ -183,7 +183,14 @@ def _describe(error: Any, document: Any) -> str:
 def parse_edits(edits_json: str) -> EditList:
     """The decoded, validated edit list; ERR_INVALID_EDITS_JSON naming the first problem."""
     try:
-        document = json.loads(edits_json)
+        document = json.loads(edits_json, object_pairs_hook=_unique_keys)
+    except _DuplicateKeyError as exc:
+        raise OperatorError(
+            INVALID_JSON,
+            f"the key {exc.key!r} is given twice in one object of the edits; give it once "
+            f"(a second value would silently replace the first): {_FORMAT}",
+            {"duplicate_key": exc.key},
+        ) from None
     except RecursionError:
         raise OperatorError(
             INVALID_JSON,
@@ -225,6 +232,21 @@ def parse_edits(edits_json: str) -> EditList:
         if isinstance(edit, ReplaceFirst | ReplaceAll):
             _finder(edit, index)  # a bad pattern is refused before any edit runs
     return parsed
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(key)
+        out[key] = value
+    return out
 
 
 def _refuse_lone_surrogates(value: object, where: str) -> None:
