@@ -301,6 +301,23 @@ def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> Non
     assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"
 
 
+def test_many_literal_edits_of_a_big_file_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
+    import json
+
+    big = ws / "big.txt"
+    big.write_text("alpha beta gamma delta\n" * 400_000, encoding="utf-8")  # 9.2 MB
+    before = big.read_bytes()
+    swaps = [("alpha", "omega"), ("omega", "alpha")] * 300
+    edits = {"version": 1, "edits": [{"op": "replaceAll", "find": a, "text": b} for a, b in swaps]}
+    text = reply(cmd("e1", "fs.applyEdits", path="big.txt", edits_json=json.dumps(edits)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "1:256000000"}  # the time is scaled down, 30 s -> 1 s
+    (result,) = run_limited(ws, state, text, "--yes", env=env)
+    assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert "stopped: this edit list used up this reply's work budget" in result.summary
+    assert "nothing was changed" in result.summary
+    assert big.read_bytes() == before
+
+
 def test_many_reads_of_a_control_heavy_file_stop_at_the_results_cap(ws: Path, state: Path) -> None:
     raw = ("a\x01\x1b\x85\u202e\U000e0041b" * 20 + "\n") * 750  # about 196 KB
     (ws / "ctl.txt").write_text(raw, encoding="utf-8")

@@ -41,6 +41,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import OperatorError, mark, quote
+from ..work_budget import check
 from .edit_matching import Finder, compile_finder
 from .textfile import split_lines
 
@@ -496,6 +497,8 @@ def apply_edits(text: str, edits_json: str) -> EditsResult:
     limit = output_limit(len(text))
     notes = []
     for index, edit in enumerate(parsed.edits):
+        if index:
+            check("this edit list")  # each edit may scan the whole text once or more
         text, note = _apply_one(text, edit, index, limit)
         if len(text) > limit:  # an insert or a range (their text is bounded by the list)
             raise _too_large(f"edit {index} ({edit.op})", index, len(text), limit)
