@@ -89,3 +89,36 @@ def test_a_key_given_twice_in_an_edit_list_is_refused(tmp_path: Path) -> None:
     assert "the key 'edits' is given twice" in results[1].summary
     assert "the key 'find' is given twice" in results[2].summary
     assert (root / "a.txt").read_text(encoding="utf-8") == "Alpha\nBeta\n"
+
+
+def test_advice_for_a_file_over_2_mb_says_what_really_works(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    with (root / "big.log").open("wb") as big:
+        big.truncate(2_000_001)
+    (root / "huge.log").write_bytes(b"x\n" * 5_500_000)  # 11 MB: over what writes handle
+    (root / "mid.txt").write_bytes(b"y\n" * 150_000)  # 300 KB: fs.readSlice reads it
+    results = run(
+        root,
+        tmp_path / "s",
+        cmd("r1", "fs.read", path="big.log"),
+        cmd("r2", "fs.readSlice", path="big.log", start="1", lines="10"),
+        cmd("r3", "fs.search", path="big.log", query="x"),
+        cmd("e1", "fs.applyEdits", path="huge.log", edits_json=edits_one("x", "z")),
+        cmd("r4", "fs.read", path="mid.txt"),
+        cmd("r5", "fs.readSlice", path="mid.txt", start="1", lines="2"),
+    )
+    for result in results[:4]:
+        assert result.code == "ERR_FILE_TOO_LARGE", result.summary
+        assert "Use fs.readSlice" not in result.summary
+        assert "readSlice reads parts" not in result.summary
+        assert "ask the user for the part you need" in result.summary, result.summary
+    assert results[4].summary == "File too large for fs.read (300000 bytes). Use fs.readSlice."
+    assert results[5].ok, results[5].summary
+    assert (root / "huge.log").stat().st_size == 11_000_000
+
+
+def edits_one(find: str, text: str) -> str:
+    import json
+
+    edit = {"op": "replaceAll", "find": find, "text": text}
+    return json.dumps({"version": 1, "edits": [edit]})
