@@ -275,7 +275,10 @@ def test_many_searches_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
     assert resume.startswith("pkg0")
     for result in results[2:]:
         assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
-        assert "not run: this reply's work budget (30 s / 30 MB read)" in result.summary
+        assert (
+            "not run: this reply's work budget (30 s / 30 MB read / 16 MB of results)"
+            in result.summary
+        )
         assert "send it again in a later reply" in result.summary
 
 
@@ -296,6 +299,39 @@ def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> Non
     assert len(results) == 1500
     assert all(r.ok for r in results[:8])
     assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"
+
+
+def test_many_literal_edits_of_a_big_file_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
+    import json
+
+    big = ws / "big.txt"
+    big.write_text("alpha beta gamma delta\n" * 400_000, encoding="utf-8")  # 9.2 MB
+    before = big.read_bytes()
+    swaps = [("alpha", "omega"), ("omega", "alpha")] * 300
+    edits = {"version": 1, "edits": [{"op": "replaceAll", "find": a, "text": b} for a, b in swaps]}
+    text = reply(cmd("e1", "fs.applyEdits", path="big.txt", edits_json=json.dumps(edits)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "1:256000000"}  # the time is scaled down, 30 s -> 1 s
+    (result,) = run_limited(ws, state, text, "--yes", env=env)
+    assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert "stopped: this edit list used up this reply's work budget" in result.summary
+    assert "nothing was changed" in result.summary
+    assert big.read_bytes() == before
+
+
+def test_many_reads_of_a_control_heavy_file_stop_at_the_results_cap(ws: Path, state: Path) -> None:
+    raw = ("a\x01\x1b\x85\u202e\U000e0041b" * 20 + "\n") * 750  # about 196 KB
+    (ws / "ctl.txt").write_text(raw, encoding="utf-8")
+    text = reply(*(cmd(f"r{n}", "fs.read", path="ctl.txt") for n in range(1500)))
+    # The results cap is scaled down to 2 MB (the default is 16 MB); the time is not.
+    env = {"LLM_OPERATOR_WORK_BUDGET": "600:256000000:2000000"}
+    results = run_limited(ws, state, text, env=env)
+    assert len(results) == 1500
+    shown = [r for r in results if r.ok]
+    assert 2_000_000 <= len(raw) * len(shown) < 2_000_000 + len(raw)
+    assert all(r.details == raw for r in shown)
+    for result in results[len(shown) :]:
+        assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+        assert "(600 s / 256 MB read / 2 MB of results) is used up" in result.summary
 
 
 def test_deleting_a_deep_folder_is_refused_before_anything_moves(ws: Path, state: Path) -> None:

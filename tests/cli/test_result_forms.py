@@ -90,3 +90,22 @@ def test_the_primer_describes_the_form_exec_will_send() -> None:
         assert done.returncode == 0, done.stderr
         assert done.stdout == primer_text(form)
         assert len(done.stdout.encode()) <= PRIMER_LIMIT
+
+
+def test_an_invisible_character_above_uffff_comes_back_byte_for_byte(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    raw = b"ok\xf3\xa0\x81\x81\ntag \xf3\xa0\x80\x81 and \xf0\x9f\x98\x80 smile\n"
+    (root / "tags.txt").write_bytes(raw)
+    done = cli(
+        "exec",
+        "--workspace",
+        root,
+        "--state-dir",
+        tmp_path / "s",
+        stdin=read_block("r1", "tags.txt"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "|\\ok\\xf3\\xa0\\x81\\x81\n" in done.stdout
+    (one,) = read_results(done.stdout)
+    assert one.details == raw

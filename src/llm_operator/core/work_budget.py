@@ -16,8 +16,11 @@ Invariants:
   stops with ERR_WORK_BUDGET_EXCEEDED and changes nothing.
 - Bytes are counted where files are read (``store.files.read_at``,
   ``store.tree_walk.read_limited``).
-- ``LLM_OPERATOR_WORK_BUDGET=<seconds>:<bytes>`` replaces the limits; it is a test seam
-  (the tests use it to make the budget small), not a setting.
+- The details the reply's results carry are counted too (``charge_details``, by the
+  session, per result): past MAX_DETAILS characters the next commands are not run, so a
+  reply of many big reads cannot build hundreds of megabytes of results.
+- ``LLM_OPERATOR_WORK_BUDGET=<seconds>:<bytes>[:<details>]`` replaces the limits; it is a
+  test seam (the tests use it to make the budget small), not a setting.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from .errors import OperatorError
 CODE = "ERR_WORK_BUDGET_EXCEEDED"
 WORK_SECONDS = 30.0
 WORK_BYTES = 256 * 1000 * 1000
+MAX_DETAILS = 16 * 1000 * 1000  # characters of details in all the results of one reply
 ENVIRONMENT = "LLM_OPERATOR_WORK_BUDGET"
 
 
@@ -43,24 +47,34 @@ class WorkBudget:
     max_bytes: int
     started: float
     read: int = 0
+    max_details: int = MAX_DETAILS
+    details: int = 0
 
     def spent(self) -> bool:
-        return self.read >= self.max_bytes or time.monotonic() - self.started >= self.seconds
+        return (
+            self.read >= self.max_bytes
+            or self.details >= self.max_details
+            or time.monotonic() - self.started >= self.seconds
+        )
 
     def describe(self) -> str:
-        return f"{self.seconds:g} s / {self.max_bytes / 1e6:g} MB read"
+        return (
+            f"{self.seconds:g} s / {self.max_bytes / 1e6:g} MB read / "
+            f"{self.max_details / 1e6:g} MB of results"
+        )
 
 
 _CURRENT: ContextVar[WorkBudget | None] = ContextVar("work_budget", default=None)
 
 
-def _limits() -> tuple[float, int]:
+def _limits() -> tuple[float, int, int]:
     seam = os.environ.get(ENVIRONMENT, "")
-    seconds, _, size = seam.partition(":")
+    seconds, _, rest = seam.partition(":")
+    size, _, details = rest.partition(":")
     try:
-        return float(seconds), int(size)
+        return float(seconds), int(size), int(details) if details else MAX_DETAILS
     except ValueError:
-        return WORK_SECONDS, WORK_BYTES
+        return WORK_SECONDS, WORK_BYTES, MAX_DETAILS
 
 
 @contextmanager
@@ -70,8 +84,8 @@ def reply_budget() -> Iterator[WorkBudget]:
     if current is not None:
         yield current
         return
-    seconds, size = _limits()
-    budget = WorkBudget(seconds, size, time.monotonic())
+    seconds, size, details = _limits()
+    budget = WorkBudget(seconds, size, time.monotonic(), max_details=details)
     token = _CURRENT.set(budget)
     try:
         yield budget
@@ -84,6 +98,13 @@ def charge(size: int) -> None:
     budget = _CURRENT.get()
     if budget is not None:
         budget.read += size
+
+
+def charge_details(size: int) -> None:
+    """Count ``size`` characters of a result's details against the current budget, if any."""
+    budget = _CURRENT.get()
+    if budget is not None:
+        budget.details += size
 
 
 def spent() -> bool:

@@ -358,3 +358,30 @@ def test_held_writes_of_one_secret_file_build_on_each_other(
     assert first.ok, first.summary
     assert second.ok, second.summary
     assert (workspace / ".env").read_text(encoding="utf-8") == "DEBUG=3\n"
+
+
+def test_a_fault_while_one_block_is_checked_costs_that_block_only(
+    run_reply: Any, cmd: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.core.plan import session as session_module
+
+    real = session_module.validate
+
+    def faulty(block: Any) -> Any:  # fault injection at the validator seam
+        if block.get("id") == "bad":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(block)
+
+    monkeypatch.setattr(session_module, "validate", faulty)
+    results = run_reply(
+        cmd("r1", "fs.read", path="README.md")
+        + "\n"
+        + cmd("bad", "fs.read", path="README.md")
+        + "\n"
+        + cmd("r2", "fs.read", path="README.md")
+    )
+    assert [r.id for r in results] == ["r1", "bad", "r2"]
+    assert results[0].ok
+    assert results[2].ok
+    assert results[1].code == "ERR_INTERNAL"
+    assert "fs.read failed (ERR_INTERNAL): unexpected RecursionError" in results[1].summary

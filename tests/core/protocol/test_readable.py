@@ -134,3 +134,40 @@ def test_readable_details_are_at_most_1_1x_the_raw_size_of_ordinary_code() -> No
         shown += len(body)
         assert len(body) <= 1.1 * len(text) + 40, path.name  # a tiny file pays the header
     assert shown <= 1.1 * raw
+
+
+def _astral_in(categories: tuple[str, ...]) -> st.SearchStrategy[str]:
+    return st.characters(min_codepoint=0x10000, categories=categories)  # type: ignore[arg-type]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            _astral_in(("Cf",)), _astral_in(("Co",)), _astral_in(("Cn",)), st.text(max_size=3)
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_astral_format_private_and_unassigned_characters_round_trip(details: str) -> None:
+    body = encode_lines(details)
+    assert decode_lines(body) == wire_bytes(details)
+    if details:
+        assert round_trip(details) == wire_bytes(details)
+
+
+def test_an_invisible_character_above_uffff_is_written_as_its_utf8_bytes() -> None:
+    assert encode_lines("ok\U000e0041\n") == ["|\\ok\\xf3\\xa0\\x81\\x81"]
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        (["|\\ok\\ue0041"], r"column 5: \\ue004 is not how"),  # a private-use BMP character
+        (["|\\A\\u0041"], r"column 4: \\u0041 is not how"),
+        (["|\\a\x01b"], "column 4: U\\+0001 must be escaped"),
+        (["| a\u202eb"], "must be escaped"),
+    ],
+)
+def test_the_reader_refuses_what_the_encoder_never_writes(body: list[str], why: str) -> None:
+    with pytest.raises(ReadableFormatError, match=why):
+        decode_lines(body)

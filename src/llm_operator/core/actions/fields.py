@@ -75,6 +75,11 @@ def decode_json_value(value: str, name: str) -> JsonText:
     kind = "a JSON object {...}" if object_wanted else 'a JSON string "..."'
     try:
         decoded = json.loads(value)
+    except RecursionError:
+        raise InvalidCommand(
+            "ERR_INVALID_JSON",
+            f"{name} nests arrays or objects too deeply to read; write {kind} on one line",
+        ) from None
     except json.JSONDecodeError as error:
         raise InvalidCommand(
             "ERR_INVALID_JSON",
@@ -83,7 +88,7 @@ def decode_json_value(value: str, name: str) -> JsonText:
             'quotes as \\" and backslashes as \\\\',
         ) from None
     if object_wanted and isinstance(decoded, dict):
-        return JsonText(json.dumps(decoded, ensure_ascii=False))
+        return JsonText(value)  # as written: the edits parser checks its keys and texts
     if object_wanted or not isinstance(decoded, str):
         found = type(decoded).__name__.replace("dict", "object").replace("str", "string")
         raise InvalidCommand(

@@ -13,7 +13,7 @@ import os
 import stat as stat_module
 from typing import TYPE_CHECKING
 
-from ..errors import InvalidCommand
+from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..store.workspace import is_trash_name
@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 
 READ_LIMIT = 200_000
 SLICE_LIMIT = 2_000_000
+UNSHOWN = (
+    f"fs.readSlice and fs.search show files up to {SLICE_LIMIT} bytes (fs.read up to "
+    f"{READ_LIMIT}) and no command shows a larger one: ask the user for the part you need "
+    "(or to split the file)"
+)
 SEARCH_MAX_MATCHES = 50
 LIST_MAX_ENTRIES = 5000
 LONG_LINE = 4000
@@ -99,6 +104,8 @@ def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
 
 def run_read(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     found = find_file(ctx.workspace, fields.path)
+    if found.size > SLICE_LIMIT:  # fs.readSlice would refuse it too: say what is true
+        raise OperatorError("ERR_FILE_TOO_LARGE", f"{found.rel} is {found.size} bytes; {UNSHOWN}")
     if found.size > READ_LIMIT:
         # The spec fixes this summary word for word; the code travels in the details.
         message = f"File too large for fs.read ({found.size} bytes). Use fs.readSlice."
@@ -119,8 +126,7 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields | SliceValues) -> Res
     if found.size > SLICE_LIMIT:
         raise InvalidCommand(
             "ERR_FILE_TOO_LARGE",
-            f"{found.rel} is {found.size} bytes; fs.readSlice reads files up to {SLICE_LIMIT} "
-            "bytes",
+            f"{found.rel} is {found.size} bytes; {UNSHOWN}",
         )
     text, style = read_text(found)
     all_lines = file_lines(text)
@@ -167,7 +173,7 @@ def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Resul
     if found.size > SLICE_LIMIT:
         raise InvalidCommand(
             "ERR_FILE_TOO_LARGE",
-            f"{found.rel} is {found.size} bytes; fs.search reads files up to {SLICE_LIMIT} bytes",
+            f"{found.rel} is {found.size} bytes; {UNSHOWN}",
         )
     text, _ = read_text(found)
     query = fields.text

@@ -59,6 +59,8 @@ class Finder:
                 end = start + len(self.find)
                 found += 1
                 yield start, end, self.template
+                if not found % 4096:
+                    check("this edit")
                 start = text.find(self.find, end)
             return
         data = encode(text)

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import OperatorError, mark, quote
+from ..work_budget import check
 from .edit_matching import Finder, compile_finder
 from .textfile import split_lines
 
@@ -245,7 +246,20 @@ def _check(document: dict[str, Any]) -> tuple[list[tuple[str, int | None]], Edit
 def parse_edits(edits_json: str) -> EditList:
     """The decoded, validated edit list; ERR_INVALID_EDITS_JSON naming the first problem."""
     try:
-        document = json.loads(edits_json)
+        document = json.loads(edits_json, object_pairs_hook=_unique_keys)
+    except _DuplicateKeyError as exc:
+        raise OperatorError(
+            INVALID_JSON,
+            f"the key {exc.key!r} is given twice in one object of the edits; give it once "
+            f"(a second value would silently replace the first): {_FORMAT}",
+            {"duplicate_key": exc.key},
+        ) from None
+    except RecursionError:
+        raise OperatorError(
+            INVALID_JSON,
+            f"the edits nest arrays or objects too deeply to read; expected {_FORMAT}",
+            {},
+        ) from None
     except json.JSONDecodeError as exc:
         raise OperatorError(
             INVALID_JSON,
@@ -257,6 +271,7 @@ def parse_edits(edits_json: str) -> EditList:
         raise OperatorError(
             INVALID_JSON, f"the edits document must be a JSON object: {_FORMAT}", {}
         )
+    _refuse_lone_surrogates(document, "the edits")
     problems, parsed = _check(document)
     if parsed is None:
         rest = len(problems) - 1
@@ -276,6 +291,44 @@ def parse_edits(edits_json: str) -> EditList:
         if isinstance(edit, ReplaceFirst | ReplaceAll):
             _finder(edit, index)  # a bad pattern is refused before any edit runs
     return parsed
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(key)
+        out[key] = value
+    return out
+
+
+def _refuse_lone_surrogates(value: object, where: str) -> None:
+    """ERR_INVALID_EDITS_JSON naming the first lone surrogate escape and where it stands."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_lone_surrogates(key, f"a key of {where}")
+            _refuse_lone_surrogates(item, f"{where}.{key}" if where != "the edits" else key)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_lone_surrogates(item, f"{where}[{index}]")
+    elif isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = ord(value[error.start])
+            raise OperatorError(
+                INVALID_JSON,
+                f"{where} holds a lone surrogate \\u{code:04x} at character {error.start + 1}; "
+                "write a character above U+FFFF as its surrogate pair (\\ud83d\\ude00) or "
+                "plainly",
+                {"at": where, "character": error.start + 1},
+            ) from None
 
 
 def _finder(edit: ReplaceFirst | ReplaceAll, index: int) -> Finder:
@@ -504,6 +557,8 @@ def apply_edits(text: str, edits_json: str) -> EditsResult:
     limit = output_limit(len(text))
     notes = []
     for index, edit in enumerate(parsed.edits):
+        if index:
+            check("this edit list")  # each edit may scan the whole text once or more
         text, note = _apply_one(text, edit, index, limit)
         if len(text) > limit:  # an insert or a range (their text is bounded by the list)
             raise _too_large(f"edit {index} ({edit.op})", index, len(text), limit)

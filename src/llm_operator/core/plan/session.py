@@ -45,7 +45,7 @@ from ..store.memory import Remembered, SessionMemory
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
-from ..work_budget import not_run, reply_budget
+from ..work_budget import charge_details, not_run, reply_budget
 from .batch_writer import BatchWriter, taken_back, with_warning
 from .secrecy import guard_failure, guard_result, hold, secret_paths
 
@@ -303,7 +303,14 @@ class Session:
             entry = RunItem(index, related or f"error-{index + 1}", None, None)
             entry.result = Result(entry.id, invalid_outcome(item.code, item.message, related))
             return entry
-        checked = validate(item)  # type: ignore[arg-type]
+        try:
+            checked = validate(item)  # type: ignore[arg-type]
+        except Exception as error:  # a bug in one block's checks costs that block only
+            get = getattr(item, "get", lambda key: None)
+            entry = RunItem(index, get("id") or f"error-{index + 1}", None, None)
+            action = str(get("action") or "OPERATOR_CMD")
+            entry.result = Result(entry.id, _internal(action, error, entry.id, quiet=True))
+            return entry
         if isinstance(checked, Invalid):
             return self._invalid_item(index, checked)
         command = checked
@@ -493,7 +500,11 @@ class Session:
                     produced = command.spec.execute(context, command.fields)
                 except OperatorError as error:
                     return guard_failure(self.workspace, command, error, opened)
-            return guard_result(self.workspace, command, produced, opened)
+            guarded = guard_result(self.workspace, command, produced, opened)
+            shown = guarded.approved if isinstance(guarded, Reveal) else guarded
+            if isinstance(shown, Outcome):
+                charge_details(len(shown.details or ""))
+            return guarded
         except Exception as error:
             return _internal(command.action, error, command.id, self._quiet(command))
 

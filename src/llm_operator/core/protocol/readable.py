@@ -8,8 +8,10 @@ Rules (docs/protocol.md, "Readable results"):
   bidi control, a zero-width or other invisible format character (Unicode Cf, Zl, Zp), or
   bytes that are not UTF-8 (reaching here as lone surrogates, Python's surrogateescape).
   In an escaped line ``\\`` is ``\\\\``, CR is ``\\r``, ``\\xNN`` is always ONE byte (a C0
-  or DEL character, each UTF-8 byte of a C1 character, or a byte that is not UTF-8) and
-  ``\\uXXXX`` is an invisible or bidi character. Every other character stands for itself.
+  or DEL character, each UTF-8 byte of a C1 character or of an invisible character
+  above U+FFFF, or a byte that is not UTF-8) and ``\\uXXXX`` is an invisible or bidi
+  character up to U+FFFF. Every other character stands for itself. The reader refuses
+  anything the encoder would not write.
 - Details that do not end with ``\\n`` are followed by the line NO_NEWLINE, which the
   line count does not include.
 Decoding inverts this exactly: ``decode_lines(encode_lines(t)) == wire_bytes(t)``.
@@ -41,38 +43,59 @@ def _needs_escape(char: str) -> bool:
     return unicodedata.category(char) in _INVISIBLE
 
 
-def line_needs_escape(line: str) -> bool:
-    if _PLAIN.match(line):
-        return False
-    return any(_needs_escape(char) for char in line)
-
-
-def _escape_char(char: str) -> str:
-    code = ord(char)
-    if char == "\\":
-        return "\\\\"
+def _escape_of(code: int) -> str:
+    """How character ``code`` is written in an escaped line (itself when it needs none)."""
+    char = chr(code)
     if char == "\r":
         return "\\r"
-    if code < 0x20 or code == 0x7F:
+    if (code < 0x20 and char != "\t") or code == 0x7F:
         return f"\\x{code:02x}"
-    if 0x80 <= code <= 0x9F:
-        return "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8"))
     if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
         return f"\\x{code - 0xDC00:02x}"
-    if _needs_escape(char):
-        return f"\\u{code:04x}"
-    return char
+    if not _needs_escape(char):
+        return char
+    if 0x80 <= code <= 0x9F or code > 0xFFFF:
+        # C1, and invisible characters beyond \uXXXX: their UTF-8 bytes, one \xNN each.
+        return "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8"))
+    return f"\\u{code:04x}"
+
+
+class _Escapes(dict[int, str]):
+    """``str.translate`` table computed on first use of each character, then cached."""
+
+    def __missing__(self, code: int) -> str:
+        escaped = _escape_of(code)
+        self[code] = escaped
+        return escaped
+
+
+_TABLE = _Escapes()
+
+
+def _escaped_or_none(line: str) -> str | None:
+    """``line`` escaped, or None when nothing in it needs escaping (a backslash alone does not)."""
+    if _PLAIN.match(line):
+        return None
+    translated = line.translate(_TABLE)
+    if translated == line:
+        return None
+    return line.replace("\\", "\\\\").translate(_TABLE)
+
+
+def line_needs_escape(line: str) -> bool:
+    return _escaped_or_none(line) is not None
 
 
 def escape_line(line: str) -> str:
-    return "".join(_escape_char(char) for char in line)
+    return line.replace("\\", "\\\\").translate(_TABLE)
 
 
 def body_line(line: str) -> str:
     if not line:
         return EMPTY
-    if line_needs_escape(line):
-        return ESCAPED + escape_line(line)
+    escaped = _escaped_or_none(line)
+    if escaped is not None:
+        return ESCAPED + escaped
     return VERBATIM + line
 
 
@@ -123,7 +146,13 @@ def decode_line(line: str, number: int = 1) -> bytes:
     if line == EMPTY:
         return b""
     if line.startswith(VERBATIM):
-        return line[len(VERBATIM) :].encode("utf-8", "surrogatepass")
+        text = line[len(VERBATIM) :]
+        if _escaped_or_none(text) is not None:
+            raise ReadableFormatError(
+                f"body line {number} starts with '| ' but holds a character that must be "
+                "escaped (such lines start with '|\\')"
+            )
+        return text.encode("utf-8", "surrogatepass")
     if line.startswith(ESCAPED):
         text = line[len(ESCAPED) :]
         _check_escapes(text, number)
@@ -135,19 +164,40 @@ def decode_line(line: str, number: int = 1) -> bytes:
 
 
 def _check_escapes(text: str, number: int) -> None:
+    """Refuse what the encoder never writes: a stray backslash, a ``\\uXXXX`` that is not
+    an invisible BMP character written that way, a character left bare that needs escaping."""
     position = 0
     while True:
         slash = text.find("\\", position)
+        _check_bare(text[position : len(text) if slash < 0 else slash], number, position)
         if slash < 0:
             return
         found = _ESCAPE.match(text, slash)
+        column = len(ESCAPED) + slash + 1
         if found is None:
-            column = len(ESCAPED) + slash + 1
             raise ReadableFormatError(
                 f"body line {number}, column {column}: a backslash that starts no escape "
                 "(\\\\, \\r, \\xNN, \\uXXXX)"
             )
+        char = found.group(2)
+        if char is not None and _escape_of(int(char, 16)) != f"\\u{int(char, 16):04x}":
+            raise ReadableFormatError(
+                f"body line {number}, column {column}: {found.group()} is not how that "
+                "character is written (\\uXXXX is only for an invisible or bidi character "
+                "of four hex digits; others are \\xNN bytes or stand for themselves)"
+            )
         position = found.end()
+
+
+def _check_bare(text: str, number: int, start: int) -> None:
+    if _PLAIN.match(text):
+        return
+    for index, char in enumerate(text):
+        if char != "\\" and _TABLE[ord(char)] != char:
+            column = len(ESCAPED) + start + index + 1
+            raise ReadableFormatError(
+                f"body line {number}, column {column}: U+{ord(char):04X} must be escaped"
+            )
 
 
 def decode_lines(body: list[str]) -> bytes:

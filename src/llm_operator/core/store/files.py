@@ -188,8 +188,8 @@ def too_large(rel: str, size: int, limit: int = MAX_READ_BYTES) -> OperatorError
         "ERR_FILE_TOO_LARGE",
         f"{rel} is {size} bytes; commands that read a whole file (writes, edits, deletes, "
         f"structure and region commands) handle files up to {limit} bytes, so nothing was "
-        "read or changed; fs.readSlice reads parts of it, and a person can change or delete it "
-        "by hand",
+        "read or changed; no command shows a file this large (fs.readSlice reads files up to "
+        "2000000 bytes): ask the user for the part you need, or to change or delete it by hand",
         {"file_size": size, "limit": limit, "state": "FILE_UNCHANGED"},
     )
 
