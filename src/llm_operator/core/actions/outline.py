@@ -29,6 +29,7 @@ from pydantic import model_validator
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
+from ..protocol.names import visible_name
 from ..store.files import find_file, not_found, reads_so_far
 from ..store.tree_walk import TreeFile, WalkCounts, check_after, read_limited, walk_files
 from ..wording import counted
@@ -164,14 +165,15 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     if not lines:
         header.append("# no structures found")
     count = f"{len(lines)} structure{'s' if len(lines) != 1 else ''}"
-    summary = f"Outlined {found.rel} ({count}; {note})"
+    summary = f"Outlined {visible_name(found.rel)} ({count}; {note})"
     outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
     if not secret:
         return outcome
     return Reveal(
         approved=outcome,
         paths=(found.rel,),
-        reason=f"{found.rel} looks like a secret (keys, tokens, passwords); its outline quotes "
+        reason=f"{visible_name(found.rel)} looks like a secret (keys, tokens, passwords); "
+        "its outline quotes "
         "its lines and sends them to the chat",
     )
 
@@ -302,10 +304,10 @@ def render_folder(folder: FolderOutline) -> str:
 
 def _outcome(folder: FolderOutline) -> Outcome:
     shown = len(folder.blocks)
-    summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {folder.rel}"
+    summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {visible_name(folder.rel)}"
     if folder.cut_by:
         summary += f"; cut at the {folder.cut_by}: " + (
-            f"continue with after: {folder.next_after}"
+            f"continue with after: {visible_name(folder.next_after)}"
             if folder.next_after is not None
             else "send the same command again"
         )

@@ -14,7 +14,7 @@ import stat as stat_module
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand
-from ..protocol.names import display_name
+from ..protocol.names import display_name, visible_name
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..store.workspace import is_trash_name
 from ..wording import counted
@@ -87,7 +87,7 @@ def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     cut = f", first {LIST_MAX_ENTRIES} shown (truncated)" if len(entries) > len(shown) else ""
     others = len(entries) - folders
     summary = (
-        f"Listed {rel} ({_count(len(entries), 'entry', 'entries')}: "
+        f"Listed {visible_name(rel)} ({_count(len(entries), 'entry', 'entries')}: "
         f"{_count(folders, 'folder', 'folders')}, {_count(others, 'file', 'files')}{cut}); "
         "folders end with /, symlinks with @"
     )
@@ -107,7 +107,7 @@ def run_read(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     text, style = read_text(found)
     extra = f", {style}" if style else ""
     size, lines = counted(found.size, "byte"), counted(line_count(text), "line")
-    summary = f"Read {found.rel} ({size}, {lines}{extra})"
+    summary = f"Read {visible_name(found.rel)} ({size}, {lines}{extra})"
     return Outcome(True, summary, text)
 
 
@@ -146,7 +146,7 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields | SliceValues) -> Res
     if any(len(line) > LONG_LINE for line in chunk):
         header.append(f"# lines longer than {LONG_LINE} characters are cut and marked")
     body = [f"{number}: {_clip(line)}" for number, line in enumerate(chunk, start=first)]
-    summary = f"Read lines {first}-{last} of {total} from {found.rel}"
+    summary = f"Read lines {first}-{last} of {total} from {visible_name(found.rel)}"
     details = "\n".join(header + body) + "\n"
     return Outcome(True, summary, details)
 
@@ -185,7 +185,7 @@ def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Resul
         else f"# {counted(total, 'match', 'matches')}"
     )
     header = [f"# path: {found.rel}", f"# query: {query}", count]
-    summary = f"Found {counted(total, 'matching line')} in {found.rel}" + (
+    summary = f"Found {counted(total, 'matching line')} in {visible_name(found.rel)}" + (
         f", first {len(hits)} shown (truncated); refine the query" if truncated else ""
     )
     details = "\n".join(header + hits) + "\n"
@@ -213,7 +213,9 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     }
     kind = "folder" if payload["isDir"] else "file"
     return Outcome(
-        True, f"Stat {rel}: {kind}, {counted(info.st_size, 'byte')}", json.dumps(payload)
+        True,
+        f"Stat {visible_name(rel)}: {kind}, {counted(info.st_size, 'byte')}",
+        json.dumps(payload),
     )
 
 

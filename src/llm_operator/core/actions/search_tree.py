@@ -27,7 +27,7 @@ from pydantic import model_validator
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name, is_plain_name
+from ..protocol.names import display_name, is_plain_name, visible_name
 from ..store.files import not_found
 from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
 from ..wording import counted
@@ -250,18 +250,18 @@ def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str
     if tally.after is not None:
         header.append(f"# more: after: {tally.after}")
     summary = (
-        f"Found {counted(len(matches), 'match', 'matches')} in {display_name(rel)} "
+        f"Found {counted(len(matches), 'match', 'matches')} in {visible_name(rel)} "
         f"({counted(tally.scanned, 'file')} scanned)"
     )
     if cut and cut[0] == BUDGET_CUT:
         summary += "; stopped: this reply's work budget is used up; send the same search " + (
-            f"with after: {tally.after} in a later reply for the next files"
+            f"with after: {visible_name(tally.after)} in a later reply for the next files"
             if tally.after is not None
             else "in a later reply"
         )
     elif cut:
         summary += f"; truncated at the {cut[0]}: " + (
-            f"send the same search with after: {tally.after} for the next files"
+            f"send the same search with after: {visible_name(tally.after)} for the next files"
             if tally.after is not None
             else "narrow the path or query"
         )

@@ -46,3 +46,21 @@ def display_name(name: str) -> str:
 def is_plain_name(name: str) -> bool:
     """Whether ``name`` is shown exactly as it is (no character needs escaping)."""
     return _ODD.search(name) is None
+
+
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+
+
+def visible_name(name: str) -> str:
+    """``display_name`` of ``name``, with every invisible or bidi character (Unicode Cf,
+    Zl, Zp: U+202E, U+200B...) also written as ``\\uHHHH``, as the details lines escape
+    them: for a summary line, which is shown as it is."""
+    import unicodedata
+
+    shown = display_name(name)
+    if shown.isascii():
+        return shown
+    return "".join(
+        f"\\u{ord(char):04x}" if unicodedata.category(char) in _INVISIBLE else char
+        for char in shown
+    )
