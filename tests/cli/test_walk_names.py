@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from support.actions import b64
 from support.fixtures import Decoded, cmd, parse_results, reply
 
 RLO = "\u202e"
@@ -70,3 +71,60 @@ def test_outline_summary_escapes_a_bidi_name(ws: Path, state: Path) -> None:
     assert result.ok, result.summary
     assert RLO not in result.summary, result.summary
     assert "m\\u202eyp.py" in result.summary, result.summary
+
+
+def _more_line(details: str) -> str:
+    (line,) = [line for line in details.splitlines() if line.startswith("# more: ")]
+    return line.removeprefix("# more: ")
+
+
+def _non_ascii_tree(ws: Path) -> None:
+    for name in ("a.txt", "z.txt", "\u00e9.txt", "\u00fc.txt"):
+        (ws / name).write_text("needle\n" * 150)
+
+
+def test_search_resumes_after_a_non_ascii_name_with_the_cursor_it_gives(
+    ws: Path, state: Path
+) -> None:
+    _non_ascii_tree(ws)
+    first = reply(cmd("s1", "fs.searchTree", path=".", query="needle", after="z.txt"))
+    (result,) = run_limited(ws, state, first)
+    assert result.ok, result.summary
+    cursor = _more_line(result.details)
+    assert cursor == 'after_json: "\\u00e9.txt"', cursor
+    assert cursor in result.summary, result.summary
+    assert cursor.isascii()
+    key, _, value = cursor.partition(": ")
+    second = reply(cmd("s2", "fs.searchTree", path=".", query="needle", **{key: value}))
+    (resumed,) = run_limited(ws, state, second)
+    assert resumed.ok, resumed.summary
+    assert resumed.details.count("\u00fc.txt:") == 150, resumed.summary
+    assert "\u00e9.txt:" not in resumed.details
+    assert "# more:" not in resumed.details
+
+
+def test_after_b64_resumes_a_search_too(ws: Path, state: Path) -> None:
+    _non_ascii_tree(ws)
+    text = reply(cmd("s1", "fs.searchTree", path=".", query="needle", after_b64=b64("\u00e9.txt")))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    assert result.details.count("\u00fc.txt:") == 150
+
+
+def test_outline_resumes_after_a_non_ascii_name_with_the_cursor_it_gives(
+    ws: Path, state: Path
+) -> None:
+    for name in ("a.py", "\u00e9.py", "\u00fc.py"):
+        (ws / name).write_text("def f():\n    return 1\n" * 5)
+    first = reply(cmd("o1", "fs.outline", path="."))
+    (result,) = run_limited(ws, state, first, env={"LLM_OPERATOR_WORK_BUDGET": "30:150"})
+    assert result.ok, result.summary
+    cursor = _more_line(result.details)
+    assert cursor.startswith("after_json: "), cursor
+    assert cursor in result.summary, result.summary
+    key, _, value = cursor.partition(": ")
+    second = reply(cmd("o2", "fs.outline", path=".", **{key: value}))
+    (resumed,) = run_limited(ws, state, second)
+    assert resumed.ok, resumed.summary
+    assert "\u00fc.py (" in resumed.details, resumed.details
+    assert "# complete" in resumed.details

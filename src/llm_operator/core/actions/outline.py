@@ -7,7 +7,8 @@ number of levels shown.
 A folder outline walks the tree in the order fs.searchTree uses (sorted, .gitignore
 respected, ``.git`` never entered), outlines at most ``MAX_FILES`` supported files and
 ``MAX_LINES`` outline lines, and when a cap cuts it, its header ends with
-``# more: after: <path>``: the same command with ``after: <path>`` resumes after that file.
+``# more: after: <path>`` (``after_json: "..."`` for a name that is not plain ASCII): the same
+command with that field resumes after that file.
 Files no grammar knows are not counted; files that are binary, too large or not UTF-8 are
 skipped and counted.
 
@@ -29,13 +30,20 @@ from pydantic import model_validator
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import visible_name
+from ..protocol.names import display_name, resume_cursor, visible_name
 from ..store.files import find_file, not_found, reads_so_far
-from ..store.tree_walk import TreeFile, WalkCounts, check_after, read_limited, walk_files
+from ..store.tree_walk import (
+    TreeFile,
+    WalkCounts,
+    check_after,
+    one_after,
+    read_limited,
+    walk_files,
+)
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
-from .fields import Count, PathFields
+from .fields import B64Text, Count, PathFields, pick_text
 
 if TYPE_CHECKING:
     from ..store.workspace import Workspace
@@ -53,6 +61,7 @@ BAD_PARAMS = "ERR_INVALID_OUTLINE_PARAMS"
 class OutlineFields(PathFields):
     depth: Count = DEPTH_DEFAULT
     after: str | None = None
+    after_b64: B64Text | None = None  # after_json too: for a name that is not plain ASCII
 
     INVALID_CODES: ClassVar[dict[str, str]] = {"depth": BAD_PARAMS}
 
@@ -64,7 +73,13 @@ class OutlineFields(PathFields):
                 f"depth must be from 1 to {DEPTH_MAX}, got {self.depth}; 1 shows top-level "
                 "structures only, 2 (the default) their members too",
             )
+        one_after(self.after, self.after_b64)
         return self
+
+    @property
+    def resume_after(self) -> str | None:
+        """The path given as after, after_json or after_b64."""
+        return pick_text(self, "after", "after_b64")
 
 
 def files_under(
@@ -262,7 +277,8 @@ def outline_folder(
 
 
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
-    after = None if fields.after is None else check_after(fields.after, rel, BAD_PARAMS)
+    given = fields.resume_after
+    after = None if given is None else check_after(given, rel, BAD_PARAMS)
     folder = outline_folder(ctx.workspace, rel, fields.depth, after, memo=ctx.outlines)
     return _outcome(folder)
 
@@ -274,7 +290,8 @@ def render_folder(folder: FolderOutline) -> str:
     unreadable = folder.undecodable + counts.unreadable + counts.odd_names
     skipped = folder.binary + folder.too_large + unreadable + counts.ignored
     header = [
-        f"# path: {folder.rel}" + (f" (after {folder.after})" if folder.after else ""),
+        f"# path: {folder.rel}"
+        + (f" (after {display_name(folder.after)})" if folder.after else ""),
         f"# depth: {folder.depth}",
         f"# files outlined: {len(shown)}; skipped: {skipped} ({folder.binary} binary, "
         f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {unreadable} unreadable, not UTF-8 "
@@ -289,7 +306,7 @@ def render_folder(folder: FolderOutline) -> str:
     if folder.cut_by:
         header.append(f"# truncated at the {folder.cut_by}")
         header.append(
-            f"# more: after: {folder.next_after}"
+            f"# more: {resume_cursor(folder.next_after)}"
             if folder.next_after is not None
             else "# more: send the same command again"
         )
@@ -307,7 +324,7 @@ def _outcome(folder: FolderOutline) -> Outcome:
     summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {visible_name(folder.rel)}"
     if folder.cut_by:
         summary += f"; cut at the {folder.cut_by}: " + (
-            f"continue with after: {visible_name(folder.next_after)}"
+            f"continue with {resume_cursor(folder.next_after)}"
             if folder.next_after is not None
             else "send the same command again"
         )
@@ -318,7 +335,7 @@ def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:
     real = ctx.workspace.resolve(fields.path)
     if real.is_dir():
         return _outline_folder(ctx, fields, ctx.workspace.relative(real))
-    if fields.after is not None:
+    if fields.resume_after is not None:
         raise InvalidCommand(
             BAD_PARAMS, f"after continues a folder outline; {fields.path!r} is not a folder"
         )
@@ -337,6 +354,7 @@ ACTIONS = (
         run_outline,
         f"Structures of a file, or of every supported file under a folder, one line each "
         f"'<start>-<end>: <definition line>' (optional depth, default {DEPTH_DEFAULT}; a folder: "
-        f"max {MAX_FILES} files, continue with after).",
+        f"max {MAX_FILES} files, continue with the after: or after_json: its '# more:' "
+        "line gives).",
     ),
 )

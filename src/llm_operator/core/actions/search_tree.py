@@ -8,6 +8,7 @@ Invariants:
   time: a file whose matches would overflow the 200 is left for the next call, unless it is
   the first file with matches (then its first 200 are shown and the header says so).
 - The walk stops as soon as a cap binds; the header then ends with ``# more: after: <path>``
+  (``after_json: "..."`` when the name is not plain ASCII, as a command holds ASCII only)
   and the same search with ``after: <path>`` resumes right after that file, so repeated
   calls cover the tree exactly once. The cost of a capped search does not grow with the
   size of the tree (a visit budget bounds the skipped entries too).
@@ -27,13 +28,20 @@ from pydantic import model_validator
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name, is_plain_name, visible_name
+from ..protocol.names import display_name, is_plain_name, resume_cursor, visible_name
 from ..store.files import not_found
-from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
+from ..store.tree_walk import (
+    WalkCounts,
+    check_after,
+    one_after,
+    read_limited,
+    walk_files,
+    walk_one,
+)
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
-from .fields import Flag
+from .fields import B64Text, Flag, pick_text
 from .read_fields import SearchFields
 
 if TYPE_CHECKING:
@@ -56,6 +64,7 @@ class SearchTreeFields(SearchFields):
     glob: str | None = None
     exclude: str | None = None
     after: str | None = None
+    after_b64: B64Text | None = None  # after_json too: for a name that is not plain ASCII
 
     ALIASES: ClassVar[dict[str, str]] = {"q": "query", "caseSensitive": "case_sensitive"}
     INVALID_CODES: ClassVar[dict[str, str]] = {
@@ -73,7 +82,13 @@ class SearchTreeFields(SearchFields):
                     f"{name} holds no pattern; give comma-separated gitignore-style patterns "
                     "such as *.py, src/**/*.ts",
                 )
+        one_after(self.after, self.after_b64)
         return self
+
+    @property
+    def resume_after(self) -> str | None:
+        """The path given as after, after_json or after_b64."""
+        return pick_text(self, "after", "after_b64")
 
 
 def _split_patterns(text: str) -> list[str]:
@@ -225,8 +240,8 @@ def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str
         header.append(f"# glob: {fields.glob}")
     if fields.exclude is not None:
         header.append(f"# exclude: {fields.exclude}")
-    if fields.after is not None:
-        header.append(f"# after: {fields.after}")
+    if fields.resume_after is not None:
+        header.append(f"# after: {display_name(fields.resume_after)}")
     header.append(
         f"# files scanned: {tally.scanned}; skipped: {tally.skipped} ({tally.binary} binary, "
         f"{tally.too_large} over {MAX_FILE_BYTES} bytes, {counts.ignored} ignored by "
@@ -247,22 +262,23 @@ def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str
             f"# {tally.cut_file} has more than {MAX_MATCHES} matches; use fs.search on it "
             "for the rest"
         )
-    if tally.after is not None:
-        header.append(f"# more: after: {tally.after}")
+    cursor = None if tally.after is None else resume_cursor(tally.after)
+    if cursor is not None:
+        header.append(f"# more: {cursor}")
     summary = (
         f"Found {counted(len(matches), 'match', 'matches')} in {visible_name(rel)} "
         f"({counted(tally.scanned, 'file')} scanned)"
     )
     if cut and cut[0] == BUDGET_CUT:
         summary += "; stopped: this reply's work budget is used up; send the same search " + (
-            f"with after: {visible_name(tally.after)} in a later reply for the next files"
-            if tally.after is not None
+            f"with {cursor} in a later reply for the next files"
+            if cursor is not None
             else "in a later reply"
         )
     elif cut:
         summary += f"; truncated at the {cut[0]}: " + (
-            f"send the same search with after: {visible_name(tally.after)} for the next files"
-            if tally.after is not None
+            f"send the same search with {cursor} for the next files"
+            if cursor is not None
             else "narrow the path or query"
         )
     return summary, "\n".join(header + matches) + "\n"
@@ -285,12 +301,13 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
         # A FIFO or device would block or never end.
         raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")
     after = None
-    if fields.after is not None and real.is_dir():
-        after = check_after(fields.after, rel, "ERR_INVALID_FIELD")
-    elif fields.after is not None:  # a single file has nothing to resume; checked all the same
+    given = fields.resume_after
+    if given is not None and real.is_dir():
+        after = check_after(given, rel, "ERR_INVALID_FIELD")
+    elif given is not None:  # a single file has nothing to resume; checked all the same
         from ..store.workspace import check_path_text
 
-        check_path_text(fields.after)
+        check_path_text(given)
     query = LineQuery.compile(
         fields.text, regex=bool(fields.regex), case_sensitive=bool(fields.case_sensitive)
     )
@@ -323,8 +340,9 @@ ACTIONS = (
         f"backreferences; case_sensitive: false) "
         f"in every text file under a folder, optionally only files matching glob and not "
         f"exclude (comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
-        f"{MAX_FILES} files per call, then '# more: after: <path>' resumes with after: "
-        f"<path>; files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
+        f"{MAX_FILES} files per call, then the '# more:' line gives the after: <path> (or "
+        f"after_json for a name that is not plain ASCII) to send for the next files; "
+        f"files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
         Secrecy.PER_FILE,
     ),
 )

@@ -64,3 +64,15 @@ def visible_name(name: str) -> str:
         f"\\u{ord(char):04x}" if unicodedata.category(char) in _INVISIBLE else char
         for char in shown
     )
+
+
+def resume_cursor(path: str) -> str:
+    """The ``after`` field that resumes a walk right after ``path``, written so the model
+    can send it back as it is: ``after: <path>`` for a path of printable ASCII (no
+    backslash, no space at either end), else ``after_json: "<path as JSON>"`` (ASCII only,
+    ``\\u00e9`` for é), since a command holds ASCII only."""
+    import json
+
+    if path.isascii() and path.isprintable() and "\\" not in path and path.strip() == path:
+        return f"after: {path}"
+    return f"after_json: {json.dumps(path, ensure_ascii=True)}"

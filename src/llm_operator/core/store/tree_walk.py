@@ -318,6 +318,18 @@ class _Walk:
         return target
 
 
+def one_after(after: str | None, after_b64: str | None) -> None:
+    """Refuse ``after`` given twice (as after and as after_b64 / after_json)."""
+    if after is not None and after_b64 is not None:
+        from ..errors import InvalidCommand
+
+        raise InvalidCommand(
+            "ERR_CONFLICTING_FIELDS",
+            "give either after or after_json (or after_b64), not both; send back the one "
+            "the '# more:' line gives",
+        )
+
+
 def check_after(after: str, start: str, code: str) -> str:
     """``after`` as the continuation of a walk of folder ``start``: a workspace path under
     it (as a ``# more: after:`` line gives it), normalized; ``code`` names the refusal.
@@ -327,7 +339,7 @@ def check_after(after: str, start: str, code: str) -> str:
     if ".." in normal.split("/") or not (normal + "/").startswith(prefix) or normal == start:
         raise OperatorError(
             code,
-            f"after must be a path inside {start!r}, as the '# more: after:' line of the "
+            f"after must be a path inside {start!r}, as the '# more:' line of the "
             f"previous result gives it; got {after!r}",
         )
     return normal
