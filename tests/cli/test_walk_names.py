@@ -128,3 +128,58 @@ def test_outline_resumes_after_a_non_ascii_name_with_the_cursor_it_gives(
     assert resumed.ok, resumed.summary
     assert "\u00fc.py (" in resumed.details, resumed.details
     assert "# complete" in resumed.details
+
+
+def _follow(
+    ws: Path, state: Path, env: dict[str, str], limit: int, **fields: str
+) -> tuple[list[str], list[str]]:
+    """fs.searchTree from the start, then again with each '# more:' cursor it gives, one
+    reply each; (every cursor, every match line). Fails when a cursor does not move forward
+    or when a call ends short of '(complete)' without a cursor."""
+    cursors: list[str] = []
+    matches: list[str] = []
+    extra: dict[str, str] = {}
+    for number in range(limit):
+        text = reply(
+            cmd(f"s{number}", "fs.searchTree", path=".", query="needle", **fields, **extra)
+        )
+        (result,) = run_limited(ws, state / str(number), text, env=env)
+        assert result.ok, result.summary
+        lines = result.details.splitlines()
+        matches += [line for line in lines if not line.startswith("#")]
+        more = [line for line in lines if line.startswith("# more: ")]
+        if not more:
+            assert any(line.endswith("(complete)") for line in lines), result.details
+            return cursors, matches
+        cursor = more[0].removeprefix("# more: ")
+        assert not cursors or cursor.split("/") > cursors[-1].split("/"), (cursors, cursor)
+        cursors.append(cursor)
+        key, _, value = cursor.partition(": ")
+        extra = {key: value}
+    raise AssertionError(f"no end after {limit} calls: {cursors[-3:]}")
+
+
+def test_a_deep_tree_of_long_gitignore_files_is_searched_to_its_end(ws: Path, state: Path) -> None:
+    folder = ws
+    for level in range(40):
+        folder = folder / "d"
+        folder.mkdir()
+        lines = "".join(f"**/x{level}_{j}*y*z*/**/q\n" for j in range(3000))
+        (folder / ".gitignore").write_text(lines)
+        (folder / "f.txt").write_text("needle\n")
+    env = {"LLM_OPERATOR_WORK_BUDGET": "8:256000000"}
+    _, matches = _follow(ws, state, env, 12)
+    assert len(matches) == 40, matches[-3:]
+    assert len(set(matches)) == 40
+
+
+def test_a_walk_that_leaves_out_every_file_still_moves_forward(ws: Path, state: Path) -> None:
+    (ws / ".gitignore").write_text("*.log\n" * 5)  # read first: it uses up the byte budget
+    for name in ("a", "b", "c"):
+        (ws / name).mkdir()
+        for file in ("1.txt", "2.txt"):
+            (ws / name / file).write_text("needle\n")
+    env = {"LLM_OPERATOR_WORK_BUDGET": "30:10"}
+    cursors, matches = _follow(ws, state, env, 15, exclude="*.txt, .gitignore")
+    assert matches == []
+    assert len(cursors) >= 2

@@ -32,10 +32,12 @@ from ... import __version__
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name, resume_cursor, visible_name
 from ..store.files import find_file, not_found, reads_so_far
+from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
 from ..store.tree_walk import (
     TreeFile,
     WalkCounts,
     check_after,
+    furthest,
     one_after,
     read_limited,
     walk_files,
@@ -253,12 +255,12 @@ def outline_folder(
             break
         if spent() and last is not None:
             folder.cut_by = BUDGET_CUT  # between files: resume in a later reply
-            folder.next_after = last
+            folder.next_after = furthest(last, folder.tally.passed)
             break
         if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
             files_full = folder.outlined >= MAX_FILES
             folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
-            folder.next_after = last
+            folder.next_after = furthest(last, folder.tally.passed)
             break
         if walked.rel in leave_out:
             pass
@@ -270,7 +272,7 @@ def outline_folder(
     if folder.tally.budget_stop and not folder.cut_by:
         # The walk ended early, maybe before its first file: never "complete".
         folder.cut_by = BUDGET_CUT
-        folder.next_after = last if last is not None else after
+        folder.next_after = furthest(last, folder.tally.passed) or after
     if memo is not None:
         memo.flush()
     return folder
@@ -298,6 +300,12 @@ def render_folder(folder: FolderOutline) -> str:
         f"or with names that cannot be shown, {counts.ignored} ignored by .gitignore); files "
         "with no parser not listed",
     ]
+    if counts.gitignore_dropped:
+        header.append(
+            f"# .gitignore pattern lines not applied: {counts.gitignore_dropped} (only the "
+            f"first {MAX_GITIGNORE_LINES} of a file and {MAX_WALK_GITIGNORE_LINES} of an "
+            "outline are used)"
+        )
     if folder.secret:
         header.append(
             f"# left out: {folder.secret} secret-looking file(s), never opened (fs.outline of "

@@ -30,9 +30,11 @@ from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import display_name, is_plain_name, resume_cursor, visible_name
 from ..store.files import not_found
+from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
 from ..store.tree_walk import (
     WalkCounts,
     check_after,
+    furthest,
     one_after,
     read_limited,
     walk_files,
@@ -180,13 +182,13 @@ def _search(
         if spent() and last_done is not None:
             # Between files: stop here and say where the next reply resumes.
             tally.cut.append(BUDGET_CUT)
-            tally.after = last_done
+            tally.after = furthest(last_done, tally.counts.passed)
             return
         if tally.scanned >= MAX_FILES or tally.counts.visited > MAX_VISITS:
             tally.cut.append(
                 f"file limit {MAX_FILES}" if tally.scanned >= MAX_FILES else "visit limit"
             )
-            tally.after = last_done
+            tally.after = furthest(last_done, tally.counts.passed)
             return
         if item.is_secret(workspace, start_secret):
             # Decided by its name before it is opened: its bytes cannot show, count or slow.
@@ -201,7 +203,7 @@ def _search(
         if len(hits) > room and tally.public:
             # Leave the whole file for the next call rather than split its matches.
             tally.cut.append(f"match limit {MAX_MATCHES}")
-            tally.after = last_done
+            tally.after = furthest(last_done, tally.counts.passed)
             return
         tally.scanned += 1
         last_done = item.rel
@@ -219,7 +221,7 @@ def _search(
             return
     if tally.counts.budget_stop:  # the walk ended early: not complete
         tally.cut.append(BUDGET_CUT)
-        tally.after = last_done
+        tally.after = furthest(last_done, tally.counts.passed)
 
 
 def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str]:
@@ -248,6 +250,12 @@ def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str
         f".gitignore, {counts.filtered} left out by glob/exclude, {counts.unreadable} "
         f"unreadable, {counts.odd_names} with names that cannot be shown on one line)"
     )
+    if counts.gitignore_dropped:
+        header.append(
+            f"# .gitignore pattern lines not applied: {counts.gitignore_dropped} (only the "
+            f"first {MAX_GITIGNORE_LINES} of a file and {MAX_WALK_GITIGNORE_LINES} of a "
+            "search are used)"
+        )
     if tally.secret_files:
         header.append(
             f"# secret-looking files not searched: {tally.secret_files} (never opened; "
