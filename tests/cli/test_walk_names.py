@@ -183,3 +183,21 @@ def test_a_walk_that_leaves_out_every_file_still_moves_forward(ws: Path, state: 
     cursors, matches = _follow(ws, state, env, 15, exclude="*.txt, .gitignore")
     assert matches == []
     assert len(cursors) >= 2
+
+
+def test_delete_of_a_folder_link_with_a_slash_says_it_is_a_link(ws: Path, state: Path) -> None:
+    (ws / "real").mkdir()
+    (ws / "real" / "keep.txt").write_text("kept\n")
+    (ws / "lndir").symlink_to("real")
+    (ws / "lnfile").symlink_to("real/keep.txt")
+    text = reply(cmd("d1", "fs.delete", path="lndir/"), cmd("d2", "fs.delete", path="lnfile/"))
+    folder, file = run_limited(ws, state, text, "--yes")
+    assert folder.code == "ERR_NOT_A_DIRECTORY", folder.summary
+    assert "'lndir' is a symlink to a folder" in folder.summary, folder.summary
+    assert "only the link" in folder.summary
+    assert "is a file" not in folder.summary
+    assert file.code == "ERR_NOT_A_DIRECTORY", file.summary
+    assert "'lnfile' is a symlink;" in file.summary, file.summary
+    assert (ws / "lndir").is_symlink()
+    assert (ws / "lnfile").is_symlink()
+    assert (ws / "real" / "keep.txt").read_text() == "kept\n"

@@ -7,6 +7,8 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -234,10 +236,22 @@ def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
 
 def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
     if path.endswith("/") and spot.exists and not spot.is_dir:
+        bare = path.rstrip("/")
+        if spot.is_link:
+            try:
+                to_folder = stat.S_ISDIR(os.stat(spot.name, dir_fd=spot.dir_fd).st_mode)
+            except OSError:
+                to_folder = False  # dangling, or a loop
+            what = "a symlink to a folder" if to_folder else "a symlink"
+            raise OperatorError(
+                "ERR_NOT_A_DIRECTORY",
+                f"{path!r} ends with / but {bare!r} is {what}; fs.delete never deletes "
+                f"through a link: fs.delete of {bare!r} (without the /) would delete only the "
+                "link, its target untouched",
+            )
         raise OperatorError(
             "ERR_NOT_A_DIRECTORY",
-            f"{path!r} ends with / but {path.rstrip('/')!r} is a file; "
-            "drop the / to delete the file",
+            f"{path!r} ends with / but {bare!r} is a file; drop the / to delete the file",
         )
     rel = spot.rel
     if spot.info is not None and not (spot.is_link or spot.is_dir or spot.is_file):
