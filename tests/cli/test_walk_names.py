@@ -201,3 +201,27 @@ def test_delete_of_a_folder_link_with_a_slash_says_it_is_a_link(ws: Path, state:
     assert (ws / "lndir").is_symlink()
     assert (ws / "lnfile").is_symlink()
     assert (ws / "real" / "keep.txt").read_text() == "kept\n"
+
+
+def test_a_name_that_reads_as_a_match_is_quoted_in_search_lines(ws: Path, state: Path) -> None:
+    (ws / "x.txt").write_text("plain\n")
+    (ws / "x.txt:1: needle").write_text("other\nneedle too\n")
+    text = reply(cmd("s1", "fs.searchTree", path=".", query="needle"))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    lines = [line for line in result.details.splitlines() if not line.startswith("#")]
+    assert lines == ['"x.txt:1: needle":2: needle too'], lines
+    assert not any(line.startswith("x.txt:") for line in lines)
+
+
+def test_list_marks_only_real_links_and_folders(ws: Path, state: Path) -> None:
+    (ws / "evil@").write_text("a regular file\n")
+    (ws / "plain.txt").write_text("x\n")
+    (ws / "evil").symlink_to("plain.txt")
+    (ws / "sub").mkdir()
+    text = reply(cmd("l1", "fs.list", path="."))
+    (result,) = run_limited(ws, state, text)
+    assert result.ok, result.summary
+    assert result.details.splitlines() == ["evil@", '"evil@"', "plain.txt", "sub/"]
+    assert "2 files" in result.summary, result.summary
+    assert "1 symlink" in result.summary, result.summary

@@ -362,7 +362,6 @@ ACTIONS = (
         run_outline,
         f"Structures of a file, or of every supported file under a folder, one line each "
         f"'<start>-<end>: <definition line>' (optional depth, default {DEPTH_DEFAULT}; a folder: "
-        f"max {MAX_FILES} files, continue with the after: or after_json: its '# more:' "
-        "line gives).",
+        f"max {MAX_FILES} files, continue with the after its '# more:' line gives).",
     ),
 )

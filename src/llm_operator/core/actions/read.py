@@ -14,7 +14,7 @@ import stat as stat_module
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand
-from ..protocol.names import display_name, visible_name
+from ..protocol.names import listed_name, visible_name
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..store.workspace import is_trash_name
 from ..wording import counted
@@ -73,6 +73,7 @@ def _count(number: int, one: str, many: str) -> str:
 def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     entries: list[str] = []
     folders = 0
+    links = 0
     with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
         for entry in sorted(scan, key=lambda e: e.name):
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -81,15 +82,19 @@ def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
             if ctx.workspace.is_app_state(entry.name if rel == "." else f"{rel}/{entry.name}"):
                 continue  # the app's own state folder is never listed
             folders += is_dir
-            suffix = "/" if is_dir else ("@" if entry.is_symlink() else "")
-            entries.append(display_name(entry.name) + suffix)
+            is_link = not is_dir and entry.is_symlink()
+            links += is_link
+            suffix = "/" if is_dir else ("@" if is_link else "")
+            entries.append(listed_name(entry.name) + suffix)
     shown = entries[:LIST_MAX_ENTRIES]
     cut = f", first {LIST_MAX_ENTRIES} shown (truncated)" if len(entries) > len(shown) else ""
-    others = len(entries) - folders
+    others = len(entries) - folders - links
     summary = (
         f"Listed {visible_name(rel)} ({_count(len(entries), 'entry', 'entries')}: "
-        f"{_count(folders, 'folder', 'folders')}, {_count(others, 'file', 'files')}{cut}); "
-        "folders end with /, symlinks with @"
+        f"{_count(folders, 'folder', 'folders')}, {_count(others, 'file', 'files')}"
+        + (f", {_count(links, 'symlink', 'symlinks')}" if links else "")
+        + f"{cut}); folders end with /, symlinks with @; a name that could read as "
+        "something else is in double quotes"
     )
     return Outcome(True, summary, "\n".join(shown) + ("\n" if shown else ""))
 

@@ -28,7 +28,13 @@ from pydantic import model_validator
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name, is_plain_name, resume_cursor, visible_name
+from ..protocol.names import (
+    display_name,
+    is_plain_name,
+    listed_name,
+    resume_cursor,
+    visible_name,
+)
 from ..store.files import not_found
 from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
 from ..store.tree_walk import (
@@ -163,8 +169,9 @@ def _file_hits(item: TreeFile, query: LineQuery, tally: _Tally) -> list[str] | N
         tally.binary += 1
         return None
     hits: list[str] = []
+    shown = listed_name(item.rel)
     for number, line in query.lines(data):
-        hits.append(f"{item.rel}:{number}: {line}")
+        hits.append(f"{shown}:{number}: {line}")
         if len(hits) > MAX_MATCHES:
             break
     return hits
@@ -348,9 +355,8 @@ ACTIONS = (
         f"backreferences; case_sensitive: false) "
         f"in every text file under a folder, optionally only files matching glob and not "
         f"exclude (comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
-        f"{MAX_FILES} files per call, then the '# more:' line gives the after: <path> (or "
-        f"after_json for a name that is not plain ASCII) to send for the next files; "
-        f"files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
+        f"{MAX_FILES} files per call, then '# more: after: <path>' (or after_json) "
+        f"resumes; files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
         Secrecy.PER_FILE,
     ),
 )

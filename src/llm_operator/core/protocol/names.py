@@ -76,3 +76,18 @@ def resume_cursor(path: str) -> str:
     if path.isascii() and path.isprintable() and "\\" not in path and path.strip() == path:
         return f"after: {path}"
     return f"after_json: {json.dumps(path, ensure_ascii=True)}"
+
+
+_MISLEADING = re.compile(r':[0-9]+:|[@/]\Z|\A"')
+
+
+def listed_name(name: str) -> str:
+    """``display_name`` of a name or path as a listing or a search line shows it: in double
+    quotes, with ``"`` written ``\\"``, when it could read as something else, i.e. when it
+    holds ``:<digits>:`` (a search line's ``<path>:<line>:``), ends with ``@`` or ``/`` (the
+    marks of a symlink and a folder in fs.list) or starts with ``"``. The name is then the
+    text between the quotes, ``\\"`` and ``\\\\`` read back as ``"`` and ``\\``."""
+    shown = display_name(name)
+    if not _MISLEADING.search(name):
+        return shown
+    return '"' + shown.replace('"', '\\"') + '"'
