@@ -7,7 +7,8 @@ number of levels shown.
 A folder outline walks the tree in the order fs.searchTree uses (sorted, .gitignore
 respected, ``.git`` never entered), outlines at most ``MAX_FILES`` supported files and
 ``MAX_LINES`` outline lines, and when a cap cuts it, its header ends with
-``# more: after: <path>``: the same command with ``after: <path>`` resumes after that file.
+``# more: after: <path>`` (``after_json: "..."`` for a name that is not plain ASCII): the same
+command with that field resumes after that file.
 Files no grammar knows are not counted; files that are binary, too large or not UTF-8 are
 skipped and counted.
 
@@ -27,12 +28,22 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
+from ..protocol.names import display_name, resume_cursor, visible_name
 from ..store.files import find_file, not_found, reads_so_far
-from ..store.tree_walk import TreeFile, WalkCounts, check_after, read_limited, walk_files
+from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
+from ..store.tree_walk import (
+    TreeFile,
+    WalkCounts,
+    check_after,
+    furthest,
+    one_after,
+    read_limited,
+    walk_files,
+)
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
-from .fields import Count, PathFields, model_validator
+from .fields import B64Text, Count, PathFields, model_validator, pick_text
 
 if TYPE_CHECKING:
     from ..store.workspace import Workspace
@@ -50,6 +61,7 @@ BAD_PARAMS = "ERR_INVALID_OUTLINE_PARAMS"
 class OutlineFields(PathFields):
     depth: Count = DEPTH_DEFAULT
     after: str | None = None
+    after_b64: B64Text | None = None  # after_json too: for a name that is not plain ASCII
 
     INVALID_CODES: ClassVar[dict[str, str]] = {"depth": BAD_PARAMS}
 
@@ -61,7 +73,13 @@ class OutlineFields(PathFields):
                 f"depth must be from 1 to {DEPTH_MAX}, got {self.depth}; 1 shows top-level "
                 "structures only, 2 (the default) their members too",
             )
+        one_after(self.after, self.after_b64)
         return self
+
+    @property
+    def resume_after(self) -> str | None:
+        """The path given as after, after_json or after_b64."""
+        return pick_text(self, "after", "after_b64")
 
 
 def files_under(
@@ -162,14 +180,15 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     if not lines:
         header.append("# no structures found")
     count = f"{len(lines)} structure{'s' if len(lines) != 1 else ''}"
-    summary = f"Outlined {found.rel} ({count}; {note})"
+    summary = f"Outlined {visible_name(found.rel)} ({count}; {note})"
     outcome = Outcome(True, summary, "\n".join(header + lines) + "\n")
     if not secret:
         return outcome
     return Reveal(
         approved=outcome,
         paths=(found.rel,),
-        reason=f"{found.rel} looks like a secret (keys, tokens, passwords); its outline quotes "
+        reason=f"{visible_name(found.rel)} looks like a secret (keys, tokens, passwords); "
+        "its outline quotes "
         "its lines and sends them to the chat",
     )
 
@@ -234,12 +253,12 @@ def outline_folder(
             break
         if spent() and last is not None:
             folder.cut_by = BUDGET_CUT  # between files: resume in a later reply
-            folder.next_after = last
+            folder.next_after = furthest(last, folder.tally.passed)
             break
         if folder.outlined >= MAX_FILES or folder.lines >= MAX_LINES:
             files_full = folder.outlined >= MAX_FILES
             folder.cut_by = f"file limit {MAX_FILES}" if files_full else f"line limit {MAX_LINES}"
-            folder.next_after = last
+            folder.next_after = furthest(last, folder.tally.passed)
             break
         if walked.rel in leave_out:
             pass
@@ -251,14 +270,15 @@ def outline_folder(
     if folder.tally.budget_stop and not folder.cut_by:
         # The walk ended early, maybe before its first file: never "complete".
         folder.cut_by = BUDGET_CUT
-        folder.next_after = last if last is not None else after
+        folder.next_after = furthest(last, folder.tally.passed) or after
     if memo is not None:
         memo.flush()
     return folder
 
 
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
-    after = None if fields.after is None else check_after(fields.after, rel, BAD_PARAMS)
+    given = fields.resume_after
+    after = None if given is None else check_after(given, rel, BAD_PARAMS)
     folder = outline_folder(ctx.workspace, rel, fields.depth, after, memo=ctx.outlines)
     return _outcome(folder)
 
@@ -270,13 +290,20 @@ def render_folder(folder: FolderOutline) -> str:
     unreadable = folder.undecodable + counts.unreadable + counts.odd_names
     skipped = folder.binary + folder.too_large + unreadable + counts.ignored
     header = [
-        f"# path: {folder.rel}" + (f" (after {folder.after})" if folder.after else ""),
+        f"# path: {folder.rel}"
+        + (f" (after {display_name(folder.after)})" if folder.after else ""),
         f"# depth: {folder.depth}",
         f"# files outlined: {len(shown)}; skipped: {skipped} ({folder.binary} binary, "
         f"{folder.too_large} over {MAX_FILE_BYTES} bytes, {unreadable} unreadable, not UTF-8 "
         f"or with names that cannot be shown, {counts.ignored} ignored by .gitignore); files "
         "with no parser not listed",
     ]
+    if counts.gitignore_dropped:
+        header.append(
+            f"# .gitignore pattern lines not applied: {counts.gitignore_dropped} (only the "
+            f"first {MAX_GITIGNORE_LINES} of a file and {MAX_WALK_GITIGNORE_LINES} of an "
+            "outline are used)"
+        )
     if folder.secret:
         header.append(
             f"# left out: {folder.secret} secret-looking file(s), never opened (fs.outline of "
@@ -285,7 +312,7 @@ def render_folder(folder: FolderOutline) -> str:
     if folder.cut_by:
         header.append(f"# truncated at the {folder.cut_by}")
         header.append(
-            f"# more: after: {folder.next_after}"
+            f"# more: {resume_cursor(folder.next_after)}"
             if folder.next_after is not None
             else "# more: send the same command again"
         )
@@ -300,10 +327,10 @@ def render_folder(folder: FolderOutline) -> str:
 
 def _outcome(folder: FolderOutline) -> Outcome:
     shown = len(folder.blocks)
-    summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {folder.rel}"
+    summary = f"Outlined {shown} file{'s' if shown != 1 else ''} under {visible_name(folder.rel)}"
     if folder.cut_by:
         summary += f"; cut at the {folder.cut_by}: " + (
-            f"continue with after: {folder.next_after}"
+            f"continue with {resume_cursor(folder.next_after)}"
             if folder.next_after is not None
             else "send the same command again"
         )
@@ -314,7 +341,7 @@ def run_outline(ctx: ActionContext, fields: OutlineFields) -> Result:
     real = ctx.workspace.resolve(fields.path)
     if real.is_dir():
         return _outline_folder(ctx, fields, ctx.workspace.relative(real))
-    if fields.after is not None:
+    if fields.resume_after is not None:
         raise InvalidCommand(
             BAD_PARAMS, f"after continues a folder outline; {fields.path!r} is not a folder"
         )
@@ -333,6 +360,6 @@ ACTIONS = (
         run_outline,
         f"Structures of a file, or of every supported file under a folder, one line each "
         f"'<start>-<end>: <definition line>' (optional depth, default {DEPTH_DEFAULT}; a folder: "
-        f"max {MAX_FILES} files, continue with after).",
+        f"max {MAX_FILES} files, continue with the after its '# more:' line gives).",
     ),
 )

@@ -14,7 +14,7 @@ import stat as stat_module
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name
+from ..protocol.names import listed_name, visible_name
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..store.workspace import is_trash_name
 from ..wording import counted
@@ -78,6 +78,7 @@ def _count(number: int, one: str, many: str) -> str:
 def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     entries: list[str] = []
     folders = 0
+    links = 0
     with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
         for entry in sorted(scan, key=lambda e: e.name):
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -86,15 +87,19 @@ def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
             if ctx.workspace.is_app_state(entry.name if rel == "." else f"{rel}/{entry.name}"):
                 continue  # the app's own state folder is never listed
             folders += is_dir
-            suffix = "/" if is_dir else ("@" if entry.is_symlink() else "")
-            entries.append(display_name(entry.name) + suffix)
+            is_link = not is_dir and entry.is_symlink()
+            links += is_link
+            suffix = "/" if is_dir else ("@" if is_link else "")
+            entries.append(listed_name(entry.name) + suffix)
     shown = entries[:LIST_MAX_ENTRIES]
     cut = f", first {LIST_MAX_ENTRIES} shown (truncated)" if len(entries) > len(shown) else ""
-    others = len(entries) - folders
+    others = len(entries) - folders - links
     summary = (
-        f"Listed {rel} ({_count(len(entries), 'entry', 'entries')}: "
-        f"{_count(folders, 'folder', 'folders')}, {_count(others, 'file', 'files')}{cut}); "
-        "folders end with /, symlinks with @"
+        f"Listed {visible_name(rel)} ({_count(len(entries), 'entry', 'entries')}: "
+        f"{_count(folders, 'folder', 'folders')}, {_count(others, 'file', 'files')}"
+        + (f", {_count(links, 'symlink', 'symlinks')}" if links else "")
+        + f"{cut}); folders end with /, symlinks with @; a name that could read as "
+        "something else is in double quotes"
     )
     return Outcome(True, summary, "\n".join(shown) + ("\n" if shown else ""))
 
@@ -114,7 +119,7 @@ def run_read(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     text, style = read_text(found)
     extra = f", {style}" if style else ""
     size, lines = counted(found.size, "byte"), counted(line_count(text), "line")
-    summary = f"Read {found.rel} ({size}, {lines}{extra})"
+    summary = f"Read {visible_name(found.rel)} ({size}, {lines}{extra})"
     return Outcome(True, summary, text)
 
 
@@ -152,7 +157,7 @@ def run_read_slice(ctx: ActionContext, fields: SliceFields | SliceValues) -> Res
     if any(len(line) > LONG_LINE for line in chunk):
         header.append(f"# lines longer than {LONG_LINE} characters are cut and marked")
     body = [f"{number}: {_clip(line)}" for number, line in enumerate(chunk, start=first)]
-    summary = f"Read lines {first}-{last} of {total} from {found.rel}"
+    summary = f"Read lines {first}-{last} of {total} from {visible_name(found.rel)}"
     details = "\n".join(header + body) + "\n"
     return Outcome(True, summary, details)
 
@@ -191,7 +196,7 @@ def run_search(ctx: ActionContext, fields: SearchFields | SearchValues) -> Resul
         else f"# {counted(total, 'match', 'matches')}"
     )
     header = [f"# path: {found.rel}", f"# query: {query}", count]
-    summary = f"Found {counted(total, 'matching line')} in {found.rel}" + (
+    summary = f"Found {counted(total, 'matching line')} in {visible_name(found.rel)}" + (
         f", first {len(hits)} shown (truncated); refine the query" if truncated else ""
     )
     details = "\n".join(header + hits) + "\n"
@@ -219,7 +224,9 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     }
     kind = "folder" if payload["isDir"] else "file"
     return Outcome(
-        True, f"Stat {rel}: {kind}, {counted(info.st_size, 'byte')}", json.dumps(payload)
+        True,
+        f"Stat {visible_name(rel)}: {kind}, {counted(info.st_size, 'byte')}",
+        json.dumps(payload),
     )
 
 

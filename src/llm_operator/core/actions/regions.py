@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import InvalidCommand, OperatorError
+from ..protocol.names import visible_name
 from ..store.files import find_file, read_text
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result
@@ -113,7 +114,8 @@ def run_list_regions(ctx: ActionContext, fields: StyleFields) -> Result:
     regions = list_regions(text, fields.style())
     payload = json.dumps(regions_json(regions))
     names = ", ".join(region.marker_id for region in regions) or "none"
-    return Outcome(True, f"{counted(len(regions), 'region')} in {found.rel}: {names}", payload)
+    shown = visible_name(found.rel)
+    return Outcome(True, f"{counted(len(regions), 'region')} in {shown}: {names}", payload)
 
 
 def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
@@ -127,7 +129,8 @@ def run_read_region(ctx: ActionContext, fields: MarkerFields) -> Result:
     count = region.content_line_count
     # An empty region sends no details_b64: say so, or an ok result without content puzzles.
     held = f"{counted(count, 'line')} of content" if count else "empty region"
-    summary = f"Read region {fields.marker_id} of {found.rel} ({region.span()}, {held})"
+    shown = visible_name(found.rel)
+    summary = f"Read region {fields.marker_id} of {shown} ({region.span()}, {held})"
     return Outcome(True, summary, content)
 
 

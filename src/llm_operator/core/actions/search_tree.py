@@ -8,6 +8,7 @@ Invariants:
   time: a file whose matches would overflow the 200 is left for the next call, unless it is
   the first file with matches (then its first 200 are shown and the header says so).
 - The walk stops as soon as a cap binds; the header then ends with ``# more: after: <path>``
+  (``after_json: "..."`` when the name is not plain ASCII, as a command holds ASCII only)
   and the same search with ``after: <path>`` resumes right after that file, so repeated
   calls cover the tree exactly once. The cost of a capped search does not grow with the
   size of the tree (a visit budget bounds the skipped entries too).
@@ -25,13 +26,28 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name, is_plain_name
+from ..protocol.names import (
+    display_name,
+    is_plain_name,
+    listed_name,
+    resume_cursor,
+    visible_name,
+)
 from ..store.files import not_found
-from ..store.tree_walk import WalkCounts, check_after, read_limited, walk_files, walk_one
+from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
+from ..store.tree_walk import (
+    WalkCounts,
+    check_after,
+    furthest,
+    one_after,
+    read_limited,
+    walk_files,
+    walk_one,
+)
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
-from .fields import Flag, model_validator
+from .fields import B64Text, Flag, model_validator, pick_text
 from .read_fields import SearchFields
 
 if TYPE_CHECKING:
@@ -54,6 +70,7 @@ class SearchTreeFields(SearchFields):
     glob: str | None = None
     exclude: str | None = None
     after: str | None = None
+    after_b64: B64Text | None = None  # after_json too: for a name that is not plain ASCII
 
     ALIASES: ClassVar[dict[str, str]] = {"q": "query", "caseSensitive": "case_sensitive"}
     INVALID_CODES: ClassVar[dict[str, str]] = {
@@ -71,7 +88,13 @@ class SearchTreeFields(SearchFields):
                     f"{name} holds no pattern; give comma-separated gitignore-style patterns "
                     "such as *.py, src/**/*.ts",
                 )
+        one_after(self.after, self.after_b64)
         return self
+
+    @property
+    def resume_after(self) -> str | None:
+        """The path given as after, after_json or after_b64."""
+        return pick_text(self, "after", "after_b64")
 
 
 def _split_patterns(text: str) -> list[str]:
@@ -144,8 +167,9 @@ def _file_hits(item: TreeFile, query: LineQuery, tally: _Tally) -> list[str] | N
         tally.binary += 1
         return None
     hits: list[str] = []
+    shown = listed_name(item.rel)
     for number, line in query.lines(data):
-        hits.append(f"{item.rel}:{number}: {line}")
+        hits.append(f"{shown}:{number}: {line}")
         if len(hits) > MAX_MATCHES:
             break
     return hits
@@ -163,13 +187,13 @@ def _search(
         if spent() and last_done is not None:
             # Between files: stop here and say where the next reply resumes.
             tally.cut.append(BUDGET_CUT)
-            tally.after = last_done
+            tally.after = furthest(last_done, tally.counts.passed)
             return
         if tally.scanned >= MAX_FILES or tally.counts.visited > MAX_VISITS:
             tally.cut.append(
                 f"file limit {MAX_FILES}" if tally.scanned >= MAX_FILES else "visit limit"
             )
-            tally.after = last_done
+            tally.after = furthest(last_done, tally.counts.passed)
             return
         if item.is_secret(workspace, start_secret):
             # Decided by its name before it is opened: its bytes cannot show, count or slow.
@@ -184,7 +208,7 @@ def _search(
         if len(hits) > room and tally.public:
             # Leave the whole file for the next call rather than split its matches.
             tally.cut.append(f"match limit {MAX_MATCHES}")
-            tally.after = last_done
+            tally.after = furthest(last_done, tally.counts.passed)
             return
         tally.scanned += 1
         last_done = item.rel
@@ -202,7 +226,7 @@ def _search(
             return
     if tally.counts.budget_stop:  # the walk ended early: not complete
         tally.cut.append(BUDGET_CUT)
-        tally.after = last_done
+        tally.after = furthest(last_done, tally.counts.passed)
 
 
 def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str]:
@@ -223,14 +247,20 @@ def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str
         header.append(f"# glob: {fields.glob}")
     if fields.exclude is not None:
         header.append(f"# exclude: {fields.exclude}")
-    if fields.after is not None:
-        header.append(f"# after: {fields.after}")
+    if fields.resume_after is not None:
+        header.append(f"# after: {display_name(fields.resume_after)}")
     header.append(
         f"# files scanned: {tally.scanned}; skipped: {tally.skipped} ({tally.binary} binary, "
         f"{tally.too_large} over {MAX_FILE_BYTES} bytes, {counts.ignored} ignored by "
         f".gitignore, {counts.filtered} left out by glob/exclude, {counts.unreadable} "
         f"unreadable, {counts.odd_names} with names that cannot be shown on one line)"
     )
+    if counts.gitignore_dropped:
+        header.append(
+            f"# .gitignore pattern lines not applied: {counts.gitignore_dropped} (only the "
+            f"first {MAX_GITIGNORE_LINES} of a file and {MAX_WALK_GITIGNORE_LINES} of a "
+            "search are used)"
+        )
     if tally.secret_files:
         header.append(
             f"# secret-looking files not searched: {tally.secret_files} (never opened; "
@@ -245,22 +275,23 @@ def _render(fields: SearchTreeFields, rel: str, tally: _Tally) -> tuple[str, str
             f"# {tally.cut_file} has more than {MAX_MATCHES} matches; use fs.search on it "
             "for the rest"
         )
-    if tally.after is not None:
-        header.append(f"# more: after: {tally.after}")
+    cursor = None if tally.after is None else resume_cursor(tally.after)
+    if cursor is not None:
+        header.append(f"# more: {cursor}")
     summary = (
-        f"Found {counted(len(matches), 'match', 'matches')} in {display_name(rel)} "
+        f"Found {counted(len(matches), 'match', 'matches')} in {visible_name(rel)} "
         f"({counted(tally.scanned, 'file')} scanned)"
     )
     if cut and cut[0] == BUDGET_CUT:
         summary += "; stopped: this reply's work budget is used up; send the same search " + (
-            f"with after: {tally.after} in a later reply for the next files"
-            if tally.after is not None
+            f"with {cursor} in a later reply for the next files"
+            if cursor is not None
             else "in a later reply"
         )
     elif cut:
         summary += f"; truncated at the {cut[0]}: " + (
-            f"send the same search with after: {tally.after} for the next files"
-            if tally.after is not None
+            f"send the same search with {cursor} for the next files"
+            if cursor is not None
             else "narrow the path or query"
         )
     return summary, "\n".join(header + matches) + "\n"
@@ -283,12 +314,13 @@ def run_search_tree(ctx: ActionContext, fields: SearchTreeFields) -> Result:
         # A FIFO or device would block or never end.
         raise OperatorError("ERR_NOT_A_FILE", f"{fields.path!r} is not a regular file or folder")
     after = None
-    if fields.after is not None and real.is_dir():
-        after = check_after(fields.after, rel, "ERR_INVALID_FIELD")
-    elif fields.after is not None:  # a single file has nothing to resume; checked all the same
+    given = fields.resume_after
+    if given is not None and real.is_dir():
+        after = check_after(given, rel, "ERR_INVALID_FIELD")
+    elif given is not None:  # a single file has nothing to resume; checked all the same
         from ..store.workspace import check_path_text
 
-        check_path_text(fields.after)
+        check_path_text(given)
     query = LineQuery.compile(
         fields.text, regex=bool(fields.regex), case_sensitive=bool(fields.case_sensitive)
     )
@@ -317,12 +349,11 @@ ACTIONS = (
         Kind.READ,
         SearchTreeFields,
         run_search_tree,
-        f"Find a substring (or regex: true, an RE2 regex per line, no lookaround or "
-        f"backreferences; case_sensitive: false) "
-        f"in every text file under a folder, optionally only files matching glob and not "
-        f"exclude (comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
-        f"{MAX_FILES} files per call, then '# more: after: <path>' resumes with after: "
-        f"<path>; files over {MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
+        f"Find a substring (or an RE2 regex, no lookaround or backreferences) in every "
+        f"text file under a folder, optionally only files matching glob and not exclude "
+        f"(comma-separated gitignore-style patterns); max {MAX_MATCHES} matches and "
+        f"{MAX_FILES} files per call, then the '# more:' line says how to resume; files over "
+        f"{MAX_FILE_BYTES} bytes skipped; .gitignore respected.",
         Secrecy.PER_FILE,
     ),
 )

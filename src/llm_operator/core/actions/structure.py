@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from ..errors import InvalidCommand
 from ..plan.changes import ChangeSet, FileChange
+from ..protocol.names import visible_name
 from ..store.files import not_found
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
@@ -182,7 +183,7 @@ def _warning_note(result: dict[str, Any]) -> str:
 
 
 def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
-    return f"{verb} in {rel}{_warning_note(result)}"
+    return f"{verb} in {visible_name(rel)}{_warning_note(result)}"
 
 
 def _lines(value: object) -> str:
@@ -215,7 +216,8 @@ def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
     matches = result.get("matches", [])
     where = ", ".join(_lines(m["line_range_inclusive"]) for m in matches)
     summary = (
-        f"Read {counted(len(matches), 'match', 'matches')} for the target in {found.rel} ({where})"
+        f"Read {counted(len(matches), 'match', 'matches')} for the target in "
+        f"{visible_name(found.rel)} ({where})"
     )
     return Outcome(True, summary, json.dumps(result, ensure_ascii=False))
 
@@ -357,8 +359,9 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         "end": "to the end of" if fields.dest_levels is None else "to the end of a body in",
     }[fields.position]
     summary = (
-        f"Moved the structure from {_lines(result['source_original_line_range'])} of {rel} "
-        f"{where} {dest_rel} (now {_lines(result['destination_final_line_range'])})"
+        f"Moved the structure from {_lines(result['source_original_line_range'])} of "
+        f"{visible_name(rel)} "
+        f"{where} {visible_name(dest_rel)} (now {_lines(result['destination_final_line_range'])})"
     )
     outcome = Outcome(True, summary + _warning_note(result), json.dumps(result))
     changes = [FileChange(rel, before, moved.new_source)]

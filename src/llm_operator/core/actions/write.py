@@ -7,12 +7,15 @@ A change that leaves a file byte-identical is reported at once and needs no appr
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange
+from ..protocol.names import visible_name
 from ..store.files import kind_name, line_count, not_found
 from ..store.fsaccess import Spot
 from ..wording import counted
@@ -70,7 +73,7 @@ def plan_file(
 ) -> Result:
     """A one-file plan, or an immediate outcome when nothing would change."""
     if before == after and executable is None:
-        return Outcome(True, f"{rel} already holds this content; nothing to write")
+        return Outcome(True, f"{visible_name(rel)} already holds this content; nothing to write")
     change = FileChange(rel, before, after, executable=executable)
     return Plan(ChangeSet((change,)), Outcome(True, summary), notes)
 
@@ -98,7 +101,7 @@ def plan_text_edit(
     new_text, note = edit(decoded.text)
     after = decoded.encode(new_text, kept())
     detail = f"; {note}" if note else ""
-    summary = f"{verb} {rel} (now {_shape(new_text)}{detail})"
+    summary = f"{verb} {visible_name(rel)} (now {_shape(new_text)}{detail})"
     return plan_file(rel, before, after, summary, executable=executable())
 
 
@@ -132,7 +135,7 @@ def run_write(ctx: ActionContext, fields: WriteFields) -> Result:
         except OperatorError:
             after = text.encode("utf-8")
         state = f"replaced {counted(len(before), 'byte')}"
-    summary = f"Wrote {rel} ({_shape(text)}, {counted(len(after), 'byte')}; {state})"
+    summary = f"Wrote {visible_name(rel)} ({_shape(text)}, {counted(len(after), 'byte')}; {state})"
     return plan_file(rel, before, after, summary)
 
 
@@ -159,7 +162,9 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
         ):
             raise not_found(ctx.workspace, fields.path)
         result = apply_unified_diff("", fields.patch_b64, rel)
-        summary = f"Patched {rel} (new file, {_shape(result.text)}; {result.summary_note})"
+        summary = (
+            f"Patched {visible_name(rel)} (new file, {_shape(result.text)}; {result.summary_note})"
+        )
         return plan_file(
             rel, None, result.text.encode("utf-8"), summary, executable=result.executable
         )
@@ -231,10 +236,22 @@ def run_delete(ctx: ActionContext, fields: PathFields) -> Result:
 
 def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
     if path.endswith("/") and spot.exists and not spot.is_dir:
+        bare = path.rstrip("/")
+        if spot.is_link:
+            try:
+                to_folder = stat.S_ISDIR(os.stat(spot.name, dir_fd=spot.dir_fd).st_mode)
+            except OSError:
+                to_folder = False  # dangling, or a loop
+            what = "a symlink to a folder" if to_folder else "a symlink"
+            raise OperatorError(
+                "ERR_NOT_A_DIRECTORY",
+                f"{path!r} ends with / but {bare!r} is {what}; fs.delete never deletes "
+                f"through a link: fs.delete of {bare!r} (without the /) would delete only the "
+                "link, its target untouched",
+            )
         raise OperatorError(
             "ERR_NOT_A_DIRECTORY",
-            f"{path!r} ends with / but {path.rstrip('/')!r} is a file; "
-            "drop the / to delete the file",
+            f"{path!r} ends with / but {bare!r} is a file; drop the / to delete the file",
         )
     rel = spot.rel
     if spot.info is not None and not (spot.is_link or spot.is_dir or spot.is_file):
@@ -245,18 +262,24 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
         )
     if spot.is_link:
         change = FileChange(rel, None, None, before_is_symlink=True)
-        summary = f"Deleted symlink {rel} (its target is untouched)"
+        summary = f"Deleted symlink {visible_name(rel)} (its target is untouched)"
     elif spot.is_dir:
         from ..store.mounts import refuse_mount_points
 
         refuse_mount_points(ctx.workspace.root / rel, rel, spot.dir_fd, spot.info)
         inside = _count_inside(spot)
         change = FileChange(rel, None, None, before_is_dir=True, inside=inside)
-        summary = f"Deleted folder {rel} with {counted(inside[0], 'file')} (moved to the trash)"
+        summary = (
+            f"Deleted folder {visible_name(rel)} with {counted(inside[0], 'file')} "
+            "(moved to the trash)"
+        )
     elif ctx.files.plans_folder(rel):
         # The folder exists only once earlier writes of this reply are applied.
         change = FileChange(rel, None, None, before_is_dir=True)
-        summary = f"Deleted folder {rel}, made by earlier writes of this reply (moved to the trash)"
+        summary = (
+            f"Deleted folder {visible_name(rel)}, made by earlier writes of this reply "
+            "(moved to the trash)"
+        )
     else:
         before = ctx.files.read(rel)
         if before is None:

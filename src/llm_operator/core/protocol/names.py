@@ -46,3 +46,48 @@ def display_name(name: str) -> str:
 def is_plain_name(name: str) -> bool:
     """Whether ``name`` is shown exactly as it is (no character needs escaping)."""
     return _ODD.search(name) is None
+
+
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+
+
+def visible_name(name: str) -> str:
+    """``display_name`` of ``name``, with every invisible or bidi character (Unicode Cf,
+    Zl, Zp: U+202E, U+200B...) also written as ``\\uHHHH``, as the details lines escape
+    them: for a summary line, which is shown as it is."""
+    import unicodedata
+
+    shown = display_name(name)
+    if shown.isascii():
+        return shown
+    return "".join(
+        f"\\u{ord(char):04x}" if unicodedata.category(char) in _INVISIBLE else char
+        for char in shown
+    )
+
+
+def resume_cursor(path: str) -> str:
+    """The ``after`` field that resumes a walk right after ``path``, written so the model
+    can send it back as it is: ``after: <path>`` for a path of printable ASCII (no
+    backslash, no space at either end), else ``after_json: "<path as JSON>"`` (ASCII only,
+    ``\\u00e9`` for é), since a command holds ASCII only."""
+    import json
+
+    if path.isascii() and path.isprintable() and "\\" not in path and path.strip() == path:
+        return f"after: {path}"
+    return f"after_json: {json.dumps(path, ensure_ascii=True)}"
+
+
+_MISLEADING = re.compile(r':[0-9]+:|[@/]\Z|\A"')
+
+
+def listed_name(name: str) -> str:
+    """``display_name`` of a name or path as a listing or a search line shows it: in double
+    quotes, with ``"`` written ``\\"``, when it could read as something else, i.e. when it
+    holds ``:<digits>:`` (a search line's ``<path>:<line>:``), ends with ``@`` or ``/`` (the
+    marks of a symlink and a folder in fs.list) or starts with ``"``. The name is then the
+    text between the quotes, ``\\"`` and ``\\\\`` read back as ``"`` and ``\\``."""
+    shown = display_name(name)
+    if not _MISLEADING.search(name):
+        return shown
+    return '"' + shown.replace('"', '\\"') + '"'

@@ -100,7 +100,7 @@ action: fs.readSlice
 path: notes/plan.txt
 END_OPERATOR_CMD
 -> ok: true, details hold "3: Gamma"
-Had you resent read-1 unchanged, you would get the old result again:
+Resending read-1 unchanged gives the old result again:
 OPERATOR_CMD
 version: 1
 id: read-1

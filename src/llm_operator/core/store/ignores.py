@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 MAX_GITIGNORE_BYTES = 1_000_000
+MAX_GITIGNORE_LINES = 1000  # pattern lines compiled per .gitignore file
+MAX_WALK_GITIGNORE_LINES = 20_000  # pattern lines compiled per walk, all .gitignore files
 
 
 def _read(fd: int) -> bytes | None:
@@ -124,6 +126,10 @@ class Ignores:
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
         self._specs: list[tuple[str, Patterns]] = []
+        # Compiling costs about 0.15 ms a line: a deep tree of long .gitignore files must
+        # not use up a reply's budget before the walk moves, so the lines are capped.
+        self.room = MAX_WALK_GITIGNORE_LINES
+        self.dropped = 0  # pattern lines left out by the caps (reported)
 
     def load(self, fd: int, rel: str) -> int:
         """Push the .gitignore of the folder open at ``fd`` (workspace path ``rel``), if any;
@@ -133,8 +139,15 @@ class Ignores:
         data = _read(fd)
         if data is None:
             return 0
-        lines = data.decode("utf-8", "replace").splitlines()
-        self._specs.append((rel, compile_lenient(lines)))
+        lines = [
+            line
+            for line in data.decode("utf-8", "replace").splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+        kept = lines[: max(0, min(MAX_GITIGNORE_LINES, self.room))]
+        self.dropped += len(lines) - len(kept)
+        self.room -= len(kept)
+        self._specs.append((rel, compile_lenient(kept)))
         return 1
 
     def pop(self, count: int) -> None:

@@ -63,6 +63,8 @@ class WalkCounts:
     unreadable: int = 0  # folders or files that could not be opened, links leading outside
     visited: int = 0  # files handed out
     budget_stop: bool = False  # the reply's work budget ended the walk before its end
+    passed: str | None = None  # the last entry passed over past ``after`` since the last file
+    gitignore_dropped: int = 0  # .gitignore pattern lines over the caps, not applied
 
 
 @dataclass(frozen=True)
@@ -166,14 +168,25 @@ class _Walk:
                 frame.index += 1
                 found = self.entry(frame.fd, frame.key, entry)
                 if isinstance(found, TreeFile):
+                    # The caller says where it got to; what was passed before it counts no more.
+                    self.counts.passed = None
                     yield found
-                elif found is not None:
+                    continue
+                key = (*frame.key, entry.name)
+                if self.after is None or key > self.after:
+                    # Passed over (skipped, or a folder walked into): a resume point that
+                    # moves forward even when no file is handed out.
+                    self.counts.passed = "/".join(key)
+                progressed = self.counts.passed is not None or self.counts.visited > 0
+                if spent() and progressed:
+                    # Skipped entries and folders (their .gitignore files) can use up the
+                    # budget; the walk always moves at least one entry past ``after``.
+                    if found is not None:
+                        os.close(found[0])
+                    self.counts.budget_stop = True
+                    return
+                if found is not None:
                     child_fd, child_key = found
-                    if spent():
-                        # Folders alone (their .gitignore files) can use up the budget.
-                        os.close(child_fd)
-                        self.counts.budget_stop = True
-                        return
                     self.enter(stack, child_fd, child_key, owned=True)
         finally:
             for frame in stack:
@@ -183,6 +196,7 @@ class _Walk:
 
     def enter(self, stack: list[_Frame], fd: int, key: tuple[str, ...], owned: bool) -> None:
         pushed = self.ignores.load(fd, "/".join(key) or ".")
+        self.counts.gitignore_dropped = self.ignores.dropped
         try:
             entries = self.entries(fd)
             identity = os.fstat(fd)
@@ -318,6 +332,24 @@ class _Walk:
         return target
 
 
+def one_after(after: str | None, after_b64: str | None) -> None:
+    """Refuse ``after`` given twice (as after and as after_b64 / after_json)."""
+    if after is not None and after_b64 is not None:
+        from ..errors import InvalidCommand
+
+        raise InvalidCommand(
+            "ERR_CONFLICTING_FIELDS",
+            "give either after or after_json (or after_b64), not both; send back the one "
+            "the '# more:' line gives",
+        )
+
+
+def furthest(*paths: str | None) -> str | None:
+    """The path of ``paths`` that comes last in the walk's order (None if all are None)."""
+    given = [path for path in paths if path is not None]
+    return max(given, key=_key) if given else None
+
+
 def check_after(after: str, start: str, code: str) -> str:
     """``after`` as the continuation of a walk of folder ``start``: a workspace path under
     it (as a ``# more: after:`` line gives it), normalized; ``code`` names the refusal.
@@ -327,7 +359,7 @@ def check_after(after: str, start: str, code: str) -> str:
     if ".." in normal.split("/") or not (normal + "/").startswith(prefix) or normal == start:
         raise OperatorError(
             code,
-            f"after must be a path inside {start!r}, as the '# more: after:' line of the "
+            f"after must be a path inside {start!r}, as the '# more:' line of the "
             f"previous result gives it; got {after!r}",
         )
     return normal
