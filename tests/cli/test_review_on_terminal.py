@@ -122,8 +122,9 @@ def test_the_terminal_review_shows_every_effect_and_runs_no_escape(
     assert "-- Will leave the content of run.sh as it is\n" in text
     assert "-- Will make run.sh executable (mode 100755)\n" in text
     assert "id: p1\nok: true" in text
-    # A printed result that names the file: on the terminal, with its marker.
-    assert "summary: Stat evil<U+202E>txt.sh: file, 9 bytes" in text
+    # A printed result that names the file: its summary writes the character as an escape
+    # (as the details do), so nothing invisible reaches the terminal.
+    assert "summary: Stat evil\\u202etxt.sh: file, 9 bytes" in text
     assert os.access(workspace / "run.sh", os.X_OK)
     assert (workspace / "src").is_dir()
     assert (workspace / REAL).read_text(encoding="utf-8") == "echo old\n"

@@ -18,7 +18,7 @@ import enum
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ..plan.changes import ChangeSet  # loaded by the actions that plan writes
@@ -163,19 +163,3 @@ class ActionSpec:
     @property
     def needs_path(self) -> bool:
         return self.name.startswith("fs.")
-
-
-class FieldRules:
-    """Class-level rules a fields model may declare for the validator.
-
-    ALIASES maps an accepted alternative key to its canonical field name.
-    MISSING_CODES names the ERR_ code for a missing required field.
-    INVALID_CODES names the ERR_ code for a field whose value does not parse.
-    ONE_OF maps a (plain, plain_b64) pair that must be given exactly once to the ERR_ code
-    for neither being given.
-    """
-
-    ALIASES: ClassVar[dict[str, str]] = {}
-    MISSING_CODES: ClassVar[dict[str, str]] = {}
-    INVALID_CODES: ClassVar[dict[str, str]] = {}
-    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from ..errors import InvalidCommand
-from .base import FieldRules
+from .field_rules import FieldRules
 
 _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 _DIGITS = re.compile(r"[0-9]{1,9}\Z")
