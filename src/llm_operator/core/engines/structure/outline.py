@@ -14,10 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...errors import OperatorError
-from ..textfile import TextFile
 from .boundaries import structure_range
-from .source import UNCHANGED, check_size, language_spec, parse_errors, parse_text
+from .source import load_source
 from .targeting import children
 
 if TYPE_CHECKING:
@@ -26,6 +24,7 @@ if TYPE_CHECKING:
     from .source import Source
 
 MAX_LINE_CHARS = 160
+MAX_COUNTED_ERRORS = 20
 # Node types that define something a reader navigates by, across the grammars: classes,
 # functions, methods, types, modules. Other statements are looked through, so a def
 # inside ``if TYPE_CHECKING:`` or ``#ifdef`` still shows, at the level of its parent.
@@ -74,18 +73,16 @@ def outline_structures(data: bytes, path: str, depth: int = 2) -> FileOutline:
     ERR_LANGUAGE_UNSUPPORTED when no grammar knows the file's name, ERR_ENCODING_ERROR
     when it is not UTF-8 text, ERR_FILE_TOO_LARGE past the structure engine's size limit.
     """
-    check_size(data, path)
-    spec = language_spec(path)
-    try:
-        file = TextFile.decode(data, path)
-    except OperatorError as exc:
-        exc.details.update(UNCHANGED)
-        raise
-    source = parse_text(spec, path, file, file.text)
-    errors = len(parse_errors(source)) if source.root.has_error else 0
+    # The parse the edit actions make (grammar, C++ for a header that needs it, macro
+    # masking), so every range shown is the range a read or an edit of it uses.
+    source = load_source(data, path)
     entries: list[OutlineEntry] = []
     _collect(source, source.root, 0, depth, entries)
-    return FileOutline(spec.name, source.line_count, tuple(entries), errors)
+    return FileOutline(source.spec.name, source.line_count, tuple(entries), _error_count(source))
+
+
+def _error_count(source: Source) -> int:
+    return min(len(source.errors), MAX_COUNTED_ERRORS)
 
 
 _TYPE_DEFINES: dict[str, bool] = {}
