@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import OperatorError, mark
 from .boundaries import structure_range
+from .definitions import looked_through
 from .markdown import markdown_keys
 from .source import UNCHANGED, Source, end_row, refuse_errors_in
 
@@ -33,6 +34,12 @@ _HEADER_FIELDS = frozenset({"condition", "name", "value", "pattern"})
 _INDEXED = re.compile(r"^(.*?)\[(\d+)\]$")
 # Fields that lead from a structure node to the node holding its name.
 _NAME_PATHS = ("definition", "declaration", "declarator", "type", "value", "key", "left")
+# Nodes inside a structure that carry its name (``const proto = ...``: its declarator).
+_NAMED_INSIDE = frozenset(
+    {"function_definition", "class_definition", "declaration", "variable_declarator"}
+)
+_STATEMENTS_OF_ONE = frozenset({"expression_statement"})
+_DOTTED_NAMES = frozenset({"member_expression", "attribute", "scoped_identifier"})
 
 
 class Target(list[str]):
@@ -87,18 +94,25 @@ def name_of(source: Source, node: Node, depth: int = 0) -> str | None:
         return _leaf_text(name) or None
     if depth >= 4:
         return None
-    for field_name in _NAME_PATHS:
+    # A pair is named by its key, never by its value (``assert: httpAssert``).
+    paths = ("key",) if node.child_by_field_name("key") is not None else _NAME_PATHS
+    for field_name in paths:
         child = node.child_by_field_name(field_name)
         if child is None:
             continue
         if child.child_count == 0 or child.type.endswith("identifier"):
             return _leaf_text(child) or None
+        if field_name == "left" and child.type in _DOTTED_NAMES:
+            return _leaf_text(child) or None  # ``module.exports = {`` is module.exports
         found = name_of(source, child, depth + 1)
         if found:
             return found
-    for child in node.named_children:
-        if child.type in ("function_definition", "class_definition", "declaration"):
+    named = node.named_children
+    for child in named:
+        if child.type in _NAMED_INSIDE:
             return name_of(source, child, depth + 1)
+    if len(named) == 1 and node.type in _STATEMENTS_OF_ONE:
+        return name_of(source, named[0], depth + 1)
     # Grammars without a name field (Kotlin, Swift): the first identifier child.
     for child in node.named_children:
         if child.type in ("type_identifier", "simple_identifier", "identifier"):
@@ -248,6 +262,7 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
     scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
     for depth, level in enumerate(levels):
         key = _level_key(level)
+        scopes = _through_statements(source, scopes)
         if by_symbol:
             found = _symbol_matches(source, scopes, level.strip())
         else:
@@ -261,6 +276,8 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
                 whole = level.strip()
                 exact = [m for m in found if m.candidate.first_line == whole]
                 found = exact or found
+        if len(scopes) > 1:
+            found.sort(key=lambda m: m.candidate.node.start_byte)  # file order
         if not found:
             broken = [e for e in source.errors if key and e["snippet"].startswith(key)]
             if broken:
@@ -272,6 +289,23 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
             return found
         scopes = [(m.candidate, children(source, m.candidate.node)) for m in found]
     raise AssertionError("resolve() needs at least one level")
+
+
+def _through_statements(
+    source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]]
+) -> list[tuple[Candidate | None, list[Candidate]]]:
+    """The scopes, and the insides of the statements in them that the outline looks
+    through (``if sys.platform == "win32":``, a C# ``#if``, ``try``): a definition the
+    outline lists under its class is named by its line under that class, whatever
+    statement holds it. A level may still name the statement itself."""
+    found = list(scopes)
+    index = 0
+    while index < len(found):
+        for kid in found[index][1]:
+            if looked_through(source, kid.node):
+                found.append((kid, children(source, kid.node)))
+        index += 1
+    return found
 
 
 def resolve_one(source: Source, levels: list[str]) -> Match:
