@@ -128,6 +128,26 @@ def test_every_named_outline_entry_is_read_by_its_symbol(path: Path) -> None:
         # An accessor of an object literal (koajs/koa).
         ("javascript/koa-lib-request.js", ["module.exports = {", "get url () {"], "", [77, 79]),
         ("javascript/koa-lib-context.js", [], "proto/toJSON", [47, 57]),
+        # A type spec of a grouped ``type ( ... )`` (urfave/cli).
+        (
+            "go/cli-flag_int.go",
+            ["type (", "Int8Flag  = FlagBase[int8, IntegerConfig, intValue[int8]]"],
+            "Int8Flag",
+            [10, 10],
+        ),
+        # A Kotlin companion object and its function (InsertKoinIO/koin).
+        (
+            "kotlin/koin-mock-MockProviderRule.kt",
+            ["class MockProviderRule private", "companion object {"],
+            "MockProviderRule/Companion",
+            [32, 36],
+        ),
+        (
+            "kotlin/koin-mock-MockProviderRule.kt",
+            ["class MockProviderRule private", "companion object {", "fun create("],
+            "MockProviderRule/Companion/create",
+            [33, 35],
+        ),
     ],
 )
 def test_the_issue_cases_are_targeted_by_line_and_symbol(
@@ -140,4 +160,5 @@ def test_the_issue_cases_are_targeted_by_line_and_symbol(
     if symbol:
         read = read_structure(data, name, symbol_target(symbol))
         assert [m["line_range_inclusive"] for m in read["matches"]] == [span]
-    assert any(e.start == span[0] for e in outline_structures(data, name, depth=2).entries)
+    entries = outline_structures(data, name, depth=3).entries
+    assert any((e.start, e.end) == tuple(span) for e in entries)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 _DEFINITION = re.compile(
     r"(?:^|_)(?:class|function|method|constructor|interface|struct|enum|trait|impl|module|"
     r"namespace|protocol|extension|union|record|singleton|mod)(?:_|$)|"
-    r"^(?:type_alias|type_alias_declaration|type_item|type_declaration|type_definition|"
+    r"^(?:type_alias|type_spec|type_alias_declaration|companion_object|object_declaration|type_item|type_declaration|type_definition|"
     r"annotation_type_declaration|"
     r"macro_definition|decorated_definition|template_declaration)$"
 )

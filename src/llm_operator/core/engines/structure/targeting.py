@@ -117,6 +117,8 @@ def name_of(source: Source, node: Node, depth: int = 0) -> str | None:
     for child in node.named_children:
         if child.type in ("type_identifier", "simple_identifier", "identifier"):
             return _leaf_text(child) or None
+    if node.type == "companion_object":
+        return "Companion"  # Kotlin's own name for an unnamed companion
     return None
 
 
@@ -184,7 +186,11 @@ def children(source: Source, node: Node) -> list[Candidate]:
             # for errors before any edit).
             stack.append(_named_children(child))
             continue
-        container = parent.type in spec.containers or parent.type == "ERROR"
+        container = (
+            parent.type in spec.containers
+            or parent.type == "ERROR"
+            or (parent.type in spec.grouped_containers and _grouped(parent))
+        )
         if (
             container
             and parent.type in spec.headed_containers
@@ -200,6 +206,10 @@ def children(source: Source, node: Node) -> list[Candidate]:
         else:
             stack.append(_named_children(child))
     return _outermost(found)
+
+
+def _grouped(node: Node) -> bool:
+    return any(child.type == "(" for child in node.children)
 
 
 def _outermost(found: list[Candidate]) -> list[Candidate]:
@@ -262,7 +272,7 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
     scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
     for depth, level in enumerate(levels):
         key = _level_key(level)
-        scopes = _through_statements(source, scopes)
+        scopes = _through_statements(source, scopes, by_symbol)
         if by_symbol:
             found = _symbol_matches(source, scopes, level.strip())
         else:
@@ -292,20 +302,32 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
 
 
 def _through_statements(
-    source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]]
+    source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]], by_symbol: bool
 ) -> list[tuple[Candidate | None, list[Candidate]]]:
     """The scopes, and the insides of the statements in them that the outline looks
     through (``if sys.platform == "win32":``, a C# ``#if``, ``try``): a definition the
     outline lists under its class is named by its line under that class, whatever
-    statement holds it. A level may still name the statement itself."""
+    statement holds it. A level may still name the statement itself. By symbol, a
+    nameless group (Go's ``type (`` and ``const (``) is looked through too: its members
+    have the names."""
     found = list(scopes)
     index = 0
     while index < len(found):
         for kid in found[index][1]:
-            if looked_through(source, kid.node):
+            if looked_through(source, kid.node) or (by_symbol and _nameless_group(source, kid)):
                 found.append((kid, children(source, kid.node)))
         index += 1
     return found
+
+
+def _nameless_group(source: Source, candidate: Candidate) -> bool:
+    spec = source.spec
+    node = candidate.node
+    grouped = node.type in spec.containers or (
+        node.type in spec.grouped_containers and _grouped(node)
+    )
+    declares = node.type.endswith("_declaration")  # not a JSON array, a Markdown list
+    return grouped and declares and name_of(source, node) is None
 
 
 def resolve_one(source: Source, levels: list[str]) -> Match:
