@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -123,6 +124,22 @@ def literal_rows(root: Node) -> list[range]:
     return found
 
 
+# Literals whose line breaks and indentation are not part of their value: Ruby's word
+# and symbol arrays (``%w[...]``, ``%i[...]``); a regex with the x flag ignores them too.
+_FREE_SPACING = frozenset({"string_array", "symbol_array"})
+_REGEX_FLAGS = re.compile(rb"[a-z]*$")
+
+
+def _free_spacing(node: Node) -> bool:
+    if node.type in _FREE_SPACING:
+        return True
+    if node.type != "regex":
+        return False
+    text = node.text or b""
+    flags = _REGEX_FLAGS.search(text)
+    return flags is not None and b"x" in flags.group(0) and len(flags.group(0)) < len(text)
+
+
 def string_rows(root: Node) -> list[range]:
     """For each multi-line string literal under ``root``, the rows that continue it."""
     found: list[range] = []
@@ -133,11 +150,25 @@ def string_rows(root: Node) -> list[range]:
         if last == first:
             continue
         kind = node.type
-        if "comment" in kind:
+        if "comment" in kind or _free_spacing(node):
             continue
         if "string" in kind or "heredoc" in kind or kind == "template_literal":
             # The row holding the closing quote alone is still the string's last row.
             found.append(range(first + 1, last + 1))
+            continue
+        stack.extend(node.children)
+    return found
+
+
+def column_zero_comments(root: Node, spec: LanguageSpec) -> set[int]:
+    """Rows of comments that start at column 0 (all their rows), at any depth."""
+    found: set[int] = set()
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in spec.comment_types:
+            if node.start_point.column == 0:
+                found.update(range(node.start_point.row, node.end_point.row + 1))
             continue
         stack.extend(node.children)
     return found
@@ -198,6 +229,7 @@ def rebase(
     lines = content.split("\n")
     strings: set[int] = set()
     literal: set[int] = set()
+    flush_comments: set[int] = set()
     if spec.name != "markdown" and "\n" in content:
         root = parse(spec.name, content.encode("utf-8")).root_node
         for rows in string_rows(root):
@@ -206,14 +238,20 @@ def rebase(
                 strings.update(rows)
         for rows in literal_rows(root):
             literal.update(rows)
+        flush_comments.update(column_zero_comments(root, spec))
     verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in strings)
     first_code = next((i for i, line in enumerate(lines) if line.strip()), 0)
     # Directives inside the structure (``#if DEBUG`` at column 0 in a method) do not set
-    # its base; a structure that is itself a directive (``#define``) does.
+    # its base; a structure that is itself a directive (``#define``) does. Comments at
+    # column 0 (code commented out in a method) are kept at column 0 the same way.
     directives = frozenset(
         i
         for i, line in enumerate(lines)
-        if spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#") and i != first_code
+        if i != first_code
+        and (
+            (spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#"))
+            or i in flush_comments
+        )
     )
     code = [
         line

@@ -1,0 +1,55 @@
+"""Re-indentation on real files (tests/data/structure_real, sources in its README):
+literals whose spacing is no part of their value (Ruby's ``%w[...]``, a regex with the x
+flag) move with the code; comments written at column 0 inside a body stay at column 0."""
+
+from __future__ import annotations
+
+import textwrap
+
+from llm_operator.core.engines.structure import move_structure, read_structure
+from llm_operator.core.engines.structure.source import load_source
+from support.paths import DATA
+
+REAL = DATA / "structure_real"
+
+
+def _moved_out(name: str, target: list[str]) -> tuple[str, str, dict[str, object]]:
+    """The structure's text before, the file after moving it to the file's end, the result."""
+    data = (REAL / name).read_bytes()
+    before = read_structure(data, name, target)["matches"][0]["text"]
+    moved = move_structure(data, name, target, "end", dest_target=[])
+    assert len(load_source(moved.new_source, name).errors) == 0
+    return before, moved.new_source.decode("utf-8"), moved.result
+
+
+def test_a_ruby_word_array_moves_with_the_code_around_it() -> None:
+    before, after, result = _moved_out(
+        "ruby/rake-rake-file_list.rb", ["module Rake", "class FileList", "SPECIAL_RETURN = %w["]
+    )
+    assert textwrap.dedent(before) in after
+    assert "\nSPECIAL_RETURN = %w[\n  map collect sort" in after
+    assert not result["warnings"]
+
+
+def test_a_ruby_free_spacing_regex_moves_with_the_code_around_it() -> None:
+    target = ["class TestRakeRakeTestLoader", "def test_load_error_from_missing_test_file"]
+    before, after, result = _moved_out("ruby/rake-test-test_rake_rake_test_loader.rb", target)
+    assert textwrap.dedent(before) in after
+    assert "\n  expected =\n    /\\A\\n\n     File\\ does\\ not" in after
+    assert not result["warnings"]
+
+
+def test_kotlin_code_commented_out_at_column_0_stays_there_while_the_body_moves() -> None:
+    name = "kotlin/koin-benchmark-TestPerfRunner.kt"
+    _, after, _ = _moved_out(name, ["class TestPerfRunner", "fun main() = runBlocking {"])
+    tail = after.split("@Test\n", 1)[1].split("\n")
+    assert tail[:8] == [
+        "fun main() = runBlocking {",
+        "//        val limits = PerfLimit(10.0, 0.1)",
+        '//        println("Perf target: $limits")',
+        "",
+        "    val results = PerfRunner.runAll(useDebugLogs = false, module = ::perfModule400)",
+        '    println("Perfs results: $results")',
+        "//        results.applyLimits(limits)",
+        "}",
+    ]
