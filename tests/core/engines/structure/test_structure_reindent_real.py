@@ -53,3 +53,18 @@ def test_kotlin_code_commented_out_at_column_0_stays_there_while_the_body_moves(
         "//        results.applyLimits(limits)",
         "}",
     ]
+
+
+def test_a_swift_method_mixing_tabs_and_spaces_moves_each_line_in_its_own_style() -> None:
+    name = "swift/SwiftyJSON-SwiftJSONTests-PrintableTests.swift"
+    target = ["class PrintableTests: XCTestCase {", "func testArrayWithOptionals() {"]
+    before, after, result = _moved_out(name, target)
+    moved = after.split("\n")
+    first = moved.index("func testArrayWithOptionals() {")
+    for old, new in zip(before.split("\n"), moved[first:], strict=False):
+        if old.startswith("\t"):
+            assert new == old[1:], (old, new)  # one tab less
+        else:
+            assert new == old[4:], (old, new)  # one level of four spaces less
+    assert "\tguard var description" in after
+    assert not result["warnings"]

@@ -258,6 +258,8 @@ def rebase(
         for i, line in enumerate(lines)
         if i not in verbatim and i not in literal and i not in directives
     ]
+    if moved and _mixes_styles(code):
+        return _rebase_mixed(lines, indent, file_unit, verbatim, frozenset(literal), directives)
     prefix = _common_indent([indent_of(line) for line in code])
     steps = opener_steps(
         [line if i not in verbatim else "" for i, line in enumerate(lines)],
@@ -305,6 +307,52 @@ def rebase(
             },
         )
     return Rebased(out, verbatim | frozenset(strings) | frozenset(literal), notes)
+
+
+def _mixes_styles(code: list[str]) -> bool:
+    return any(line.startswith("\t") for line in code) and any(
+        line.startswith(" ") for line in code
+    )
+
+
+def _depth(indent: str, space_unit: int) -> int:
+    tabs = len(indent) - len(indent.lstrip("\t"))
+    return tabs + (len(indent) - tabs) // space_unit
+
+
+def _rebase_mixed(
+    lines: list[str],
+    indent: str,
+    file_unit: str,
+    verbatim: frozenset[int],
+    literal: frozenset[int],
+    directives: frozenset[int],
+) -> Rebased:
+    """Moved text whose lines mix tab and space indentation (a file edited by people with
+    different settings): every line moves by the same number of levels in its own style,
+    a tab per level for a tab-indented line, the file's space unit for the others."""
+    spaces = [indent_of(line) for line in lines if line.startswith(" ")]
+    space_unit = len(file_unit) if "\t" not in file_unit else 0
+    if not space_unit:
+        steps = Counter(s for s in spaces if s)
+        space_unit = min((len(s) for s in steps), default=4)
+    first = next(i for i, line in enumerate(lines) if line.strip() and i not in verbatim)
+    shift = _depth(indent, space_unit) - _depth(indent_of(lines[first]), space_unit)
+    out: list[str] = []
+    tabbed: set[int] = set()
+    for i, line in enumerate(lines):
+        if i in verbatim or (i in directives and not line[:1].isspace()):
+            out.append(line)
+            continue
+        own = indent_of(line)
+        body = line[len(own) :]
+        if own.startswith("\t"):
+            tabs = len(own) - len(own.lstrip("\t"))
+            out.append("\t" * max(0, tabs + shift) + own[tabs:] + body)
+            tabbed.add(i)
+        else:
+            out.append(" " * max(0, len(own) + shift * space_unit) + body)
+    return Rebased(out, verbatim | literal | frozenset(tabbed))
 
 
 def check_indentation(
