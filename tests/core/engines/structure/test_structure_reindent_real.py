@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
-from llm_operator.core.engines.structure import move_structure, read_structure
+from llm_operator.core.engines.structure import move_structure, read_structure, replace_structure
 from llm_operator.core.engines.structure.source import load_source
 from support.paths import DATA
 
@@ -68,3 +68,14 @@ def test_a_swift_method_mixing_tabs_and_spaces_moves_each_line_in_its_own_style(
             assert new == old[4:], (old, new)  # one level of four spaces less
     assert "\tguard var description" in after
     assert not result["warnings"]
+
+
+def test_a_php_method_with_a_heredoc_at_column_0_is_replaced_by_its_own_text() -> None:
+    name = "php/monolog-Handler-BrowserConsoleHandlerTest.php"
+    data = (REAL / name).read_bytes()
+    target = ["class BrowserConsoleHandlerTest", "public function testStyling()"]
+    text = read_structure(data, name, target)["matches"][0]["text"]
+    assert "\nEOF;\n" in text
+    edited = replace_structure(data, name, target, text)
+    assert edited.new_source == data
+    assert not edited.result["warnings"]

@@ -160,6 +160,14 @@ def string_rows(root: Node) -> list[range]:
     return found
 
 
+def _parse_content(spec: LanguageSpec, content: str) -> tuple[Node, int]:
+    """The tree of a piece of code, and how many rows were put before it to parse it: a
+    piece of PHP is code only after ``<?php`` (before, it is all inline text)."""
+    if spec.name == "php" and not content.lstrip().startswith("<?"):
+        return parse(spec.name, ("<?php\n" + content).encode("utf-8")).root_node, 1
+    return parse(spec.name, content.encode("utf-8")).root_node, 0
+
+
 def column_zero_comments(root: Node, spec: LanguageSpec) -> set[int]:
     """Rows of comments that start at column 0 (all their rows), at any depth."""
     found: set[int] = set()
@@ -231,14 +239,15 @@ def rebase(
     literal: set[int] = set()
     flush_comments: set[int] = set()
     if spec.name != "markdown" and "\n" in content:
-        root = parse(spec.name, content.encode("utf-8")).root_node
-        for rows in string_rows(root):
+        root, lead = _parse_content(spec, content)
+        for found in string_rows(root):
+            rows = range(found.start - lead, found.stop - lead)
             flush_left = any(lines[r].strip() and not indent_of(lines[r]) for r in rows)
             if moved or flush_left:
                 strings.update(rows)
-        for rows in literal_rows(root):
-            literal.update(rows)
-        flush_comments.update(column_zero_comments(root, spec))
+        for found in literal_rows(root):
+            literal.update(r - lead for r in found)
+        flush_comments.update(r - lead for r in column_zero_comments(root, spec))
     verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in strings)
     first_code = next((i for i, line in enumerate(lines) if line.strip()), 0)
     # Directives inside the structure (``#if DEBUG`` at column 0 in a method) do not set
