@@ -79,3 +79,19 @@ def test_a_php_method_with_a_heredoc_at_column_0_is_replaced_by_its_own_text() -
     edited = replace_structure(data, name, target, text)
     assert edited.new_source == data
     assert not edited.result["warnings"]
+
+
+def test_a_java_constructor_with_a_string_of_spaces_moves_as_code() -> None:
+    name = "java/javapoet-javapoet-CodeWriter.java"
+    data = (REAL / name).read_bytes()
+    target = ["final class CodeWriter {", "CodeWriter(Appendable out) {"]
+    dest = ["final class CodeWriter {", "private static final class Multiset<T> {"]
+    moved = move_structure(data, name, target, "end", dest_target=dest)
+    text = moved.new_source.decode("utf-8")
+    assert (
+        "\n    CodeWriter(Appendable out) {\n"
+        '      this(out, "  ", Collections.emptySet(), Collections.emptySet());\n'
+        "    }\n"
+    ) in text
+    assert not moved.result["warnings"]
+    assert len(load_source(moved.new_source, name).errors) == 0

@@ -160,12 +160,24 @@ def string_rows(root: Node) -> list[range]:
     return found
 
 
+# Members (a constructor, a method) parse as members only inside a class.
+_CLASS_WRAPPED = frozenset({"java", "csharp", "php", "kotlin", "swift", "cpp"})
+
+
 def _parse_content(spec: LanguageSpec, content: str) -> tuple[Node, int]:
     """The tree of a piece of code, and how many rows were put before it to parse it: a
-    piece of PHP is code only after ``<?php`` (before, it is all inline text)."""
-    if spec.name == "php" and not content.lstrip().startswith("<?"):
-        return parse(spec.name, ("<?php\n" + content).encode("utf-8")).root_node, 1
-    return parse(spec.name, content.encode("utf-8")).root_node, 0
+    piece of PHP is code only after ``<?php`` (before, it is all inline text), and a
+    member taken out of its class parses as one inside a class (a Java constructor alone
+    does not, and its strings' rows would be misread)."""
+    head = "<?php\n" if spec.name == "php" and not content.lstrip().startswith("<?") else ""
+    root = parse(spec.name, (head + content).encode("utf-8")).root_node
+    lead = head.count("\n")
+    if root.has_error and spec.name in _CLASS_WRAPPED:
+        opened = head + "class Member_ {\n"
+        wrapped = parse(spec.name, (opened + content + "\n}\n").encode("utf-8")).root_node
+        if not wrapped.has_error:
+            return wrapped, opened.count("\n")
+    return root, lead
 
 
 def column_zero_comments(root: Node, spec: LanguageSpec) -> set[int]:
