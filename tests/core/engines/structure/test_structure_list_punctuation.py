@@ -82,3 +82,34 @@ def test_a_member_inserted_into_an_object_literal_gets_the_comma_its_place_needs
     assert lines[at : at + 3] == ["  ping () {", "    return 'pong'", "  }"]
     assert lines[at - 2] == "  },"
     assert _errors(after.new_source, CONTEXT) == 0
+
+
+def test_a_java_enum_constant_moved_to_the_end_stays_among_the_constants() -> None:
+    data = (REAL / CONNECTION).read_bytes()
+    edited = move_structure(data, CONNECTION, [*METHOD, "GET(false),"], "end", dest_target=METHOD)
+    lines = [line for line in _lines(edited.new_source) if line.strip()]
+    at = lines.index("        TRACE(false),")
+    following = ["        GET(false);", "        private final boolean hasBody;"]
+    assert lines[at + 1 : at + 3] == following
+    assert _errors(edited.new_source, CONNECTION) == 0
+
+
+SPDLOG = "cpp/spdlog-spdlog-async_logger.h"
+POLICY = ["namespace spdlog {", "enum class async_overflow_policy {"]
+
+
+def test_a_comma_goes_before_the_comment_that_ends_a_member_line() -> None:
+    data = (REAL / SPDLOG).read_bytes()
+    moved = move_structure(data, SPDLOG, [*POLICY, "block,"], "end", dest_target=POLICY)
+    lines = _lines(moved.new_source)
+    assert any(line.startswith("    discard_new,      // Discard new message") for line in lines)
+    assert any(line.startswith("    block           // Block until") for line in lines)
+    member = "discard_new      // Discard new message if the queue is full\n"
+    removed = delete_structure(data, SPDLOG, [*POLICY, "discard_new"]).new_source
+    back = insert_before_structure(removed, SPDLOG, [*POLICY, "block,"], member).new_source
+    assert "    discard_new,      // Discard new message if the queue is full" in _lines(back)
+    assert "    overrun_oldest  // Discard oldest message in the queue if full when trying to" in (
+        _lines(back)
+    )
+    for edited in (moved.new_source, removed, back):
+        assert _errors(edited, SPDLOG) == 0

@@ -279,7 +279,7 @@ def rebase(
         for i, line in enumerate(lines)
         if i not in verbatim and i not in literal and i not in directives
     ]
-    if moved and _mixes_styles(code):
+    if _mixes_styles(code):
         return _rebase_mixed(lines, indent, file_unit, verbatim, frozenset(literal), directives)
     prefix = _common_indent([indent_of(line) for line in code])
     steps = opener_steps(
@@ -349,9 +349,10 @@ def _rebase_mixed(
     literal: frozenset[int],
     directives: frozenset[int],
 ) -> Rebased:
-    """Moved text whose lines mix tab and space indentation (a file edited by people with
+    """Text whose lines mix tab and space indentation (a file edited by people with
     different settings): every line moves by the same number of levels in its own style,
-    a tab per level for a tab-indented line, the file's space unit for the others."""
+    a tab per level for a tab-indented line, the file's space unit for the others; text
+    replaced by itself stays byte-identical."""
     spaces = [indent_of(line) for line in lines if line.startswith(" ")]
     space_unit = len(file_unit) if "\t" not in file_unit else 0
     if not space_unit:

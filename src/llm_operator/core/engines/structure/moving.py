@@ -20,6 +20,7 @@ from .separators import (
     Endings,
     apply_endings,
     insertion_endings,
+    list_members,
     removal_endings,
     with_ending,
 )
@@ -56,7 +57,13 @@ def _is_docstring(candidate: Candidate) -> bool:
     )
 
 
-def _anchor(dst: Source, position: str, levels: list[str], moving: Located | None) -> Anchor:
+def _anchor(
+    dst: Source,
+    position: str,
+    levels: list[str],
+    moving: Located | None,
+    moving_in_list: bool = False,
+) -> Anchor:
     if position in ("before", "after"):
         found = locate(dst, levels, "move_structure (destination)")
         after = position == "after"
@@ -73,6 +80,10 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         kids = children(dst, dst.root)
     if moving is not None:
         kids = [k for k in kids if k.node != moving.match.candidate.node]
+    if moving_in_list:
+        # An enum constant goes to the start or end of the constants, not after the
+        # enum's methods.
+        kids = [k for k in kids if list_members(dst, k.node) is not None] or kids
     if kids:
         first = position == "start"
         kid = kids[0] if first else kids[-1]
@@ -136,7 +147,8 @@ def move_structure(
         raise ValueError("dest_source is required when dest_path names another file")
     else:
         dst = load_source(dest_source, dest_path or path)
-    anchor = _anchor(dst, position, levels, moving if same else None)
+    in_list = list_members(src, moving.match.candidate.node) is not None
+    anchor = _anchor(dst, position, levels, moving if same else None, in_list)
     if (
         same
         and anchor.span is not None

@@ -149,8 +149,35 @@ def end_sent_member(source: Source, anchor: Node, after: bool, lines: list[str])
     if joined is None or not code:
         return {}
     endings, own = joined
-    last = lines[code[-1]].rstrip()
-    if "//" in last or last.endswith(("*/", "#")):
+    row = code[-1]
+    column = _code_end(source, lines, row)
+    if column is None:
         return {}
-    lines[code[-1]] = last.removesuffix(",").removesuffix(";") + own
+    raw = lines[row].encode("utf-8")
+    head, tail = raw[:column].rstrip(), raw[column:]
+    if head.endswith((b",", b";")):
+        head = head[:-1]
+    lines[row] = (head + own.encode("utf-8") + tail).decode("utf-8")
     return endings
+
+
+def _code_end(source: Source, lines: list[str], row: int) -> int | None:
+    """Byte column where the code of ``lines[row]`` ends (before a comment after it), from
+    a parse of the lines; None when the row is all comment."""
+    from .source import parse
+
+    tree = parse(source.spec.name, "\n".join(lines).encode("utf-8"))
+    end: int | None = None
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.start_point.row > row or node.end_point.row < row:
+            continue
+        if node.type in source.spec.comment_types or node.is_missing:
+            continue
+        if node.child_count == 0:
+            if node.end_point.row == row and (end is None or node.end_point.column > end):
+                end = node.end_point.column
+            continue
+        stack.extend(node.children)
+    return end
