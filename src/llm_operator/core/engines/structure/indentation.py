@@ -174,7 +174,8 @@ def _parse_content(spec: LanguageSpec, content: str) -> tuple[Node, int]:
     lead = head.count("\n")
     if root.has_error and spec.name in _CLASS_WRAPPED:
         opened = head + "class Member_ {\n"
-        wrapped = parse(spec.name, (opened + content + "\n}\n").encode("utf-8")).root_node
+        closed = "\n};\n" if spec.name == "cpp" else "\n}\n"
+        wrapped = parse(spec.name, (opened + content + closed).encode("utf-8")).root_node
         if not wrapped.has_error:
             return wrapped, opened.count("\n")
     return root, lead
