@@ -15,6 +15,10 @@ entry or rule, at most three levels deep) the trip does:
   parse no worse than before and hold the structure's lines with their relative indentation.
 
 A file whose every operation is refused with ERR_PARSER_FAILED counts as refused.
+
+Per file, the outline (three levels) is also held to the reads: every entry read by the
+outline lines of it and its parents ("outline"), and by the grammar names of them when
+each has one ("symbol"), must give a match with exactly the entry's range.
 """
 
 from __future__ import annotations
@@ -27,8 +31,17 @@ from typing import TYPE_CHECKING
 
 from llm_operator.core.engines import structure
 from llm_operator.core.engines.structure.boundaries import owns_lines, structure_range
+from llm_operator.core.engines.structure.separators import list_members
 from llm_operator.core.engines.structure.source import load_source, reparse
-from llm_operator.core.engines.structure.targeting import Candidate, Target, children, resolve
+from llm_operator.core.engines.structure.targeting import (
+    Candidate,
+    Target,
+    children,
+    name_of,
+    resolve,
+    structure_at_row,
+    symbol_target,
+)
 from llm_operator.core.errors import OperatorError
 
 if TYPE_CHECKING:
@@ -47,8 +60,9 @@ DEFINITION = re.compile(
 _BODIES = frozenset(
     {"block", "statement_block", "compound_statement", "constructor_body", "statements"}
 )
+_SEPARATOR = re.compile(r"[,;](\s*(?://|/\*|#).*)?$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-STEPS = ("read", "replace", "replace_text", "delete_insert", "move")
+STEPS = ("read", "replace", "replace_text", "delete_insert", "move", "outline", "symbol")
 
 
 @dataclass
@@ -129,14 +143,17 @@ def _contains_block(data: bytes, text: str, *, exact_indent: bool = True) -> boo
     converted to the file's indent unit)."""
     lines = data.decode("utf-8-sig").replace("\r\n", "\n").split("\n")
     want = _relative(text).split("\n")
-    # A JSON member that becomes the last one loses its comma (and gains one if it
-    # stops being last): the comma after the last line is not the structure's text.
-    want[-1] = want[-1].rstrip().rstrip(",")
+    # A list member that becomes the last one loses its comma (and gains one if it
+    # stops being last; a Java constant may take the list's ``;``): the separator on the
+    # last line, before any comment there, is the list's, not the structure's text.
+    want[-1] = _SEPARATOR.sub(r"\1", want[-1].rstrip())
     first = want[0].strip()
     for i, line in enumerate(lines):
-        if line.strip().rstrip(",") == first.rstrip(",") and i + len(want) <= len(lines):
+        if _SEPARATOR.sub(r"\1", line.strip()) == _SEPARATOR.sub(r"\1", first) and i + len(
+            want
+        ) <= len(lines):
             window = lines[i : i + len(want)]
-            window[-1] = window[-1].rstrip().rstrip(",")
+            window[-1] = _SEPARATOR.sub(r"\1", window[-1].rstrip())
             if exact_indent and _relative("\n".join(window)) == "\n".join(want):
                 return True
             if not exact_indent and [w.strip() for w in window] == [w.strip() for w in want]:
@@ -178,6 +195,7 @@ def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rat
         rates.failures.append(f"{path}: load {exc.code}")
         return rates
     base_errors = _error_count(path, data, src)
+    _trip_outline(path, data, src, rates)
     refused = 0
     definitions = _definitions(src)
     if max_definitions is not None and len(definitions) > max_definitions:
@@ -191,6 +209,42 @@ def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rat
     if definitions and refused == len(definitions):
         rates.refused_files = 1
     return rates
+
+
+def _trip_outline(path: str, data: bytes, src: Source, rates: Rates) -> None:
+    """Every outline entry read by its outline lines and by its symbol."""
+    lines: list[str] = []
+    names: list[str | None] = []
+    for entry in structure.outline_structures(data, path, depth=3).entries:
+        rows = range(entry.start - 1, entry.end)
+        row = next((r for r in rows if src.lines[r].strip() == entry.line), entry.start - 1)
+        found = structure_at_row(src, row)
+        del lines[entry.depth :], names[entry.depth :]
+        lines.append(entry.line)
+        names.append(name_of(src, found.node) if found is not None else None)
+        span = [entry.start, entry.end]
+        _agrees(path, data, list(lines), span, "outline", rates)
+        if None not in names and not any("/" in n for n in names if n):
+            symbol = "/".join(n for n in names if n)
+            _agrees(path, data, symbol_target(symbol), span, "symbol", rates)
+
+
+def _agrees(
+    path: str, data: bytes, target: list[str], span: list[int], step: str, rates: Rates
+) -> None:
+    try:
+        matches = structure.read_structure(data, path, target)["matches"]
+    except OperatorError as exc:
+        if exc.code == "ERR_PARSER_FAILED":
+            rates.outcomes[f"{step}:refused"] += 1
+            return
+        rates.outcomes[f"{step}:fail"] += 1
+        rates.failures.append(f"{path}:{span[0]} {step} {exc.code} for {target}")
+        return
+    ok = span in [m["line_range_inclusive"] for m in matches]
+    rates.outcomes[f"{step}:{'ok' if ok else 'fail'}"] += 1
+    if not ok:
+        rates.failures.append(f"{path}:{span[0]} {step} reads another range for {target}")
 
 
 def _trip_one(
@@ -307,7 +361,7 @@ def _trip_delete_insert(
     rates: Rates,
     record: object,
 ) -> None:
-    del candidate
+    kind = candidate.node.type
     try:
         removed = structure.delete_structure(data, path, levels).new_source
     except OperatorError as exc:
@@ -324,6 +378,11 @@ def _trip_delete_insert(
         if not kids:
             record("delete_insert", True)  # type: ignore[operator]
             return
+        # Beside a structure of its own kind (an enum constant among the constants, not
+        # before the enum's fields), as a person would put it back.
+        kin = [k for k in kids if k.node.type == kind]
+        kin = kin or [k for k in kids if list_members(after_src, k.node) is None] or kids
+        kids = [kin[0]]
         neighbour: list[str] = [*parent_levels, kids[0].keys[0][:50].rstrip()]
         spans = [
             m["line_range_inclusive"][0]

@@ -154,12 +154,12 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
     rel = target_for_write(ctx, fields.path)
     before = ctx.files.read(rel)
     if before is None:
-        # Only a patch that creates the file (@@ -0,0 +1,N @@) applies to a missing one;
-        # a malformed patch still gets its own precise error.
+        # Only a patch that creates the file (@@ -0,0 +1,N @@, or git's 'new file mode'
+        # with no hunk for an empty file) applies to a missing one; a malformed patch
+        # still gets its own precise error.
         parsed = parse_patch(fields.patch_b64, rel)
-        if not parsed.hunks or (
-            not parsed.creates and any(hunk.old_count for hunk in parsed.hunks)
-        ):
+        adds_only = bool(parsed.hunks) and not any(hunk.old_count for hunk in parsed.hunks)
+        if not (parsed.creates or adds_only):
             raise not_found(ctx.workspace, fields.path)
         result = apply_unified_diff("", fields.patch_b64, rel)
         summary = (

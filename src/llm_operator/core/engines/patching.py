@@ -119,6 +119,9 @@ class ParsedPatch:
     creates: bool  # --- /dev/null, or a hunk @@ -0,0 ... @@ that makes the whole file
     deletes: bool  # +++ /dev/null
     executable: bool | None = None  # new (file) mode 100755 / 100644; None: unchanged
+    # The patch line that makes it a creation, as messages quote it ("'new file mode
+    # 100755' (patch line 2)"); empty when it creates nothing.
+    creation_line: str = ""
 
 
 def _fail(message: str, **details: object) -> OperatorError:
@@ -172,6 +175,7 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
     new_name: str | None = None
     seen_git_line = False
     executable: bool | None = None
+    creation_line = ""
     while i < len(lines) and not lines[i].startswith("@@"):
         line = lines[i]
         if line.strip() == "":
@@ -193,6 +197,9 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
                     line=i + 1,
                 )
             executable = _MODES[mode]
+            if line.startswith("new file mode ") and not creation_line:
+                # git's new file: it must not exist; with no hunk, it is created empty.
+                creation_line = f"{line.strip()!r} (patch line {i + 1})"
         elif line.startswith(_TWO_FILE_GIT_LINES):
             raise _fail(
                 f"line {i + 1} ({line!r}): renames and copies name two files; "
@@ -203,6 +210,8 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
             if old_name is not None:
                 raise _two_files(i)
             old_name = _header_name(line[4:])
+            if old_name == "/dev/null" and not creation_line:
+                creation_line = f"'--- /dev/null' (patch line {i + 1})"
             if i + 1 >= len(lines) or not lines[i + 1].startswith("+++ "):
                 raise _fail(
                     f"line {i + 1} ({line!r}) must be followed by a '+++ ' line",
@@ -235,6 +244,7 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
         i += 1
 
     hunks: list[Hunk] = []
+    first_hunk_line = i + 1
     while i < len(lines):
         line = lines[i]
         if line.startswith("@@"):
@@ -253,7 +263,7 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
                 line=i + 1,
             )
     if not hunks and executable is not None:
-        return ParsedPatch((), False, False, executable)
+        return ParsedPatch((), bool(creation_line), False, executable, creation_line)
     if not hunks:
         raise _fail(
             "the patch has no hunks: expected at least one '@@ -a,b +c,d @@' header "
@@ -268,13 +278,18 @@ def parse_patch(patch: str, path: str) -> ParsedPatch:
             )
     # "@@ -0,0 +1,N @@" as the only hunk makes the whole file, with or without headers.
     whole = len(hunks) == 1 and hunks[0].old_start == 0 and hunks[0].old_count == 0
-    creates = old_name == "/dev/null" or whole
+    if whole and not creation_line:
+        creation_line = f"its only hunk {hunks[0].header!r} (patch line {first_hunk_line})"
+    creates = bool(creation_line)
     deletes = new_name == "/dev/null"
     if creates and any(h.old for h in hunks):
-        raise _fail("the patch creates the file (--- /dev/null) but its hunks have old lines")
+        raise _fail(
+            f"the patch creates the file ({creation_line}) but its hunks have old lines; a "
+            "change to an existing file has no '--- /dev/null' or 'new file mode' line"
+        )
     if deletes and any(h.new for h in hunks):
         raise _fail("the patch deletes the file (+++ /dev/null) but its hunks add lines")
-    return ParsedPatch(tuple(hunks), creates, deletes, executable)
+    return ParsedPatch(tuple(hunks), creates, deletes, executable, creation_line)
 
 
 def _two_files(index: int) -> OperatorError:
@@ -503,10 +518,13 @@ def _misses_its_edge(text: str, hunk: Hunk, place: _Place) -> bool:
 
 
 def _nearest_place(lines: list[str], hunk: Hunk, low: int) -> int:
-    """The position where most of the hunk's old lines match (ties: nearest the stated line)."""
-    high = len(lines) - len(hunk.old)
+    """The position where most of the hunk's old lines match (ties: nearest the stated line).
+
+    A place may run past the file's end (a hunk whose last context lines the file does not
+    have): it is shown where its lines match, not pulled back onto lines that do not."""
+    high = max(len(lines) - 1, 0)
     if high < low:
-        low, high = 0, max(len(lines) - len(hunk.old), 0)
+        low = 0
     wanted: dict[str, list[int]] = {text: [] for text in hunk.old}
     for index, text in enumerate(hunk.old):
         wanted[text].append(index)
@@ -603,13 +621,12 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     parsed = parse_patch(patch, path)
     if parsed.creates and text:
         lines = split_lines(text)[0]
-        how = "'--- /dev/null'" if parsed.hunks and parsed.hunks[0].old_count == 0 else ""
         raise OperatorError(
             MISMATCH,
-            f"the patch creates {path} ({how or '@@ -0,0 @@'}: the old side is an empty file) "
-            f"but the file already has {counted(len(lines), 'line')}; "
-            "diff against its current content "
-            "instead (old lines as context, e.g. '@@ -1,3 +1,4 @@')",
+            f"the patch creates {path} ({parsed.creation_line}: the old side is no file or "
+            f"an empty one) but the file already has {counted(len(lines), 'line')}; git "
+            "refuses such a patch too. Diff against its current content instead (old lines "
+            "as context, e.g. '@@ -1,3 +1,4 @@')",
             {
                 "hunk": 1,
                 "found_at_line": 1,

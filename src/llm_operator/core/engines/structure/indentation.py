@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -123,6 +124,22 @@ def literal_rows(root: Node) -> list[range]:
     return found
 
 
+# Literals whose line breaks and indentation are not part of their value: Ruby's word
+# and symbol arrays (``%w[...]``, ``%i[...]``); a regex with the x flag ignores them too.
+_FREE_SPACING = frozenset({"string_array", "symbol_array"})
+_REGEX_FLAGS = re.compile(rb"[a-z]*$")
+
+
+def _free_spacing(node: Node) -> bool:
+    if node.type in _FREE_SPACING:
+        return True
+    if node.type != "regex":
+        return False
+    text = node.text or b""
+    flags = _REGEX_FLAGS.search(text)
+    return flags is not None and b"x" in flags.group(0) and len(flags.group(0)) < len(text)
+
+
 def string_rows(root: Node) -> list[range]:
     """For each multi-line string literal under ``root``, the rows that continue it."""
     found: list[range] = []
@@ -133,11 +150,46 @@ def string_rows(root: Node) -> list[range]:
         if last == first:
             continue
         kind = node.type
-        if "comment" in kind:
+        if "comment" in kind or _free_spacing(node):
             continue
         if "string" in kind or "heredoc" in kind or kind == "template_literal":
             # The row holding the closing quote alone is still the string's last row.
             found.append(range(first + 1, last + 1))
+            continue
+        stack.extend(node.children)
+    return found
+
+
+# Members (a constructor, a method) parse as members only inside a class.
+_CLASS_WRAPPED = frozenset({"java", "csharp", "php", "kotlin", "swift", "cpp"})
+
+
+def _parse_content(spec: LanguageSpec, content: str) -> tuple[Node, int]:
+    """The tree of a piece of code, and how many rows were put before it to parse it: a
+    piece of PHP is code only after ``<?php`` (before, it is all inline text), and a
+    member taken out of its class parses as one inside a class (a Java constructor alone
+    does not, and its strings' rows would be misread)."""
+    head = "<?php\n" if spec.name == "php" and not content.lstrip().startswith("<?") else ""
+    root = parse(spec.name, (head + content).encode("utf-8")).root_node
+    lead = head.count("\n")
+    if root.has_error and spec.name in _CLASS_WRAPPED:
+        opened = head + "class Member_ {\n"
+        closed = "\n};\n" if spec.name == "cpp" else "\n}\n"
+        wrapped = parse(spec.name, (opened + content + closed).encode("utf-8")).root_node
+        if not wrapped.has_error:
+            return wrapped, opened.count("\n")
+    return root, lead
+
+
+def column_zero_comments(root: Node, spec: LanguageSpec) -> set[int]:
+    """Rows of comments that start at column 0 (all their rows), at any depth."""
+    found: set[int] = set()
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in spec.comment_types:
+            if node.start_point.column == 0:
+                found.update(range(node.start_point.row, node.end_point.row + 1))
             continue
         stack.extend(node.children)
     return found
@@ -198,28 +250,38 @@ def rebase(
     lines = content.split("\n")
     strings: set[int] = set()
     literal: set[int] = set()
+    flush_comments: set[int] = set()
     if spec.name != "markdown" and "\n" in content:
-        root = parse(spec.name, content.encode("utf-8")).root_node
-        for rows in string_rows(root):
+        root, lead = _parse_content(spec, content)
+        for found in string_rows(root):
+            rows = range(found.start - lead, found.stop - lead)
             flush_left = any(lines[r].strip() and not indent_of(lines[r]) for r in rows)
             if moved or flush_left:
                 strings.update(rows)
-        for rows in literal_rows(root):
-            literal.update(rows)
+        for found in literal_rows(root):
+            literal.update(r - lead for r in found)
+        flush_comments.update(r - lead for r in column_zero_comments(root, spec))
     verbatim = frozenset(i for i, line in enumerate(lines) if not line.strip() or i in strings)
     first_code = next((i for i, line in enumerate(lines) if line.strip()), 0)
     # Directives inside the structure (``#if DEBUG`` at column 0 in a method) do not set
-    # its base; a structure that is itself a directive (``#define``) does.
+    # its base; a structure that is itself a directive (``#define``) does. Comments at
+    # column 0 (code commented out in a method) are kept at column 0 the same way.
     directives = frozenset(
         i
         for i, line in enumerate(lines)
-        if spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#") and i != first_code
+        if i != first_code
+        and (
+            (spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#"))
+            or i in flush_comments
+        )
     )
     code = [
         line
         for i, line in enumerate(lines)
         if i not in verbatim and i not in literal and i not in directives
     ]
+    if _mixes_styles(code):
+        return _rebase_mixed(lines, indent, file_unit, verbatim, frozenset(literal), directives)
     prefix = _common_indent([indent_of(line) for line in code])
     steps = opener_steps(
         [line if i not in verbatim else "" for i, line in enumerate(lines)],
@@ -267,6 +329,53 @@ def rebase(
             },
         )
     return Rebased(out, verbatim | frozenset(strings) | frozenset(literal), notes)
+
+
+def _mixes_styles(code: list[str]) -> bool:
+    return any(line.startswith("\t") for line in code) and any(
+        line.startswith(" ") for line in code
+    )
+
+
+def _depth(indent: str, space_unit: int) -> int:
+    tabs = len(indent) - len(indent.lstrip("\t"))
+    return tabs + (len(indent) - tabs) // space_unit
+
+
+def _rebase_mixed(
+    lines: list[str],
+    indent: str,
+    file_unit: str,
+    verbatim: frozenset[int],
+    literal: frozenset[int],
+    directives: frozenset[int],
+) -> Rebased:
+    """Text whose lines mix tab and space indentation (a file edited by people with
+    different settings): every line moves by the same number of levels in its own style,
+    a tab per level for a tab-indented line, the file's space unit for the others; text
+    replaced by itself stays byte-identical."""
+    spaces = [indent_of(line) for line in lines if line.startswith(" ")]
+    space_unit = len(file_unit) if "\t" not in file_unit else 0
+    if not space_unit:
+        steps = Counter(s for s in spaces if s)
+        space_unit = min((len(s) for s in steps), default=4)
+    first = next(i for i, line in enumerate(lines) if line.strip() and i not in verbatim)
+    shift = _depth(indent, space_unit) - _depth(indent_of(lines[first]), space_unit)
+    out: list[str] = []
+    tabbed: set[int] = set()
+    for i, line in enumerate(lines):
+        if i in verbatim or (i in directives and not line[:1].isspace()):
+            out.append(line)
+            continue
+        own = indent_of(line)
+        body = line[len(own) :]
+        if own.startswith("\t"):
+            tabs = len(own) - len(own.lstrip("\t"))
+            out.append("\t" * max(0, tabs + shift) + own[tabs:] + body)
+            tabbed.add(i)
+        else:
+            out.append(" " * max(0, len(own) + shift * space_unit) + body)
+    return Rebased(out, verbatim | literal | frozenset(tabbed))
 
 
 def check_indentation(

@@ -39,6 +39,9 @@ class LanguageSpec:
     headed_containers: frozenset[str] = frozenset()
     # Lines ending with one of these open a block one indent unit deeper.
     block_openers: tuple[str, ...] = ("{",)
+    # Containers only when they group members in parentheses (Go's ``type ( ... )``):
+    # a lone ``type X struct {`` stays one structure.
+    grouped_containers: frozenset[str] = frozenset()
     pep8: bool = False
     def_types: frozenset[str] = field(default_factory=frozenset)
 
@@ -102,6 +105,7 @@ SPECS: dict[str, LanguageSpec] = {
         ),
         non_structures=frozenset({"statement_list", "import_spec_list"}),
         headed_containers=frozenset({"expression_switch_statement", "type_switch_statement"}),
+        grouped_containers=frozenset({"type_declaration"}),
     ),
     "rust": LanguageSpec(
         "rust",

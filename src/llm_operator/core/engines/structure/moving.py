@@ -16,7 +16,15 @@ from .boundaries import indent_of, structure_range
 from .indentation import check_indentation, detect_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
 from .reports import Located, StructureMove, empty_warning, finish, locate
-from .source import UNCHANGED, Source, load_source, refuse_errors_in
+from .separators import (
+    Endings,
+    apply_endings,
+    insertion_endings,
+    list_members,
+    removal_endings,
+    with_ending,
+)
+from .source import UNCHANGED, Source, end_row, load_source, refuse_errors_in
 from .targeting import Candidate, Match, Target, children, structure_at_row
 
 POSITIONS = ("before", "after", "start", "end")
@@ -49,7 +57,13 @@ def _is_docstring(candidate: Candidate) -> bool:
     )
 
 
-def _anchor(dst: Source, position: str, levels: list[str], moving: Located | None) -> Anchor:
+def _anchor(
+    dst: Source,
+    position: str,
+    levels: list[str],
+    moving: Located | None,
+    moving_in_list: bool = False,
+) -> Anchor:
     if position in ("before", "after"):
         found = locate(dst, levels, "move_structure (destination)")
         after = position == "after"
@@ -66,6 +80,10 @@ def _anchor(dst: Source, position: str, levels: list[str], moving: Located | Non
         kids = children(dst, dst.root)
     if moving is not None:
         kids = [k for k in kids if k.node != moving.match.candidate.node]
+    if moving_in_list:
+        # An enum constant goes to the start or end of the constants, not after the
+        # enum's methods.
+        kids = [k for k in kids if list_members(dst, k.node) is not None] or kids
     if kids:
         first = position == "start"
         kid = kids[0] if first else kids[-1]
@@ -129,7 +147,8 @@ def move_structure(
         raise ValueError("dest_source is required when dest_path names another file")
     else:
         dst = load_source(dest_source, dest_path or path)
-    anchor = _anchor(dst, position, levels, moving if same else None)
+    in_list = list_members(src, moving.match.candidate.node) is not None
+    anchor = _anchor(dst, position, levels, moving if same else None, in_list)
     if (
         same
         and anchor.span is not None
@@ -167,6 +186,7 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
     else:
         gap = 1 if any(line.strip() for line in dest_body) else 0
     match = moving.match
+    apply_endings(dest_body, _fix_endings(src, dst, moving, anchor, same, body, block.lines))
     removal = remove_block(
         body, moving.start, moving.end, match.index > 0, match.index < len(match.siblings) - 1
     )
@@ -211,3 +231,34 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
         start, end = structure_range(source_view, found.node) if found else (parent_row, parent_row)
         warnings.append(empty_warning(parent.first_line, [start + 1, end + 1]))
     return StructureMove(data, dest_data, result)
+
+
+def _fix_endings(
+    src: Source,
+    dst: Source,
+    moving: Located,
+    anchor: Anchor,
+    same: bool,
+    body: list[str],
+    block: list[str],
+) -> Endings:
+    """The commas of a list the member leaves and of the list it joins (``separators``):
+    ``body`` (the source's lines) and ``block`` (the moved lines) are fixed in place; the
+    endings returned are for a destination in another file."""
+    node = moving.match.candidate.node
+    removed = removal_endings(src, node)
+    apply_endings(body, removed)
+    if anchor.match is None:
+        return {}
+    joined = insertion_endings(
+        dst, anchor.match.candidate.node, anchor.after, node if same else None, removed
+    )
+    if joined is None:
+        return {}
+    endings, own = joined
+    if end_row(node) == moving.end:
+        block[-1] = with_ending(src, node, block[-1], own)
+    if same:
+        apply_endings(body, endings)
+        return {}
+    return endings

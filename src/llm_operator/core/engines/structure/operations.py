@@ -20,6 +20,7 @@ from .reports import (
     finish,
     locate,
 )
+from .separators import apply_endings, end_sent_member, removal_endings
 from .source import (
     UNCHANGED,
     Source,
@@ -95,6 +96,7 @@ def delete_structure(source: bytes, path: str, target: list[str]) -> StructureEd
     located = locate(src, target, "delete_structure")
     match = located.match
     body, final_newline = split_body(src)
+    apply_endings(body, removal_endings(src, match.candidate.node))
     removal = remove_block(
         body, located.start, located.end, match.index > 0, match.index < len(match.siblings) - 1
     )
@@ -254,6 +256,7 @@ def _insert(
     else:
         row = located.end + 1 if after else located.start
         gap = separation(src, located.match, block.lines)
+        apply_endings(body, end_sent_member(src, located.match.candidate.node, after, block.lines))
     lead, trail = edge_blank_lines(content)
     added = 0
     if lead or trail:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import OperatorError, mark
 from .boundaries import structure_range
+from .definitions import looked_through
 from .markdown import markdown_keys
 from .source import UNCHANGED, Source, end_row, refuse_errors_in
 
@@ -32,6 +33,12 @@ _HEADER_FIELDS = frozenset({"condition", "name", "value", "pattern"})
 _INDEXED = re.compile(r"^(.*?)\[(\d+)\]$")
 # Fields that lead from a structure node to the node holding its name.
 _NAME_PATHS = ("definition", "declaration", "declarator", "type", "value", "key", "left")
+# Nodes inside a structure that carry its name (``const proto = ...``: its declarator).
+_NAMED_INSIDE = frozenset(
+    {"function_definition", "class_definition", "declaration", "variable_declarator"}
+)
+_STATEMENTS_OF_ONE = frozenset({"expression_statement"})
+_DOTTED_NAMES = frozenset({"member_expression", "attribute", "scoped_identifier"})
 
 
 class Target(list[str]):
@@ -86,22 +93,31 @@ def name_of(source: Source, node: Node, depth: int = 0) -> str | None:
         return _leaf_text(name) or None
     if depth >= 4:
         return None
-    for field_name in _NAME_PATHS:
+    # A pair is named by its key, never by its value (``assert: httpAssert``).
+    paths = ("key",) if node.child_by_field_name("key") is not None else _NAME_PATHS
+    for field_name in paths:
         child = node.child_by_field_name(field_name)
         if child is None:
             continue
         if child.child_count == 0 or child.type.endswith("identifier"):
             return _leaf_text(child) or None
+        if field_name == "left" and child.type in _DOTTED_NAMES:
+            return _leaf_text(child) or None  # ``module.exports = {`` is module.exports
         found = name_of(source, child, depth + 1)
         if found:
             return found
-    for child in node.named_children:
-        if child.type in ("function_definition", "class_definition", "declaration"):
+    named = node.named_children
+    for child in named:
+        if child.type in _NAMED_INSIDE:
             return name_of(source, child, depth + 1)
+    if len(named) == 1 and node.type in _STATEMENTS_OF_ONE:
+        return name_of(source, named[0], depth + 1)
     # Grammars without a name field (Kotlin, Swift): the first identifier child.
     for child in node.named_children:
         if child.type in ("type_identifier", "simple_identifier", "identifier"):
             return _leaf_text(child) or None
+    if node.type == "companion_object":
+        return "Companion"  # Kotlin's own name for an unnamed companion
     return None
 
 
@@ -169,7 +185,11 @@ def children(source: Source, node: Node) -> list[Candidate]:
             # for errors before any edit).
             stack.append(_named_children(child))
             continue
-        container = parent.type in spec.containers or parent.type == "ERROR"
+        container = (
+            parent.type in spec.containers
+            or parent.type == "ERROR"
+            or (parent.type in spec.grouped_containers and _grouped(parent))
+        )
         if (
             container
             and parent.type in spec.headed_containers
@@ -185,6 +205,10 @@ def children(source: Source, node: Node) -> list[Candidate]:
         else:
             stack.append(_named_children(child))
     return _outermost(found)
+
+
+def _grouped(node: Node) -> bool:
+    return any(child.type == "(" for child in node.children)
 
 
 def _outermost(found: list[Candidate]) -> list[Candidate]:
@@ -247,6 +271,7 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
     scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
     for depth, level in enumerate(levels):
         key = _level_key(level)
+        scopes = _through_statements(source, scopes, by_symbol)
         if by_symbol:
             found = _symbol_matches(source, scopes, level.strip())
         else:
@@ -260,6 +285,8 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
                 whole = level.strip()
                 exact = [m for m in found if m.candidate.first_line == whole]
                 found = exact or found
+        if len(scopes) > 1:
+            found.sort(key=lambda m: m.candidate.node.start_byte)  # file order
         if not found:
             broken = [e for e in source.errors if key and e["snippet"].startswith(key)]
             if broken:
@@ -271,6 +298,35 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
             return found
         scopes = [(m.candidate, children(source, m.candidate.node)) for m in found]
     raise AssertionError("resolve() needs at least one level")
+
+
+def _through_statements(
+    source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]], by_symbol: bool
+) -> list[tuple[Candidate | None, list[Candidate]]]:
+    """The scopes, and the insides of the statements in them that the outline looks
+    through (``if sys.platform == "win32":``, a C# ``#if``, ``try``): a definition the
+    outline lists under its class is named by its line under that class, whatever
+    statement holds it. A level may still name the statement itself. By symbol, a
+    nameless group (Go's ``type (`` and ``const (``) is looked through too: its members
+    have the names."""
+    found = list(scopes)
+    index = 0
+    while index < len(found):
+        for kid in found[index][1]:
+            if looked_through(source, kid.node) or (by_symbol and _nameless_group(source, kid)):
+                found.append((kid, children(source, kid.node)))
+        index += 1
+    return found
+
+
+def _nameless_group(source: Source, candidate: Candidate) -> bool:
+    spec = source.spec
+    node = candidate.node
+    grouped = node.type in spec.containers or (
+        node.type in spec.grouped_containers and _grouped(node)
+    )
+    declares = node.type.endswith("_declaration")  # not a JSON array, a Markdown list
+    return grouped and declares and name_of(source, node) is None
 
 
 def resolve_one(source: Source, levels: list[str]) -> Match:
