@@ -9,6 +9,7 @@ and the notice.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import subprocess
@@ -210,3 +211,50 @@ def test_a_folder_the_trash_could_only_take_in_part_is_put_back_and_said(
     assert "put back from the undo copy, so the folder is as it was" in result.summary
     assert undo.stdout.startswith("Nothing to undo")
     assert "For the chat" not in undo.stdout
+
+
+def test_a_folder_too_large_for_an_undo_copy_that_the_trash_took_in_part_names_what_is_gone(
+    tmp_path: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """The same half-done trash on a folder over the undo-copy cap (a sparse 201 MiB file):
+    nothing can be put back, so the answer must not say "nothing was deleted". It names
+    every entry the trash took (each is gone from the workspace and in the trash), and no
+    entry that is still there."""
+    home = tmp_path / "home"
+    source = tmp_path / "source"
+    folder = source / "f"
+    (folder / "sub").mkdir(parents=True)
+    with open(folder / "big.bin", "wb") as big:
+        big.truncate(201 * 1024 * 1024)
+    for index in range(12):
+        (folder / f"n{index:02}.txt").write_text(f"{index}\n", encoding="utf-8")
+    (folder / "sub" / "b.txt").write_text("b\n", encoding="utf-8")
+    # The trash removes entries in the folder's own order: the last one listed stays put,
+    # so the others are gone before the removal fails.
+    stuck = folder / os.listdir(folder)[-1]
+    if subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        with bind_mounted(source, tmp_path / "ws") as workspace:
+            before = set(tree(workspace))
+            where = ("--workspace", workspace, "--state-dir", state_dir)
+            done = run_cli(
+                "exec", "--yes", *where, stdin=cmd("d1", "fs.delete", path="f"), home=home
+            )
+            after = set(tree(workspace))
+            in_trash = trashed(home)
+    finally:
+        subprocess.run(["chattr", "-i", str(stuck)], capture_output=True, check=False)
+
+    assert "Traceback" not in done.stderr
+    (result,) = parse_results(done.stdout)
+    assert result.code == "ERR_TRASH_UNAVAILABLE", result.summary
+    gone = before - after
+    assert gone, "the trash removed nothing before failing: the case is not exercised"
+    assert "nothing was deleted" not in result.summary
+    assert "could not be put back" in result.summary
+    named = set(json.loads(result.details or "{}")["details"]["lost"])
+    top_gone = {path for path in gone if os.path.dirname(path) not in gone}
+    assert named == top_gone
+    assert all(any(name.endswith(f"/files/{path}") for name in in_trash) for path in named)
+    assert str(stuck.relative_to(source)) in after

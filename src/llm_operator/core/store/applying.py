@@ -473,6 +473,8 @@ def _trash(
             except (OSError, OperatorError) as exc:
                 if isinstance(saved, SavedDir):
                     _put_back_after_failed_trash(spot, saved, target.change.path, exc)
+                elif isinstance(saved, SavedTooLarge) and saved.listing:
+                    _say_what_the_trash_took(spot, saved.listing, target.change.path, exc)
                 raise
     rollback.trashed.append((target.rel, saved))
     return where
@@ -494,10 +496,7 @@ def _put_back_after_failed_trash(
         os.close(fd)
     if not put_back and not problems:
         return
-    if isinstance(exc, OperatorError):
-        code, reason = exc.code, str(exc.details.get("reason") or exc.message)
-    else:
-        code, reason = code_of(exc, "ERR_TRASH_UNAVAILABLE"), _reason(exc)
+    code, reason = _failed_trash_reason(exc)
     shown = ", ".join(put_back[:5]) + (
         f" and {len(put_back) - 5} more" if len(put_back) > 5 else ""
     )
@@ -517,6 +516,54 @@ def _put_back_after_failed_trash(
         )
     raise OperatorError(
         code, message, {"path": path, "reason": reason, "put_back": put_back, "lost": problems}
+    ) from None
+
+
+def _failed_trash_reason(exc: OSError | OperatorError) -> tuple[str, str]:
+    if isinstance(exc, OperatorError):
+        return exc.code, str(exc.details.get("reason") or exc.message)
+    return code_of(exc, "ERR_TRASH_UNAVAILABLE"), _reason(exc)
+
+
+def _say_what_the_trash_took(
+    spot: Spot, listing: tuple[str, ...], path: str, exc: OSError | OperatorError
+) -> None:
+    """A folder too large for an undo copy that the trash took only in part: nothing can
+    be put back here, so the error names what is gone (it is in the system trash) instead
+    of saying nothing was deleted. Returns when every entry is still there."""
+    try:
+        fd = os.open(spot.name, DIR_FLAGS, dir_fd=spot.dir_fd)
+    except OSError:
+        return  # gone or replaced as a whole: the trash's own error says so
+    gone: list[str] = []
+    gone_set: set[str] = set()
+    try:
+        for rel in listing:
+            parts = rel.split("/")
+            if any("/".join(parts[:end]) in gone_set for end in range(1, len(parts))):
+                continue  # inside a folder already named as gone
+            try:
+                os.stat(rel, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                gone.append(rel)
+                gone_set.add(rel)
+            except OSError:
+                continue
+    finally:
+        os.close(fd)
+    if not gone:
+        return
+    code, reason = _failed_trash_reason(exc)
+    taken = [f"{path}/{rel}" for rel in gone]
+    shown = ", ".join(taken[:5]) + (f" and {len(taken) - 5} more" if len(taken) > 5 else "")
+    raise OperatorError(
+        code,
+        f"could not move {path} to the system trash ({reason}), and the trash had already "
+        f"taken part of it: {shown} {'is' if len(taken) == 1 else 'are'} gone from the "
+        "workspace and in the system trash. The folder is too large for an undo copy, so "
+        "they could not be put back here: restore them from the system trash, then fix "
+        "what kept the rest from being removed.",
+        {"path": path, "reason": reason, "put_back": [], "lost": taken},
     ) from None
 
 

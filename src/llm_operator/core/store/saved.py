@@ -42,9 +42,12 @@ class SavedDir:
 
 @dataclass(frozen=True)
 class SavedTooLarge:
-    """An entry over SNAPSHOT_CAP: only the system trash holds its content."""
+    """An entry over SNAPSHOT_CAP: only the system trash holds its content. For a folder,
+    ``listing`` names what it held (paths under it, folders before their entries, at most
+    LISTING_CAP of them), so a delete the trash took only in part can say what is gone."""
 
     size: int
+    listing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,15 +74,26 @@ def read_file_at(dir_fd: int, name: str) -> bytes:
         return handle.read()
 
 
-def _tree_size(dir_fd: int, name: str) -> int:
+# The most entries a too-large folder's listing keeps (names only, a few MB at most).
+LISTING_CAP = 100_000
+
+
+def _tree_size(dir_fd: int, name: str) -> tuple[int, tuple[str, ...]]:
+    """The bytes of the regular files under folder ``name``, and the listing of what it
+    holds (relative to ``name``; at most LISTING_CAP paths)."""
     total = 0
-    for _, _, files, fd in os.fwalk(name, dir_fd=dir_fd, follow_symlinks=False):
+    listing: list[str] = []
+    for top, dirs, files, fd in os.fwalk(name, dir_fd=dir_fd, follow_symlinks=False):
+        under = os.path.relpath(top, name)
         for child in files:
             with contextlib.suppress(FileNotFoundError):
                 info = os.stat(child, dir_fd=fd, follow_symlinks=False)
                 if stat.S_ISREG(info.st_mode):
                     total += info.st_size
-    return total
+        for child in (*dirs, *files):
+            if len(listing) < LISTING_CAP:
+                listing.append(child if under == "." else f"{under}/{child}")
+    return total, tuple(listing)
 
 
 def _capture(dir_fd: int, name: str) -> SavedEntry:
@@ -105,9 +119,9 @@ def capture_at(dir_fd: int, name: str, cap: int = SNAPSHOT_CAP) -> SavedEntry:
     if stat.S_ISREG(info.st_mode) and info.st_size > cap:
         return SavedTooLarge(info.st_size)
     if stat.S_ISDIR(info.st_mode):
-        size = _tree_size(dir_fd, name)
+        size, listing = _tree_size(dir_fd, name)
         if size > cap:
-            return SavedTooLarge(size)
+            return SavedTooLarge(size, listing)
     return _capture(dir_fd, name)
 
 
