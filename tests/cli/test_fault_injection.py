@@ -21,6 +21,7 @@ tries both faults at every call.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -485,6 +486,52 @@ def test_an_undo_that_cannot_remove_a_folder_names_it_and_keeps_the_batch(
     assert done.returncode == 0, done.stdout
     assert not (world.workspace / "new").exists()
     assert (world.workspace / "a.txt").read_bytes() == OLD
+
+
+@pytest.mark.parametrize(
+    "inject",
+    [
+        "unlinkat:error=EIO:when=2",  # every file is back; the folder new/sub stays
+        "renameat:error=EIO:when=3",  # two files are back, the others are not
+    ],
+)
+def test_an_undo_stopped_part_way_tells_the_chat_and_forgets_its_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inject: str
+) -> None:
+    """The undo put files back before an OS error stopped it: the chat hears which files
+    went back (a remembered "ok" for them would now be untrue), and the same reply pasted
+    again is planned against the disk as it is, never answered from memory."""
+    world, _ = _one(tmp_path, monkeypatch, "undo")
+    done = _undo(world, inject)
+    assert "INJECTED" in (world.base / "undo.log").read_text()
+    assert done.returncode == 1
+    back = {
+        rel
+        for rel, (old, _) in BATCH_FILES.items()
+        if ((world.workspace / rel).read_bytes() if (world.workspace / rel).exists() else None)
+        == old
+    }
+    assert back, "the undo must have put some file back before it stopped"
+    (notice,) = parse_results(done.stdout.partition("For the chat:")[2].strip())
+    assert notice.id.startswith("undo-")
+    told = json.loads(notice.details or "{}")
+    assert set(told["files"]) >= back
+    undone = {item["id"] for item in told["undone"]}
+    assert undone == {command for command, rel in BATCH_IDS.items() if rel in back}
+    assert {item["id"] for item in told["still_in_effect"]} == set(BATCH_IDS) - undone
+    assert "stopped part way" in notice.summary
+    # The same reply again: the commands whose file went back run again; the others are
+    # repeats, and true ones (their file still holds their change).
+    again = _exec(world, BATCH, None)
+    results = {r.id: r for r in parse_results(again.stdout) if not r.id.startswith("undo-")}
+    assert {r.id for r in results.values() if not r.repeat} == undone
+    for command, rel in BATCH_IDS.items():
+        assert results[command].ok, results[command].summary
+        _old, new = BATCH_FILES[rel]
+        assert (world.workspace / rel).read_bytes() == new, rel
+    # The earlier notice led those results, once.
+    assert "stopped part way" in again.stdout
+    assert "stopped part way" not in _exec(world, cmd("r", "fs.read", path="a.txt"), None).stdout
 
 
 def test_a_killed_undo_is_finished_by_the_next_run_temp_files_included(

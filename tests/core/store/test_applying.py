@@ -495,12 +495,13 @@ def test_delete_of_root_refused(ws: Workspace, root: Path) -> None:
     assert root.is_dir()
 
 
-def test_capture_over_cap_records_only_the_size(root: Path) -> None:
-    (root / "d").mkdir()
-    (root / "d" / "f").write_bytes(b"x" * 100)
+def test_capture_over_cap_records_only_the_size_and_the_names(root: Path) -> None:
+    (root / "d" / "sub").mkdir(parents=True)
+    (root / "d" / "f").write_bytes(b"x" * 60)
+    (root / "d" / "sub" / "g").write_bytes(b"x" * 40)
 
-    assert capture_entry(root / "d", cap=99) == SavedTooLarge(100)
-    assert capture_entry(root / "d", cap=100) != SavedTooLarge(100)
+    assert capture_entry(root / "d", cap=99) == SavedTooLarge(100, ("sub", "f", "sub/g"))
+    assert not isinstance(capture_entry(root / "d", cap=100), SavedTooLarge)
 
 
 def test_an_entry_missing_at_the_trash_rename_is_stale_not_a_trash_failure(

@@ -46,13 +46,43 @@ def notice_text(commands: Iterable[BatchCommand], files: list[str]) -> tuple[str
     return summary, details
 
 
+def partial_notice_text(
+    undone: Iterable[BatchCommand], kept: Iterable[BatchCommand], changed: list[str]
+) -> tuple[str, str]:
+    """What the chat is told of an undo that stopped part way (an OS error): the commands
+    whose changes are gone (and the paths that went back), and those still in effect."""
+    gone = [{"id": c.id, "action": c.action, "path": c.path} for c in undone]
+    still = [{"id": c.id, "action": c.action, "path": c.path} for c in kept]
+    ids = ", ".join(item["id"] for item in gone) or "(commands of an earlier version)"
+    summary = (
+        f"The user's undo stopped part way: {counted(len(changed), 'path')} "
+        f"({', '.join(changed)}) went back to what they held before "
+        f"{'command' if len(gone) == 1 else 'commands'} {ids}. Treat "
+        f"{'it' if len(gone) == 1 else 'those'} as not executed (sent again, a command is "
+        "planned and asked again), and read those files again before editing them."
+    )
+    if still:
+        summary += (
+            f" {', '.join(item['id'] for item in still)} still "
+            f"{'holds its' if len(still) == 1 else 'hold their'} changes."
+        )
+    details = json.dumps(
+        {"undone": gone, "files": changed, "still_in_effect": still}, ensure_ascii=False
+    )
+    return summary, details
+
+
 def queue_notice(
-    db: sqlite3.Connection, commands: Iterable[BatchCommand], files: list[str]
+    db: sqlite3.Connection,
+    commands: Iterable[BatchCommand],
+    files: list[str],
+    text: tuple[str, str] | None = None,
 ) -> UndoNotice:
-    """Queue a notice inside the caller's (undo) transaction."""
+    """Queue a notice inside the caller's (undo) transaction: the notice of a finished undo
+    of ``commands`` on ``files``, or ``text`` (summary, details) when given."""
     from datetime import datetime, timezone  # lazy: only an undo queues a notice
 
-    summary, details = notice_text(commands, files)
+    summary, details = text if text is not None else notice_text(commands, files)
     cursor = db.execute(
         "INSERT INTO notices (created, summary, details) VALUES (?, ?, ?)",
         (datetime.now(timezone.utc).isoformat(), summary, details),

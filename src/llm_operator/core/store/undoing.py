@@ -25,7 +25,7 @@ from ..wording import counted
 from .batch_records import BatchInfo, read_info
 from .database import StateStore, StoreError, guarded
 from .leftovers import remove_temp_beside
-from .notices import UndoNotice, notice_text, queue_notice
+from .notices import UndoNotice, notice_text, partial_notice_text, queue_notice
 from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
 from .undo_progress import mark_started, mark_stopped, started_undos
 from .workspace import Workspace
@@ -177,6 +177,7 @@ def undo_last(
         # the undo marked in progress, which the next run finishes.
         with contextlib.suppress(StoreError):
             mark_stopped(store, batch)
+        notice, unrecorded = _stopped_part_way(store, batch, info, files, progress, planned)
     else:
         try:
             with guarded("mark the batch undone"), store.transaction() as db:
@@ -192,7 +193,14 @@ def undo_last(
         f"Undid '{info.label}': restored {counted(len(progress.restored), 'path')}, "
         f"removed {len(progress.removed)}"
     )
-    if unrecorded is not None:
+    if unrecorded is not None and progress.failed:
+        reason = unrecorded.details.get("reason") or unrecorded.message
+        progress.problems.append(
+            f"the state store could not record what this undo changed ({unrecorded.code}: "
+            f"{reason}): its commands are still remembered and the notice for the chat was "
+            "not kept, so paste it now"
+        )
+    elif unrecorded is not None:
         reason = unrecorded.details.get("reason") or unrecorded.message
         progress.problems.append(
             f"the state store could not record this undo ({unrecorded.code}: {reason}): the "
@@ -220,6 +228,37 @@ def undo_last(
         summary + ".",
         notice=notice,
     )
+
+
+def _stopped_part_way(
+    store: StateStore,
+    batch: int,
+    info: BatchInfo,
+    files: list[str],
+    progress: Progress,
+    planned: UndoNotice,
+) -> tuple[UndoNotice | None, StoreError | None]:
+    """An undo stopped by an OS error after it changed some paths: the batch stays on
+    record to be undone again, the commands whose file went back are forgotten (a repeat
+    would answer "ok" for a file that no longer holds its change; a move, whose two paths
+    are not both on record, always is) and the chat is told, in one transaction. Returns
+    the notice, and the store's error when it could not keep them (the notice is then
+    handed out with the report only)."""
+    changed = sorted({*progress.restored, *progress.removed})
+    if not changed:
+        return None, None
+    untouched = {path for path in files if path not in changed}
+    kept = [c for c in info.commands if c.path in untouched and c.action != "fs.move"]
+    undone = [c for c in info.commands if c not in kept]
+    text = partial_notice_text(undone, kept, changed)
+    try:
+        with guarded("record the part of the undo that was done"), store.transaction() as db:
+            db.executemany(
+                "DELETE FROM memory WHERE batch = ? AND id = ?", [(batch, c.id) for c in undone]
+            )
+            return queue_notice(db, info.commands, changed, text), None
+    except StoreError as error:
+        return UndoNotice(planned.n, *text), error
 
 
 def finish_started(store: StateStore, workspace: Workspace) -> list[UndoReport]:
