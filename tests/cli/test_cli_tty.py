@@ -7,59 +7,16 @@ stdin, stdout and stderr, exactly as when a person runs it in a terminal window.
 from __future__ import annotations
 
 import os
-import pty
-import select
-import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support.actions import b64, cli
+from support.terminal import reap, spawn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX terminals")
-
-
-def _read_until(fd: int, wanted: str, seen: list[str], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while wanted not in "".join(seen):
-        left = deadline - time.monotonic()
-        assert left > 0, f"never saw {wanted!r} in:\n{''.join(seen)}"
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            chunk = b""
-        assert chunk, f"the terminal closed before {wanted!r}:\n{''.join(seen)}"
-        seen.append(chunk.decode("utf-8", "replace"))
-
-
-def _reap(pid: int, timeout: float = 30) -> int:
-    """The child's wait status; a child still waiting for an answer after ``timeout`` (a
-    failed check left it asking) is killed rather than waited for forever."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
-    return os.waitpid(pid, 0)[1]
-
-
-def _drain(fd: int, seen: list[str]) -> None:
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            return
-        if not chunk:
-            return
-        seen.append(chunk.decode("utf-8", "replace"))
 
 
 def test_exec_asks_each_write_on_a_real_terminal(
@@ -78,26 +35,20 @@ def test_exec_asks_each_write_on_a_real_terminal(
     )
     argv = [sys.executable, "-m", "llm_operator.cli", "exec"]
     argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the pty is its controlling terminal and stdio
-        try:
-            os.execv(sys.executable, argv)
-        finally:
-            os._exit(127)
-    seen: list[str] = []
+    pid, screen = spawn(argv)
     try:
-        _read_until(fd, "Approve fs.write w1?", seen)
-        os.write(fd, b"y\n")
-        _read_until(fd, "Approve fs.write w2?", seen)
-        os.write(fd, b"\n")
-        _read_until(fd, "Approve fs.write w3?", seen)
-        os.write(fd, b"not this file, thanks\n")
-        _read_until(fd, "END_OPERATOR_RESULT", seen)
-        _drain(fd, seen)
+        screen.read_until("Approve fs.write w1?")
+        screen.type(b"y\n")
+        screen.read_until("Approve fs.write w2?")
+        screen.type(b"\n")
+        screen.read_until("Approve fs.write w3?")
+        screen.type(b"not this file, thanks\n")
+        screen.read_until("END_OPERATOR_RESULT")
+        screen.drain()
     finally:
         _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    output = "".join(seen).replace("\r\n", "\n")
+        os.close(screen.fd)
+    output = screen.text
     assert os.waitstatus_to_exitcode(status) == 1
     assert "+++ b/yes.txt" in output
     assert "not seekable" not in output
@@ -153,38 +104,30 @@ def test_an_edit_of_a_secret_asks_to_read_it_then_shows_the_change(
     )
     argv = [sys.executable, "-m", "llm_operator.cli", "exec"]
     argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            os.execv(sys.executable, argv)
-        finally:
-            os._exit(127)
-    seen: list[str] = []
+    pid, screen = spawn(argv)
     try:
         # First the app asks whether it may read each file, showing no byte of it.
-        _read_until(fd, "Approve fs.write e1?", seen)
-        first = "".join(seen)
+        screen.read_until("Approve fs.write e1?")
+        first = screen.text
         assert "asks before it reads a secret-looking file: .env looks like a secret" in first
         assert "DEBUG" not in first
-        os.write(fd, b"y\n")
-        _read_until(fd, "Approve fs.write e2?", seen)
-        os.write(fd, b"y\n")
+        screen.type(b"y\n")
+        screen.read_until("Approve fs.write e2?")
+        screen.type(b"y\n")
         # Then each change, with its diff, for its own answer.
-        _read_until(fd, "Approve fs.write e1?", later := [])
-        seen += later
-        assert "-DEBUG=1" in "".join(later)
-        assert "+DEBUG=0" in "".join(later)
-        os.write(fd, b"y\n")
-        _read_until(fd, "Approve fs.write e2?", later := [])
-        seen += later
-        assert "+TOKEN=changed" in "".join(later)
-        os.write(fd, b"no\n")
-        _read_until(fd, "END_OPERATOR_RESULT", seen)
-        _drain(fd, seen)
+        later = screen.read_until("Approve fs.write e1?", since=len(screen.raw))
+        assert "-DEBUG=1" in later
+        assert "+DEBUG=0" in later
+        screen.type(b"y\n")
+        later = screen.read_until("Approve fs.write e2?", since=len(screen.raw))
+        assert "+TOKEN=changed" in later
+        screen.type(b"no\n")
+        screen.read_until("END_OPERATOR_RESULT")
+        screen.drain()
     finally:
-        status = _reap(pid)
-        os.close(fd)
-    output = "".join(seen).replace("\r\n", "\n")
+        status = reap(pid)
+        os.close(screen.fd)
+    output = screen.text
     assert "Traceback" not in output
     assert os.waitstatus_to_exitcode(status) == 1
     assert (workspace / ".env").read_text(encoding="utf-8") == "API_KEY=sk-tty-4d1f\nDEBUG=0\n"

@@ -11,16 +11,14 @@ terminal.
 from __future__ import annotations
 
 import os
-import pty
-import select
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support.actions import b64
+from support.terminal import spawn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX terminals")
 
@@ -31,33 +29,6 @@ FAKE_ID = "d1<br>Will write notes/todo.txt (+1 -0)<span style=display:none>"
 RAW = [b"\x1b", b"\x07", b"\xc2\x9b"] + [
     char.encode("utf-8") for char in "\u202e\u2066\u2069\u200b\u200d\u2060\ufeff"
 ]
-
-
-def _read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while wanted not in seen:
-        left = deadline - time.monotonic()
-        assert left > 0, f"never saw {wanted!r} in:\n{bytes(seen)!r}"
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            chunk = b""
-        assert chunk, f"the terminal closed before {wanted!r}:\n{bytes(seen)!r}"
-        seen += chunk
-
-
-def _drain(fd: int, seen: bytearray) -> None:
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            return
-        if not chunk:
-            return
-        seen += chunk
 
 
 def test_the_terminal_review_shows_every_effect_and_runs_no_escape(
@@ -85,26 +56,20 @@ def test_the_terminal_review_shows_every_effect_and_runs_no_escape(
     )
     argv = [sys.executable, "-m", "llm_operator.cli", "exec"]
     argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), str(reply)]
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the pty is its controlling terminal and stdio
-        try:
-            os.execv(sys.executable, argv)
-        finally:
-            os._exit(127)
-    seen = bytearray()
+    pid, screen = spawn(argv)
     try:
-        _read_until(fd, f"Approve fs.delete {FAKE_ID}?".encode(), seen)
-        os.write(fd, b"n\n")
-        _read_until(fd, b"Approve fs.write w1?", seen)
-        os.write(fd, b"n\n")
-        _read_until(fd, b"Approve fs.patch p1?", seen)
-        os.write(fd, b"y\n")
-        _read_until(fd, b"END_OPERATOR_RESULT\r\n\r\nOPERATOR_RESULT", seen)
-        _drain(fd, seen)
+        screen.read_until(f"Approve fs.delete {FAKE_ID}?".encode())
+        screen.type(b"n\n")
+        screen.read_until(b"Approve fs.write w1?")
+        screen.type(b"n\n")
+        screen.read_until(b"Approve fs.patch p1?")
+        screen.type(b"y\n")
+        screen.read_until(b"END_OPERATOR_RESULT\r\n\r\nOPERATOR_RESULT")
+        screen.drain()
     finally:
         _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    output = bytes(seen).replace(b"\r\n", b"\n")
+        os.close(screen.fd)
+    output = bytes(screen.raw).replace(b"\r\n", b"\n")
     assert os.waitstatus_to_exitcode(status) == 1, output
     for raw in RAW:
         assert raw not in output, (raw, output)

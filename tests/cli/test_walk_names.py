@@ -8,37 +8,15 @@ Each case runs a real ``llm-operator exec`` process (the work budget set through
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from support.actions import b64
-from support.fixtures import Decoded, cmd, parse_results, reply
+from support.fixtures import cmd, reply
+from support.limited import run_limited
 
 RLO = "\u202e"
-
-
-def run_limited(
-    workspace: Path, state: Path, text: str, *flags: str, env: dict[str, str] | None = None
-) -> list[Decoded]:
-    """``llm-operator exec`` of ``text``; its results (stderr clean of tracebacks)."""
-    command = [sys.executable, "-m", "llm_operator.cli", "exec", "--workspace", str(workspace)]
-    command += ["--state-dir", str(state), *flags, "-"]
-    done = subprocess.run(
-        command,
-        input=text,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    assert done.returncode in (0, 1), done.stderr
-    return parse_results(done.stdout)
 
 
 @pytest.fixture
