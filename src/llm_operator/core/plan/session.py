@@ -42,6 +42,7 @@ from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.database import StateStore, StoreError
 from ..store.memory import Remembered, SessionMemory
+from ..store.rejections import Rejection
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
@@ -112,6 +113,8 @@ class RunItem:
     repeat_of: int | None = None  # index of the earlier item in this run with the same command
     fingerprint: str = ""
     private: bool = False  # reached a secret-looking file: its result is not kept on disk
+    first_ran_at: float | None = None  # a repeat of an earlier message: when that one ran
+    rejected_before: Rejection | None = None  # asked again: the user rejected it before
 
 
 @dataclass
@@ -357,6 +360,7 @@ class Session:
         if remembered.fingerprint == entry.fingerprint:
             note = _as_repeat(remembered.outcome, remembered.at)
             entry.result = Result(entry.id, note, repeat=True)
+            entry.first_ran_at = remembered.at
         else:
             entry.result = self._duplicate(entry, "by an earlier message of this session")
         return True
@@ -402,6 +406,7 @@ class Session:
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
             entry.pending = Pending(entry.index, command, reveal=produced)
+            self._asked_again(entry)
         else:
             builds_on = tuple(
                 sorted(set().union(*(overlay.owners(c.path) for c in produced.changes.changes)))
@@ -415,6 +420,23 @@ class Session:
             entry.pending = Pending(
                 entry.index, command, plan=produced, builds_on=builds_on, previews=previews
             )
+            self._asked_again(entry)
+
+    def _asked_again(self, entry: RunItem) -> None:
+        """Mark a pending command the user rejected before (same id and content); its
+        review says so (a note of the plan: the review shows a plan's notes)."""
+        from .earlier import rejected_before
+
+        found = rejected_before(self.state.store if self.state is not None else None, entry)
+        if found is None or entry.pending is None:
+            return
+        entry.rejected_before = found
+        plan = entry.pending.plan
+        if plan is not None:
+            from dataclasses import replace
+
+            noted = replace(plan, notes=(*plan.notes, found.describe()))
+            entry.pending = replace(entry.pending, plan=noted)
 
     def _targets(self, command: Command) -> set[str]:
         """The files ``command`` names (path and destination), resolved; none that fail."""
@@ -564,9 +586,13 @@ class Session:
         try:
             with reply_budget():
                 self._execute_items(run, decisions, writer, progress)
-            return self._commit(run, writer)
+            results = self._commit(run, writer)
         finally:
             writer.release()
+        from .earlier import keep_rejections
+
+        keep_rejections(self.state.store if self.state is not None else None, run, decisions)
+        return results
 
     def _execute_items(
         self,
