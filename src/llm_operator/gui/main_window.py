@@ -34,6 +34,7 @@ from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
+from .run_summary import asking_again
 from .status_bar import ChangedOutsideList, ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
@@ -375,6 +376,7 @@ class MainWindow(QMainWindow):
         if not text.strip():
             self.statusBar().showMessage("Paste a reply first (Ctrl+V).", 5000)
             return
+        self.paste.refresh()  # the list shows this reply during the review (no debounce wait)
         if self.watcher is not None:
             self.watcher.hold()
         self._last_run_text = text
@@ -386,6 +388,10 @@ class MainWindow(QMainWindow):
         from .dialogs.confirm_dialog import ConfirmDialog  # lazy: only a run with writes needs it
 
         outside = self.watcher.changed_outside() if self.watcher else frozenset()
+        again = {p.index: p.rejected_before for p in pending if p.rejected_before is not None}
+        if again:
+            self.paste.mark_asked_again(again)
+            self.statusBar().showMessage(asking_again(pending))
         return ConfirmDialog.ask(self, pending, outside)
 
     def _on_progress(self, done: int, total: int, label: str) -> None:
@@ -395,7 +401,8 @@ class MainWindow(QMainWindow):
         self.progress.setFormat(f"{label} %v/%m")
 
     def _on_finished(self, done: RunDone) -> None:
-        from .panes.history import count_run, record_run, rejected_by_user, sources_of
+        from ..core.plan.earlier import tally, verdicts
+        from .panes.history import record_run, sources_of
 
         self.progress.hide()
         parts = self.results.show_results(
@@ -405,8 +412,8 @@ class MainWindow(QMainWindow):
             sources_of(done.run, done.decisions),
             self.settings.results_form,
         )
-        counts = count_run(done.run, done.decisions)
-        message = f"Ran {counts.describe()}."
+        found = verdicts(done.run, done.decisions)
+        message = f"Ran {tally(found).describe()}."
         if self.settings.auto_copy and parts.count:
             message += " Results copied: paste them into the chat."
         for notice in done.run.notices:
@@ -414,19 +421,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
         self.history.add(record_run(done.run, done.decisions, done.results))
         self.paste.refresh()  # the list must describe the reply that ran, not a stale one
-        outcomes: dict[int, tuple[str, str]] = {}
-        for item in done.run.items:
-            if item.result is None:
-                continue
-            decision = done.decisions.get(item.index)
-            summary = item.result.outcome.summary
-            if rejected_by_user(item, done.decisions):
-                verdict = "rejected"
-                summary = (decision.reason if decision else "") or "by you, without a reason"
-            else:
-                verdict = "ok" if item.result.ok else "failed"
-            outcomes[item.index] = (verdict, summary)
-        self.paste.mark_outcomes(outcomes)
+        self.paste.mark_verdicts(found)
         self.finish(done.touched)
 
     def _on_failed(self, message: str) -> None:

@@ -67,6 +67,7 @@ def test_a_rejected_write_is_asked_again_with_its_reason(
     assert pending.plan is not None
     assert pending.plan.notes[-1].startswith("rejected before at ")  # the review shows it
     assert pending.plan.notes[-1].endswith("(not now)")
+    assert pending.rejected_before is earlier
     session.execute(again, {pending.index: APPROVE})
     found = verdicts(again, {pending.index: APPROVE})
     assert found[0].verdict == "ok"

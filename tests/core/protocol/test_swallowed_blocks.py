@@ -42,5 +42,6 @@ def test_detect_passes_the_swallowed_blocks_on() -> None:
     found = detect_paste(UNCLOSED + READ_B).commands
     assert len(found) == 1
     assert found[0].swallowed == (Swallowed(7, "b2"),)
+    assert found[0].line == 1
     assert found[0].problem is not None
     assert "swallowed the block b2" in found[0].problem

@@ -84,6 +84,7 @@ class Pending:
     held: bool = False
     # What each change will do, made here in the worker: the window only renders it.
     previews: tuple[ChangePreview, ...] = ()
+    rejected_before: Rejection | None = None  # the user rejected this same command before
 
     @property
     def id(self) -> str:
@@ -430,13 +431,13 @@ class Session:
         found = rejected_before(self.state.store if self.state is not None else None, entry)
         if found is None or entry.pending is None:
             return
+        from dataclasses import replace
+
         entry.rejected_before = found
         plan = entry.pending.plan
         if plan is not None:
-            from dataclasses import replace
-
-            noted = replace(plan, notes=(*plan.notes, found.describe()))
-            entry.pending = replace(entry.pending, plan=noted)
+            plan = replace(plan, notes=(*plan.notes, found.describe()))
+        entry.pending = replace(entry.pending, plan=plan, rejected_before=found)
 
     def _targets(self, command: Command) -> set[str]:
         """The files ``command`` names (path and destination), resolved; none that fail."""

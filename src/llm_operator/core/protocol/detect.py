@@ -22,6 +22,7 @@ class Detected:
     problem: str | None  # "ERR_X: message" when the block is invalid
     # Blocks that started inside this one, which has no END line: none of them ran.
     swallowed: tuple[Swallowed, ...] = ()
+    line: int = 0  # where a block the scanner refused starts (0: not known)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ def detect_paste(text: str) -> DetectedPaste:
                     False,
                     f"{item.code}: {item.message}",
                     item.swallowed,
+                    item.line,
                 )
             )
             continue
