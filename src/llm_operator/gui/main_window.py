@@ -43,6 +43,7 @@ from .window_actions import WindowActions, WindowCommands
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
     from ..core.store.journal import UndoReport
+    from ..core.store.notices import UndoNotice
     from .dialogs.context_builder import ContextBuilder
     from .panes.history import HistoryPanel
     from .run_flow import RunDone
@@ -494,13 +495,19 @@ class MainWindow(QMainWindow):
     def _show_undo_report(self, text: str, problems: bool) -> None:
         self.results.show_error(text, "Undo had problems." if problems else "Undo finished.")
 
-    def _offer_undo_notice(self, text: str, block: str) -> None:
-        # Copy results copies only the notice; the next run's results begin with it too.
+    def _offer_undo_notice(self, text: str, block: str, notice: UndoNotice) -> bool:
+        # Copy results copies only the notice. With auto-copy on it goes on the clipboard
+        # at once and the next run's results no longer begin with it; otherwise they do.
         self.results.offer(
             f"{text}\n\nFor the chat:\n\n{block}",
             (block,),
             "Undo finished. Copy results copies the notice for the chat.",
         )
+        if not self.settings.auto_copy or self.session is None:
+            return False
+        self.results.copy_current()
+        self.session.notice_copied(notice)
+        return True
 
     def refresh_journal(self) -> None:
         self.undo_control.refresh()

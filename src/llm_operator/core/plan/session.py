@@ -53,6 +53,7 @@ from .secrecy import guard_failure, guard_result, hold, secret_paths
 if TYPE_CHECKING:
     from ..store.history import RunEntry
     from ..store.journal import Journal
+    from ..store.notices import UndoNotice
     from ..store.undoing import UndoReport
     from .changes import FileChange
     from .preview import ChangePreview
@@ -799,6 +800,22 @@ class Session:
         if self.state is None or self.state.store is None:
             return []
         return recent_runs(self.state.store, limit)
+
+    def notice_copied(self, notice: UndoNotice) -> bool:
+        """The window put ``notice`` on the clipboard for the chat: the next results no
+        longer begin with it. False when that could not be recorded (it then still leads
+        the next results: told twice rather than never)."""
+        if self.state is None or self.state.store is None:
+            return False
+        from ..store.database import guarded
+        from ..store.notices import mark_delivered
+
+        try:
+            with guarded("mark the undo notice copied"), self.state.store.transaction() as db:
+                mark_delivered(db, [notice])
+        except StoreError:
+            return False
+        return True
 
     def undo_notices(self) -> list[Result]:
         """The undo notices not yet delivered, as the results that will lead the next copy."""
