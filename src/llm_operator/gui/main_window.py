@@ -28,6 +28,7 @@ from ..core.visible import shown
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
+from .first_run_hint import FirstRunHint
 from .mcp_reviews import McpReviews
 from .outline_warming import OutlineWarming
 from .panes.paste_pane import PastePane
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
             self.history_dock.toggleViewAction(),
         )
         self.clipboard_indicator.clicked.connect(self.window_actions.watch.toggle)
+        self.window_actions.watch.toggled.connect(self.first_run_hint.watch_changed)
         self.run_button.setDefaultAction(self.window_actions.run)
         self.primer_button.setDefaultAction(self.window_actions.primer)
         self.context_action = add_context_action(
@@ -161,6 +163,10 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.addLayout(top)
         layout.addWidget(self.run_hint)
+        self.first_run_hint = FirstRunHint(
+            self.settings, lambda: self.window_actions.watch.setChecked(True), self.save_settings
+        )
+        layout.addWidget(self.first_run_hint)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self._history: HistoryPanel | None = None
