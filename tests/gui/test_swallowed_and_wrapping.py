@@ -35,9 +35,7 @@ def test_a_swallowed_block_has_its_own_row_and_is_named_in_the_results(
     assert "swallowed by block a1 (line 3)" in status
     assert "END_OPERATOR_CMD line is missing" in status
     assert what.startswith("block b2 from line ")
-    assert "1 more block swallowed by a block whose END_OPERATOR_CMD line is missing" in (
-        window.paste.summary.text()
-    )
+    assert "1 more block swallowed (an END line is missing)." in window.paste.summary.text()
     paste_and_run(qtbot, window, text)
     # After the run the rows still line up: a1 failed, b2 named, c3 ran.
     assert table.topLevelItem(0).text(1).startswith("failed: Invalid OPERATOR_CMD")

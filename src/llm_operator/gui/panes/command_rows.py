@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
+    QHeaderView,
     QPlainTextEdit,
     QStyle,
     QStyledItemDelegate,
@@ -140,6 +141,26 @@ class WrappingDelegate(QStyledItemDelegate):
         painter.setClipRect(opt.rect)
         painter.drawText(area, _WRAP, text)
         painter.restore()
+
+
+class CommandColumnShare(QObject):
+    """Keeps the command column at ``share`` of the list's width, so the status column
+    (what happened) gets the most room; the user may still drag the divider."""
+
+    def __init__(self, table: QTreeWidget, share: float = 0.36) -> None:
+        super().__init__(table)
+        self._table = table
+        self._share = share
+        table.header().setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        table.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.header().setStretchLastSection(False)
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            width = self._table.viewport().width()
+            self._table.header().resizeSection(2, max(80, int(width * self._share)))
+        return False
 
 
 class RowDetails(QPlainTextEdit):

@@ -30,6 +30,7 @@ from .command_rows import (
     INDEX_ROLE,
     PROBLEM_FG,
     WRITE_FG,
+    CommandColumnShare,
     RowDetails,
     WrappingDelegate,
     asked_again_status,
@@ -123,6 +124,7 @@ class PastePane(QWidget):
         self.table.setUniformRowHeights(False)
         self.table.setAlternatingRowColors(True)  # each row's lines stay apart from the next
         self.table.setItemDelegate(WrappingDelegate(self.table))
+        CommandColumnShare(self.table)
         self.table.setRootIsDecorated(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -259,10 +261,7 @@ class PastePane(QWidget):
             base = counted(len(self.detected), "command") + self._counts() + "."
             swallowed = sum(len(found.swallowed) for found in self.detected)
             if swallowed:
-                base += (
-                    f" {counted(swallowed, 'more block')} swallowed by a block whose "
-                    "END_OPERATOR_CMD line is missing: not run."
-                )
+                base += f" {counted(swallowed, 'more block')} swallowed (an END line is missing)."
         for note in self.notes:
             base += f" Warning: {note[:1].upper()}{note[1:]}."
         return base
