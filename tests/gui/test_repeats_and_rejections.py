@@ -108,3 +108,24 @@ def test_the_selected_row_shows_its_whole_status_below(
     assert "failed: fs.read failed (ERR_" in details.toPlainText()
     assert long_path in details.toPlainText()
     assert window.paste.table.wordWrap()
+
+
+def test_the_review_of_a_command_asked_again_says_when_it_was_rejected(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    headers: list[str] = []
+
+    def decide(parent: object, pending: list[Pending], outside: object = ()) -> dict:
+        dialog = ConfirmDialog(window, pending, ())  # the real review, shown its first file
+        qtbot.addWidget(dialog)
+        headers.append(dialog.header.text())
+        return {item.index: Decision(False, "too early") for item in pending}
+
+    monkeypatch.setattr(ConfirmDialog, "ask", decide)
+    window = make_window(workspace)
+    text = reply(command("w1", "fs.write", path="b.txt", content="one"))
+    paste_and_run(qtbot, window, text)
+    paste_and_run(qtbot, window, text)
+    assert "rejected before" not in headers[0]
+    assert "\nnote: rejected before at " in headers[1]
+    assert headers[1].rstrip().endswith("(too early)")
