@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
@@ -67,3 +68,32 @@ def test_results_and_the_list_wrap_at_the_window_width(
     table = window.paste.table
     item = table.topLevelItem(0)
     qtbot.waitUntil(lambda: table.visualItemRect(item).height() > table.fontMetrics().height() * 2)
+
+
+BLOCK = "OPERATOR_CMD\nversion: 1\nid: {n}\naction: fs.read\npath: a.txt\nEND_OPERATOR_CMD\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OPERATOR_CMD\n" * 5,
+        "OPERATOR_CMD\nid: x\n" + "OPERATOR_CMD\nid: \u202ey\n" * 3 + "END_OPERATOR_CMD\n",
+        "END_OPERATOR_CMD\n" + BLOCK.format(n="a").replace("END_OPERATOR_CMD\n", "") * 3,
+        "OPERATOR\\_CMD\nid: e\n" + BLOCK.format(n="b"),
+        "OPERATOR_RESULT\nid: r\n" + BLOCK.format(n="c").replace("END_", "") + BLOCK.format(n="d"),
+    ],
+)
+def test_any_mix_of_unclosed_blocks_lists_every_block_once(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, text: str
+) -> None:
+    window = make_window(workspace)
+    window.paste.set_text(text)
+    found = window.paste.detected
+    table = window.paste.table
+    assert table.topLevelItemCount() == len(found) + sum(len(f.swallowed) for f in found)
+    for row in range(table.topLevelItemCount()):
+        assert "\u202e" not in table.topLevelItem(row).text(1) + table.topLevelItem(row).text(2)
+        table.setCurrentItem(table.topLevelItem(row))
+        assert "\u202e" not in window.paste.details.toPlainText()
+    if found:
+        paste_and_run(qtbot, window, text)
