@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from llm_operator.core.store.settings import Settings
 from llm_operator.gui.panes.history import UndoQuestion
 from llm_operator.gui.undo_source import BatchSummary
 
@@ -175,10 +176,17 @@ def test_an_unreadable_journal_costs_the_undo_not_the_window(
 
 @pytest.mark.usefixtures("approve_everything")
 def test_after_undo_the_copied_results_begin_with_the_notice(
-    qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    workspace: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
+    """With auto-copy off the notice waits for the next copied results."""
     monkeypatch.setattr(UndoQuestion, "ask", lambda parent, batch: True)
-    window = make_window(workspace)
+    settings = Settings.load(tmp_path / "config" / "settings.json")
+    settings.auto_copy = False
+    window = make_window(workspace, settings)
     paste_and_run(qtbot, window, reply(command("w1", "fs.write", path="made.txt", content="n")))
     with qtbot.waitSignal(window.flow.undone, timeout=5000):
         window.window_actions.undo.trigger()

@@ -167,6 +167,7 @@ ADDED_WORD_BG = "#abf2bc"
 REMOVED_WORD_BG = "#ffb3b0"
 GUTTER_FG = "#8c959f"
 TITLE_OK_FG = "#1a7f37"
+TITLE_REPEAT_FG = "#57606a"  # a result shown again from memory
 TITLE_FAILED_FG = "#cf222e"
 TITLE_REJECTED_FG = "#9a6700"
 NOTE_FG = "#57606a"
@@ -194,6 +195,8 @@ class RowHighlighter(DiffHighlighter):
         self._title_failed.setFontWeight(QFont.Weight.Bold)
         self._title_rejected = _format(TITLE_REJECTED_FG)
         self._title_rejected.setFontWeight(QFont.Weight.Bold)
+        self._title_repeat = _format(TITLE_REPEAT_FG)
+        self._title_repeat.setFontItalic(True)
         self._marker = _format(MARKER_FG, MARKER_BG)
 
     def highlightBlock(self, text: str) -> None:
@@ -208,6 +211,7 @@ class RowHighlighter(DiffHighlighter):
             "title-ok": self._title_ok,
             "title-failed": self._title_failed,
             "title-rejected": self._title_rejected,
+            "title-repeat": self._title_repeat,
         }.get(row.kind)
         if whole is not None:
             self.setFormat(0, len(text), whole)

@@ -28,12 +28,14 @@ from ..core.visible import shown
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
+from .first_run_hint import FirstRunHint
 from .mcp_reviews import McpReviews
 from .outline_warming import OutlineWarming
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
+from .run_summary import asking_again
 from .status_bar import ChangedOutsideList, ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
@@ -42,6 +44,7 @@ from .window_actions import WindowActions, WindowCommands
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
     from ..core.store.journal import UndoReport
+    from ..core.store.notices import UndoNotice
     from .dialogs.context_builder import ContextBuilder
     from .panes.history import HistoryPanel
     from .run_flow import RunDone
@@ -99,6 +102,7 @@ class MainWindow(QMainWindow):
             self.history_dock.toggleViewAction(),
         )
         self.clipboard_indicator.clicked.connect(self.window_actions.watch.toggle)
+        self.window_actions.watch.toggled.connect(self.first_run_hint.watch_changed)
         self.run_button.setDefaultAction(self.window_actions.run)
         self.primer_button.setDefaultAction(self.window_actions.primer)
         self.context_action = add_context_action(
@@ -159,6 +163,10 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.addLayout(top)
         layout.addWidget(self.run_hint)
+        self.first_run_hint = FirstRunHint(
+            self.settings, lambda: self.window_actions.watch.setChecked(True), self.save_settings
+        )
+        layout.addWidget(self.first_run_hint)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self._history: HistoryPanel | None = None
@@ -375,6 +383,7 @@ class MainWindow(QMainWindow):
         if not text.strip():
             self.statusBar().showMessage("Paste a reply first (Ctrl+V).", 5000)
             return
+        self.paste.refresh()  # the list shows this reply during the review (no debounce wait)
         if self.watcher is not None:
             self.watcher.hold()
         self._last_run_text = text
@@ -386,6 +395,10 @@ class MainWindow(QMainWindow):
         from .dialogs.confirm_dialog import ConfirmDialog  # lazy: only a run with writes needs it
 
         outside = self.watcher.changed_outside() if self.watcher else frozenset()
+        again = {p.index: p.rejected_before for p in pending if p.rejected_before is not None}
+        if again:
+            self.paste.mark_asked_again(again)
+            self.statusBar().showMessage(asking_again(pending))
         return ConfirmDialog.ask(self, pending, outside)
 
     def _on_progress(self, done: int, total: int, label: str) -> None:
@@ -395,7 +408,8 @@ class MainWindow(QMainWindow):
         self.progress.setFormat(f"{label} %v/%m")
 
     def _on_finished(self, done: RunDone) -> None:
-        from .panes.history import count_run, record_run, rejected_by_user, sources_of
+        from ..core.plan.earlier import tally, verdicts
+        from .panes.history import record_run, sources_of
 
         self.progress.hide()
         parts = self.results.show_results(
@@ -405,8 +419,8 @@ class MainWindow(QMainWindow):
             sources_of(done.run, done.decisions),
             self.settings.results_form,
         )
-        counts = count_run(done.run, done.decisions)
-        message = f"Ran {counts.describe()}."
+        found = verdicts(done.run, done.decisions)
+        message = f"Ran {tally(found).describe()}."
         if self.settings.auto_copy and parts.count:
             message += " Results copied: paste them into the chat."
         for notice in done.run.notices:
@@ -414,19 +428,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
         self.history.add(record_run(done.run, done.decisions, done.results))
         self.paste.refresh()  # the list must describe the reply that ran, not a stale one
-        outcomes: dict[int, tuple[str, str]] = {}
-        for item in done.run.items:
-            if item.result is None:
-                continue
-            decision = done.decisions.get(item.index)
-            summary = item.result.outcome.summary
-            if rejected_by_user(item, done.decisions):
-                verdict = "rejected"
-                summary = (decision.reason if decision else "") or "by you, without a reason"
-            else:
-                verdict = "ok" if item.result.ok else "failed"
-            outcomes[item.index] = (verdict, summary)
-        self.paste.mark_outcomes(outcomes)
+        self.paste.mark_verdicts(found)
         self.finish(done.touched)
 
     def _on_failed(self, message: str) -> None:
@@ -499,13 +501,19 @@ class MainWindow(QMainWindow):
     def _show_undo_report(self, text: str, problems: bool) -> None:
         self.results.show_error(text, "Undo had problems." if problems else "Undo finished.")
 
-    def _offer_undo_notice(self, text: str, block: str) -> None:
-        # Copy results copies only the notice; the next run's results begin with it too.
+    def _offer_undo_notice(self, text: str, block: str, notice: UndoNotice) -> bool:
+        # Copy results copies only the notice. With auto-copy on it goes on the clipboard
+        # at once and the next run's results no longer begin with it; otherwise they do.
         self.results.offer(
             f"{text}\n\nFor the chat:\n\n{block}",
             (block,),
             "Undo finished. Copy results copies the notice for the chat.",
         )
+        if not self.settings.auto_copy or self.session is None:
+            return False
+        self.results.copy_current()
+        self.session.notice_copied(notice)
+        return True
 
     def refresh_journal(self) -> None:
         self.undo_control.refresh()

@@ -139,6 +139,8 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
         title = f"{mark} {result.id}" + (f"  {what}" if what else "")
         if source.rejected:
             page.add(title + "  (rejected by you)", RowStyle("title-rejected"))
+        elif result.repeat:  # an earlier result shown again: not news, and not green
+            page.add(f"\u21bb{title[1:]}  (repeat, not run again)", RowStyle("title-repeat"))
         else:
             page.add(title, RowStyle("title-ok" if result.ok else "title-failed"))
         page.add(result.outcome.summary, RowStyle("heading"))

@@ -10,9 +10,9 @@ class RowStyle:
     """How one line of a page looks.
 
     ``kind`` is a diff line kind (context, added, removed, hunk, note), or title-ok,
-    title-failed, title-rejected, heading, text, code. ``code_at`` is where the line's own
-    text starts (after a line-number gutter); ``spans`` (relative to ``code_at``) are changed
-    words;
+    title-failed, title-rejected, title-repeat, heading, text, code. ``code_at`` is where
+    the line's own text starts (after a line-number gutter); ``spans`` (relative to
+    ``code_at``) are changed words;
     ``language`` names the file whose language colours the code, if any.
     """
 

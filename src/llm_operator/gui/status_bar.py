@@ -23,6 +23,11 @@ class ElidingStatusBar(QStatusBar):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.messageChanged.connect(lambda message: self.setToolTip(plain_tip(message)))
+        from .status_log import status_logger
+
+        logger = status_logger()
+        if logger is not None:
+            self.messageChanged.connect(logger)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         message = self.currentMessage()

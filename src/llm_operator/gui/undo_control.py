@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from ..core.plan.session import Session
     from ..core.store.journal import UndoReport
+    from ..core.store.notices import UndoNotice
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,9 @@ class UndoHooks:
     say: Callable[[str], None]  # a status line
     show_journal: Callable[[str, bool], None]  # the history panel's undo line, can undo
     show_report: Callable[[str, bool], None]  # report text, had problems
-    # Report text, the undo notice's OPERATOR_RESULT block (the copy buttons copy it).
-    offer_notice: Callable[[str, str], None] = lambda text, block: None
+    # Report text, the undo notice's OPERATOR_RESULT block (the copy buttons copy it) and
+    # the notice; True when it went on the clipboard at once.
+    offer_notice: Callable[[str, str, UndoNotice], bool] = lambda text, block, notice: False
     results_form: Callable[[], str] = lambda: "readable"  # the form results are sent in
 
 
@@ -67,10 +69,16 @@ class UndoControl:
     def on_undone(self, report: UndoReport) -> None:
         problems = bool(report.problems) or report.refused
         self._hooks.show_report(self.report_text(report), problems)
+        copied = False
         if report.notice is not None:
             block = _notice_block(report, self._hooks.results_form())
-            self._hooks.offer_notice(self.report_text(report), block)
-        self._hooks.say(report.summary)
+            copied = self._hooks.offer_notice(self.report_text(report), block, report.notice)
+        said = report.summary
+        if copied:
+            said = (
+                said.rstrip(".") + ". Undo notice copied to the clipboard: paste it into the chat."
+            )
+        self._hooks.say(said)
         expected, self._expected = self._expected, None
         if report.conflicts and expected is not None and not self._hooks.busy():
             from .panes.history import ForceUndoQuestion

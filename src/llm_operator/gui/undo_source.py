@@ -55,7 +55,12 @@ class BatchSummary:
 
 
 def _summary(info: BatchInfo, open_batches: int) -> BatchSummary:
-    files = tuple((change.path, change.kind) for change in info.changes)
+    # One line per file: a file two commands of the batch changed goes back to what it
+    # held before the first of them, so its first change says what the undo does to it.
+    first: dict[str, str] = {}
+    for change in info.changes:
+        first.setdefault(change.path, change.kind)
+    files = tuple(first.items())
     return BatchSummary(info.id, info.label, files, info.created, open_batches)
 
 

@@ -42,6 +42,7 @@ from ..protocol.scanner import BlockProblem, Scan, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.database import StateStore, StoreError
 from ..store.memory import Remembered, SessionMemory
+from ..store.rejections import Rejection
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
@@ -52,6 +53,7 @@ from .secrecy import guard_failure, guard_result, hold, secret_paths
 if TYPE_CHECKING:
     from ..store.history import RunEntry
     from ..store.journal import Journal
+    from ..store.notices import UndoNotice
     from ..store.undoing import UndoReport
     from .changes import FileChange
     from .preview import ChangePreview
@@ -83,6 +85,7 @@ class Pending:
     held: bool = False
     # What each change will do, made here in the worker: the window only renders it.
     previews: tuple[ChangePreview, ...] = ()
+    rejected_before: Rejection | None = None  # the user rejected this same command before
 
     @property
     def id(self) -> str:
@@ -112,6 +115,8 @@ class RunItem:
     repeat_of: int | None = None  # index of the earlier item in this run with the same command
     fingerprint: str = ""
     private: bool = False  # reached a secret-looking file: its result is not kept on disk
+    first_ran_at: float | None = None  # a repeat of an earlier message: when that one ran
+    rejected_before: Rejection | None = None  # asked again: the user rejected it before
 
 
 @dataclass
@@ -357,6 +362,7 @@ class Session:
         if remembered.fingerprint == entry.fingerprint:
             note = _as_repeat(remembered.outcome, remembered.at)
             entry.result = Result(entry.id, note, repeat=True)
+            entry.first_ran_at = remembered.at
         else:
             entry.result = self._duplicate(entry, "by an earlier message of this session")
         return True
@@ -402,6 +408,7 @@ class Session:
             entry.result = Result(command.id, produced)
         elif isinstance(produced, Reveal):
             entry.pending = Pending(entry.index, command, reveal=produced)
+            self._asked_again(entry)
         else:
             builds_on = tuple(
                 sorted(set().union(*(overlay.owners(c.path) for c in produced.changes.changes)))
@@ -415,6 +422,23 @@ class Session:
             entry.pending = Pending(
                 entry.index, command, plan=produced, builds_on=builds_on, previews=previews
             )
+            self._asked_again(entry)
+
+    def _asked_again(self, entry: RunItem) -> None:
+        """Mark a pending command the user rejected before (same id and content); its
+        review says so (a note of the plan: the review shows a plan's notes)."""
+        from .earlier import rejected_before
+
+        found = rejected_before(self.state.store if self.state is not None else None, entry)
+        if found is None or entry.pending is None:
+            return
+        from dataclasses import replace
+
+        entry.rejected_before = found
+        plan = entry.pending.plan
+        if plan is not None:
+            plan = replace(plan, notes=(*plan.notes, found.describe()))
+        entry.pending = replace(entry.pending, plan=plan, rejected_before=found)
 
     def _targets(self, command: Command) -> set[str]:
         """The files ``command`` names (path and destination), resolved; none that fail."""
@@ -564,9 +588,13 @@ class Session:
         try:
             with reply_budget():
                 self._execute_items(run, decisions, writer, progress)
-            return self._commit(run, writer)
+            results = self._commit(run, writer)
         finally:
             writer.release()
+        from .earlier import keep_rejections
+
+        keep_rejections(self.state.store if self.state is not None else None, run, decisions)
+        return results
 
     def _execute_items(
         self,
@@ -772,6 +800,22 @@ class Session:
         if self.state is None or self.state.store is None:
             return []
         return recent_runs(self.state.store, limit)
+
+    def notice_copied(self, notice: UndoNotice) -> bool:
+        """The window put ``notice`` on the clipboard for the chat: the next results no
+        longer begin with it. False when that could not be recorded (it then still leads
+        the next results: told twice rather than never)."""
+        if self.state is None or self.state.store is None:
+            return False
+        from ..store.database import guarded
+        from ..store.notices import mark_delivered
+
+        try:
+            with guarded("mark the undo notice copied"), self.state.store.transaction() as db:
+                mark_delivered(db, [notice])
+        except StoreError:
+            return False
+        return True
 
     def undo_notices(self) -> list[Result]:
         """The undo notices not yet delivered, as the results that will lead the next copy."""

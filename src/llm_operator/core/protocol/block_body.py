@@ -70,12 +70,27 @@ class CommandBlock:
 
 @dataclass(frozen=True)
 class BlockProblem:
-    """A block the scanner refuses. ``id`` is the block's id when one could be read."""
+    """A block the scanner refuses. ``id`` is the block's id when one could be read;
+    ``swallowed`` names the blocks that started inside it (its END line is missing), so
+    nothing of them ran."""
 
     code: str
     message: str
     line: int
     id: str | None = None
+    swallowed: tuple[Swallowed, ...] = ()
+
+
+@dataclass(frozen=True)
+class Swallowed:
+    """A block that started inside an unclosed one: where, and the id it shows."""
+
+    line: int
+    id: str | None = None
+
+    def describe(self) -> str:
+        named = f"the block {self.id}" if self.id else "a block without an id"
+        return f"{named} (from line {self.line})"
 
 
 def id_of(lines: Sequence[str]) -> str | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..actions.base import Kind
 from .paste_notes import paste_notes
-from .scanner import BlockProblem, scan
+from .scanner import BlockProblem, Swallowed, scan
 from .validator import Invalid, validate
 
 
@@ -20,6 +20,9 @@ class Detected:
     path: str | None
     writes: bool
     problem: str | None  # "ERR_X: message" when the block is invalid
+    # Blocks that started inside this one, which has no END line: none of them ran.
+    swallowed: tuple[Swallowed, ...] = ()
+    line: int = 0  # where a block the scanner refused starts (0: not known)
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,14 @@ def detect_paste(text: str) -> DetectedPaste:
         if isinstance(item, BlockProblem):
             found.append(
                 Detected(
-                    index, item.id or fallback, None, None, False, f"{item.code}: {item.message}"
+                    index,
+                    item.id or fallback,
+                    None,
+                    None,
+                    False,
+                    f"{item.code}: {item.message}",
+                    item.swallowed,
+                    item.line,
                 )
             )
             continue

@@ -42,6 +42,7 @@ from .block_body import (
     BlockProblem,
     CommandBlock,
     Line,
+    Swallowed,
     id_of,
     parse_body,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "CommandBlock",
     "Scan",
     "ScanItem",
+    "Swallowed",
     "scan",
 ]
 
@@ -212,6 +214,7 @@ def _read_block(lines: list[str], start: int, opened: Mark) -> tuple[ScanItem, i
     """Read the block opened at ``start``; return its item and the index after it."""
     body: list[Line] = []
     nested_at: int | None = None
+    inner: list[int] = []  # body positions of the start markers inside the block
     closed: Mark | None = None
     index = start + 1
     number = start + 1
@@ -230,10 +233,14 @@ def _read_block(lines: list[str], start: int, opened: Mark) -> tuple[ScanItem, i
                 # sentence and let the real block be read on its own.
                 return _not_alone(opened, number, number, None, lines[start]), index
             nested_at = index + 1
+        if mark.word == CMD and mark.alone:
+            inner.append(len(body))
         body.append(Line(index + 1, lines[index]))
         index += 1
     raws = [line.raw for line in body]
-    block_id = id_of(raws)
+    # The block's own id comes from its lines before any block it swallowed.
+    block_id = id_of(raws[: inner[0]] if inner else raws)
+    swallowed = _swallowed(body, inner)
     if not opened.alone:
         return _not_alone(opened, number, number, block_id, lines[start]), index + (
             closed is not None
@@ -243,9 +250,10 @@ def _read_block(lines: list[str], start: int, opened: Mark) -> tuple[ScanItem, i
             BlockProblem(
                 "ERR_MISSING_END_MARKER",
                 f"OPERATOR_CMD on line {number} is never closed; end the block with "
-                "END_OPERATOR_CMD alone on its line",
+                f"END_OPERATOR_CMD alone on its line{_swallowed_note(swallowed)}",
                 number,
                 block_id,
+                swallowed,
             ),
             index,
         )
@@ -255,15 +263,32 @@ def _read_block(lines: list[str], start: int, opened: Mark) -> tuple[ScanItem, i
                 "ERR_NESTED_BLOCK",
                 f"OPERATOR_CMD on line {number} is not closed before the marker on line "
                 f"{nested_at}; close every block with END_OPERATOR_CMD before starting "
-                "another (nothing in this span ran)",
+                f"another (nothing in this span ran){_swallowed_note(swallowed)}",
                 number,
                 block_id,
+                swallowed,
             ),
             index + 1,
         )
     if opened.escaped or closed.escaped:
         return _escaped(number, number if opened.escaped else index + 1, block_id), index + 1
     return parse_body(body, number, block_id), index + 1
+
+
+def _swallowed(body: list[Line], inner: list[int]) -> tuple[Swallowed, ...]:
+    """The blocks that started inside an unclosed block, each with the id its lines show."""
+    found = []
+    for n, at in enumerate(inner):
+        upto = inner[n + 1] if n + 1 < len(inner) else len(body)
+        found.append(Swallowed(body[at].number, id_of([line.raw for line in body[at + 1 : upto]])))
+    return tuple(found)
+
+
+def _swallowed_note(swallowed: tuple[Swallowed, ...]) -> str:
+    if not swallowed:
+        return ""
+    named = ", ".join(block.describe() for block in swallowed)
+    return f"; its END line is missing, so it swallowed {named}: send that again too"
 
 
 def _not_alone(mark: Mark, start: int, at: int, block_id: str | None, text: str) -> BlockProblem:

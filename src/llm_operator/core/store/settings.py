@@ -65,6 +65,7 @@ class Settings:
     show_history: bool = False
     reopen_last_workspace: bool = True  # the window starts in the last workspace used
     tab_inserts_tab: bool = False  # Tab in the reply box types a tab instead of moving on
+    clipboard_hint_seen: bool = False  # the first-run hint offering clipboard watching
     # Reads of files whose name matches one of these need the user's approval.
     secret_patterns: list[str] = field(default_factory=lambda: list(DEFAULT_SECRET_PATTERNS))
     # The default patterns this file has been offered: a default added by a later version

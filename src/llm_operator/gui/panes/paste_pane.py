@@ -26,14 +26,27 @@ from PySide6.QtWidgets import (
 from ...core.visible import shown
 from ...core.wording import counted
 from ..plain_text import plain_tip, set_plain
+from .command_rows import (
+    INDEX_ROLE,
+    PROBLEM_FG,
+    WRITE_FG,
+    CommandColumnShare,
+    RowDetails,
+    WrappingDelegate,
+    asked_again_status,
+    style_status,
+    swallowed_rows,
+    verdict_status,
+)
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ...core.plan.earlier import ItemVerdict
     from ...core.protocol.detect import Detected
+    from ...core.store.rejections import Rejection
 
 DEBOUNCE_MS = 150
-PROBLEM_FG = "#cf222e"
-WRITE_FG = "#9a6700"
-OK_FG = "#1a7f37"
 
 
 class PasteEditor(QPlainTextEdit):
@@ -81,6 +94,7 @@ class PastePane(QWidget):
         self.result_blocks = 0
         self.notes: tuple[str, ...] = ()
         self.outcomes: dict[int, tuple[str, str]] = {}
+        self.rows: dict[int, QTreeWidgetItem] = {}  # a command's index -> its row
         # Set by the window: whether a path (as written) looks secret, so a read of it is
         # listed as needing approval, as it will.
         self.secret_check: Callable[[str], bool] | None = None
@@ -97,7 +111,8 @@ class PastePane(QWidget):
         self.table = QTreeWidget()
         self.table.setObjectName("detected")
         # The status comes before the command, so it stays in sight in a narrow window;
-        # long texts are elided and the full text is the row's tooltip.
+        # long texts wrap (rows grow), the full text is the row's tooltip and, for the
+        # selected row, the details box below.
         self.table.setHeaderLabels(["#", "status", "command"])
         header = self.table.header()
         header.setStretchLastSection(False)
@@ -105,14 +120,22 @@ class PastePane(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setWordWrap(True)
+        self.table.setUniformRowHeights(False)
+        self.table.setAlternatingRowColors(True)  # each row's lines stay apart from the next
+        self.table.setItemDelegate(WrappingDelegate(self.table))
+        CommandColumnShare(self.table)
         self.table.setRootIsDecorated(False)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         listing = QWidget()
         listing_layout = QVBoxLayout(listing)
         listing_layout.setContentsMargins(0, 0, 0, 0)
         listing_layout.addWidget(self.summary)
         listing_layout.addWidget(self.table, 1)
+        self.details = RowDetails()
+        self.table.currentItemChanged.connect(lambda item, _old: self.details.show_row(item))
+        listing_layout.addWidget(self.details)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.editor)
         self.splitter.addWidget(listing)
@@ -157,6 +180,8 @@ class PastePane(QWidget):
 
     def _fill(self) -> None:
         self.table.clear()
+        self.rows = {}
+        self.details.show_row(None)
         for found in self.detected:
             if found.problem:
                 status, colour = found.problem, PROBLEM_FG
@@ -172,7 +197,10 @@ class PastePane(QWidget):
             row.setToolTip(2, plain_tip(what))
             if colour:
                 row.setForeground(1, QBrush(QColor(colour)))
+            row.setData(0, INDEX_ROLE, found.index)
+            self.rows[found.index] = row
             self.table.addTopLevelItem(row)
+            self.table.addTopLevelItems(swallowed_rows(found))
         self._show_summary()
 
     def _show_summary(self) -> None:
@@ -191,30 +219,29 @@ class PastePane(QWidget):
 
         return get_spec(found.action).secrecy is Secrecy.CONTENT  # as plan.secrecy.hold
 
-    def mark_outcomes(self, outcomes: dict[int, tuple[str, str]]) -> None:
-        """After a run: each listed command's status becomes what happened to it.
-
-        ``outcomes`` maps a command's index to ("ok" | "failed" | "rejected", summary).
-        """
-        for row in range(self.table.topLevelItemCount()):
-            item = self.table.topLevelItem(row)
-            found = outcomes.get(int(item.text(0)) - 1) if item is not None else None
-            if item is None or found is None:
-                continue
-            verdict, summary = found
-            status = f"{verdict}: {summary}"
-            item.setText(1, shown(status))
-            item.setToolTip(1, plain_tip(status))
-            colour = {"ok": OK_FG, "rejected": WRITE_FG}.get(verdict, PROBLEM_FG)
-            item.setForeground(1, QBrush(QColor(colour)))
-        self.outcomes = dict(outcomes)
+    def mark_verdicts(self, verdicts: Mapping[int, ItemVerdict]) -> None:
+        """After a run, from the core's verdicts: a repeat is said to be one (grey, with
+        when it first ran), a command asked again shows its earlier rejection."""
+        for index, verdict in verdicts.items():
+            item = self.rows.get(index)
+            if item is not None:
+                style_status(item, verdict.verdict, verdict_status(verdict))
+        self.outcomes = {i: (v.verdict, v.summary) for i, v in verdicts.items()}
+        self.details.show_row(self.table.currentItem())
         self._show_summary()
+
+    def mark_asked_again(self, rejected: Mapping[int, Rejection]) -> None:
+        """While the review is open: the commands asked again, with their rejection."""
+        for index, rejection in rejected.items():
+            item = self.rows.get(index)
+            if item is not None:
+                style_status(item, "rejected", asked_again_status(rejection))
 
     def mark_undone(self, ids: set[str]) -> None:
         """After an undo: a listed command that ran ok under one of ``ids`` is shown as
         undone, so the list never claims a change that is no longer on disk."""
         for row, found in enumerate(self.detected):
-            item = self.table.topLevelItem(row)
+            item = self.rows.get(found.index)
             if item is None or found.id not in ids or not item.text(1).startswith("ok: "):
                 continue
             status = "undone: " + item.text(1).removeprefix("ok: ")  # already shown
@@ -232,6 +259,9 @@ class PastePane(QWidget):
             base = "No OPERATOR_CMD blocks found." if self.text().strip() else "No commands yet."
         else:
             base = counted(len(self.detected), "command") + self._counts() + "."
+            swallowed = sum(len(found.swallowed) for found in self.detected)
+            if swallowed:
+                base += f" {counted(swallowed, 'more block')} swallowed (an END line is missing)."
         for note in self.notes:
             base += f" Warning: {note[:1].upper()}{note[1:]}."
         return base
@@ -242,7 +272,12 @@ class PastePane(QWidget):
             verdicts = [verdict for verdict, _summary in self.outcomes.values()]
             ran = ", ".join(f"{verdicts.count(v)} {v}" for v in ("ok", "failed", "rejected"))
             undone = verdicts.count("undone")
-            return f" ran: {ran}" + (f", {undone} undone since" if undone else "")
+            repeated = verdicts.count("repeated")
+            said = f" ran: {ran}" + (f", {undone} undone since" if undone else "")
+            if repeated:
+                fresh = len(verdicts) - repeated
+                said = f", {fresh}{said}; {repeated} repeated, not run again"
+            return said
         invalid = sum(1 for f in self.detected if f.problem)
         asking = sum(
             1 for f in self.detected if not f.problem and (f.writes or self._secret_read(f))

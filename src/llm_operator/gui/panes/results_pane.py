@@ -27,6 +27,7 @@ from ...core.visible import shown_lines
 from ..clipboard import ClipboardBridge
 from ..pages import PageView, ResultSource, result_page
 from ..plain_text import plain_tip, set_plain
+from .wrapping import wrap_to_width
 
 if TYPE_CHECKING:
     from ...core.protocol.encoder import Result
@@ -54,6 +55,7 @@ class ResultsPane(QWidget):
         self.parts_line.setMinimumWidth(1)
         self.view = PageView()
         self.view.setObjectName("results")
+        wrap_to_width(self.view)  # long results wrap at the window's width: nothing is cut
         self.view.setPlaceholderText(
             "Each command's result appears here, decoded; the exact OPERATOR_RESULT text "
             "goes to the clipboard: paste it into the chat."
@@ -61,8 +63,8 @@ class ResultsPane(QWidget):
         self.raw = QPlainTextEdit()
         self.raw.setObjectName("results-protocol")
         self.raw.setReadOnly(True)
-        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.raw.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        wrap_to_width(self.raw)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.view)
         self.stack.addWidget(self.raw)
