@@ -129,6 +129,7 @@ def test_ctrl_f_finds_what_is_shown_and_escape_closes_only_the_search(
     assert diff.left.textCursor().selectedText() == "option=35"
     qtbot.keyClick(dialog.search.field, Qt.Key.Key_Return)
     assert diff.right.textCursor().selectedText() == "option=35"
+    assert not diff.left.textCursor().hasSelection()  # one current match, not two
     dialog.search.field.setText("no such text")
     assert dialog.search.count.text() == "no match"
     qtbot.keyClick(dialog.search.field, Qt.Key.Key_Escape)

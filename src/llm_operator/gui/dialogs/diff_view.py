@@ -279,6 +279,11 @@ class DiffView(QStackedWidget):
         self.current = index % len(self.hits)
         self._mark()
         view, start, end = self.hits[self.current]
+        for other in self.visible_views():
+            if other is not view:  # one match is the current one, on one side
+                plain = other.textCursor()
+                plain.clearSelection()
+                other.setTextCursor(plain)
         cursor = QTextCursor(view.document())
         cursor.setPosition(start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
