@@ -28,6 +28,7 @@ from ..core.visible import shown
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
+from .keyboard_order import chain_tab_order
 from .mcp_reviews import McpReviews
 from .outline_warming import OutlineWarming
 from .panes.paste_pane import PastePane
@@ -175,6 +176,18 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.watch_label)
         self.statusBar().addPermanentWidget(self.clipboard_indicator)
+        chain_tab_order(self._tab_chain())
+
+    def _tab_chain(self) -> list[QWidget]:
+        """workspace -> paste -> run -> command table -> results -> history."""
+        bar, results = self.workspace_bar, self.results
+        chain: list[QWidget] = [bar.combo, bar.open_button, self.primer_button]
+        chain += [self.paste.editor, self.run_button, self.paste.table]
+        chain += [results.view, results.raw, results.show_protocol]
+        chain += [results.copy_button, results.next_button]
+        if self._history is not None:
+            chain += [self._history.runs, self._history.detail, self._history.undo_button]
+        return chain
 
     def _restore(self) -> None:
         if self.settings.geometry:
@@ -230,6 +243,7 @@ class MainWindow(QMainWindow):
             self._history = HistoryPanel()
             self._history.undo_requested.connect(self.undo_last_batch)
             self.history_dock.setWidget(self._history)
+            chain_tab_order(self._tab_chain())
         return self._history
 
     # -- workspace -------------------------------------------------------------
