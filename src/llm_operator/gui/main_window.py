@@ -297,6 +297,7 @@ class MainWindow(QMainWindow):
         self.workspace_bar.show_workspaces(workspace.root, self.settings.recent_workspaces)
         self.window_actions.fill_recent()
         self.history.clear()
+        self.history.read_from(session)  # every run the store keeps, from any process
         self.save_settings()
         self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
         self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
