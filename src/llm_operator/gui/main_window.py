@@ -31,11 +31,12 @@ from .dialogs.context_builder import add_context_action, open_context_builder
 from .keyboard_order import chain_tab_order
 from .mcp_reviews import McpReviews
 from .outline_warming import OutlineWarming
+from .outside_notes import OutsideNotes
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
-from .status_bar import ChangedOutsideList, ClipboardIndicator, ElidingStatusBar, WatchButton
+from .status_bar import ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
 from .window_actions import WindowActions, WindowCommands
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.session: Session | None = None
         self.context_builder: ContextBuilder | None = None
         self.watcher: WorkspaceWatcher | None = None
+        self.outside_notes = OutsideNotes()
         self.outline_warming = OutlineWarming()
         self.clipboard = ClipboardBridge(self)
         self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
@@ -362,8 +364,11 @@ class MainWindow(QMainWindow):
 
     def show_changed_outside(self) -> None:
         """List the files changed outside the app since a run read or wrote them."""
+        from .dialogs.changed_outside import ChangedOutsideDialog
+
         names = sorted(self.watcher.changed_outside()) if self.watcher else []
-        ChangedOutsideList.ask(self, names)
+        make_note = lambda: self.outside_notes.note(self.session, names)  # noqa: E731
+        ChangedOutsideDialog.ask(self, names, make_note, self.clipboard.copy)
 
     # -- running ---------------------------------------------------------------
 
@@ -453,6 +458,7 @@ class MainWindow(QMainWindow):
     def finish(self, touched: list[str]) -> None:
         if self.watcher is not None:
             self.watcher.release(touched)
+        self.outside_notes.remember(self.session, touched)  # what the LLM saw, for the note
         self.refresh_journal()
         self.update_run_state()
         self.paste.focus_editor(select_all=True)
