@@ -49,7 +49,12 @@ class WrappedPage:
         """``row`` cut at ``lines`` (start, end offsets), padded to ``height`` lines."""
         at = len(self.page.lines)
         starts: list[tuple[int, int]] = []
-        for number, (start, end) in enumerate(lines):
+        if row is not None and len(lines) == 1:  # the common case: the row fits
+            starts.append((at, 0))
+            self.page.lines.append(row.text)
+            self.page.rows.append(row.style)
+            self.gutters.append(row.gutter)
+        for number, (start, end) in enumerate(lines if len(lines) > 1 else ()):
             assert row is not None
             style = row.style
             if number == 0:
@@ -86,6 +91,8 @@ def _clip(
 ) -> tuple[tuple[int, int], ...]:
     """The parts of ``spans`` (relative to the code) inside [start, end) of the row's
     text, relative to where the piece's code begins on its line."""
+    if not spans:
+        return ()
     out: list[tuple[int, int]] = []
     for a, b in spans:
         lo, hi = max(a + code_at, start), min(b + code_at, end)
@@ -106,8 +113,16 @@ def cut(text: str, code_at: int, columns: int) -> list[tuple[int, int]]:
     """Where ``text`` is cut to fit ``columns``: (start, end) offsets, never inside a
     marker; continuation lines are indented by ``code_at`` columns."""
     columns = max(columns, MIN_COLUMNS)
-    if len(text) <= columns and text.isascii() and "\t" not in text:
+    simple = text.isascii() and "\t" not in text and "<" not in text  # one column a char
+    if simple and len(text) <= columns:
         return [(0, len(text))]
+    if simple:
+        step = max(1, columns - code_at)
+        starts = [0, *range(columns, len(text), step)]
+        return [
+            (start, min(len(text), nxt))
+            for start, nxt in zip(starts, [*starts[1:], len(text)], strict=True)
+        ]
     markers = {m.start(): m.end() for m in MARKER.finditer(text)}
     lines: list[tuple[int, int]] = []
     start = at = 0
