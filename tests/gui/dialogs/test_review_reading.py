@@ -166,3 +166,17 @@ def test_tab_reaches_every_pane_in_order_and_the_buttons_keep_their_keys(
     dialog.diff.left.setFocus()
     qtbot.keyClick(dialog.diff.left, Qt.Key.Key_Y, Qt.KeyboardModifier.AltModifier)
     assert dialog.states[0].approved
+
+
+def test_rows_are_cut_between_characters_never_inside_a_marker() -> None:
+    from llm_operator.gui.dialogs.diff_pages import MIN_COLUMNS, cut
+
+    text = "+ " + "a" * 14 + "<U+202E>" + "b" * 30
+    pieces = cut(text, 2, MIN_COLUMNS)
+    assert "".join(text[start:end] for start, end in pieces) == text
+    assert any(text[start:end].startswith("<U+202E>") for start, end in pieces)
+    wide = "+ " + "\u6f22" * 20  # two columns each
+    first, *rest = cut(wide, 2, 20)
+    assert first == (0, 11)  # "+ " and nine wide characters fill 20 columns
+    assert all(end - start <= 9 for start, end in rest)  # 2 + 9 * 2 = 20
+    assert cut("+ \tx", 2, 20) == [(0, 4)]
