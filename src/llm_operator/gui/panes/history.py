@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ...core.store.history import StoredRun
     from ..undo_source import BatchSummary
 
-WIDE_ENOUGH = 320  # the dock's least width: an entry's time, counts and undo state
+WIDE_ENOUGH = 360  # the dock's first width: an entry's time, counts and undo state
 
 
 class RunSource(Protocol):
@@ -252,8 +252,12 @@ class HistoryPanel(QWidget):
         layout.addWidget(self.journal)
         layout.addWidget(self.undo_button)
         self.runs.currentRowChanged.connect(self._show)
-        self.setMinimumWidth(WIDE_ENOUGH)
         self._watched: QWidget | None = None
+
+    def sizeHint(self) -> QSize:
+        """Wide enough to read an entry whole; the dock still narrows in a small window."""
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), WIDE_ENOUGH), hint.height())
 
     # -- what is listed ------------------------------------------------------------
 
