@@ -96,3 +96,15 @@ def test_no_secret_byte_reaches_the_history(
     page = detail_of(again, 0)
     assert "s1" in page
     assert "SECRET-1234" not in page
+    # A write of a secret-looking file: the review showed its diff, the history does not.
+    text = reply(
+        command("w1", "fs.write", path=".env", text="API_KEY=sk-live-NEW-SECRET-99\n"),
+        command("w2", "fs.write", path="a.txt", text="alpha\ngamma\n"),
+    )
+    paste_and_run(qtbot, again, text)
+    page = detail_of(again, 1)
+    assert "fs.write w1: approved" in page
+    assert "Will write .env (+1 -1)" in page
+    assert "(the diff of a secret-looking file is not kept in the history)" in page
+    assert "SECRET" not in page
+    assert "          2 + gamma" in page  # other files' diffs stay

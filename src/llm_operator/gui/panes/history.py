@@ -4,6 +4,7 @@ their undo), this window's records of them (commands, decisions, diffs), and the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
@@ -34,8 +35,10 @@ from ..plain_text import plain_question, plain_tip, set_plain
 from ..row_style import RowStyle
 
 if TYPE_CHECKING:
+    from ...core.plan.preview import ChangePreview
     from ...core.plan.session import Decision, Run, RunItem
     from ...core.store.history import StoredRun
+    from ...core.store.workspace import Workspace
     from ..undo_source import BatchSummary
 
 WIDE_ENOUGH = 360  # the dock's first width: an entry's time, counts and undo state
@@ -47,6 +50,9 @@ class RunSource(Protocol):
     def stored_runs(self) -> list[StoredRun]: ...
 
     def run_results(self, number: int) -> str | None: ...
+
+    @property
+    def workspace(self) -> Workspace: ...
 
 
 def stored_results(text: str) -> list[Result]:
@@ -76,10 +82,32 @@ class RunRecord:
     results: Page | None = None
     ids: tuple[tuple[str, bool], ...] | None = None
     sources: dict[str, ResultSource] = field(default_factory=dict)
+    # Each change's diff goes after this many lines of ``page``; shown unless secret-looking.
+    changes: tuple[tuple[int, ChangePreview], ...] = ()
 
     @property
     def text(self) -> str:
         return self.page.text
+
+    def rendered(self, is_secret: Callable[[str], bool]) -> Page:
+        """The page with each change's diff in its place; a secret-looking file's diff is
+        not kept here (the review showed it), only what was done to it."""
+        page = Page()
+        done = 0
+        for at, preview in self.changes:
+            page.lines += self.page.lines[done:at]
+            page.rows += self.page.rows[done:at]
+            done = at
+            if is_secret(preview.path):
+                for line in preview.review:
+                    page.add(line, RowStyle("heading"))
+                page.add("(the diff of a secret-looking file is not kept in the history)")
+                page.add("")
+            else:
+                page.extend(change_page((preview,)))
+        page.lines += self.page.lines[done:]
+        page.rows += self.page.rows[done:]
+        return page
 
 
 @dataclass(frozen=True)
@@ -133,6 +161,7 @@ def sources_of(run: Run, decisions: dict[int, Decision]) -> dict[str, ResultSour
 
 def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) -> RunRecord:
     page = Page()
+    changes: list[tuple[int, ChangePreview]] = []
     page.add("Commands", RowStyle("heading"))
     for item in run.items:
         page.add(f"  {item.index + 1}. {item.action or '(invalid)'} {item.path or ''} id {item.id}")
@@ -155,7 +184,7 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
                 else "an error message quoting the file"
             )
             page.add(f"wanted to send {what} to the chat: {pending.reveal.reason}")
-        page.extend(change_page(pending.previews))
+        changes += [(len(page.lines), preview) for preview in pending.previews]
     sources = sources_of(run, decisions)
     return RunRecord(
         count_run(run, decisions).describe(),
@@ -163,6 +192,7 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
         results=result_page(results, sources),
         ids=tuple((result.id, result.ok) for result in results),
         sources=sources,
+        changes=tuple(changes),
     )
 
 
@@ -336,6 +366,13 @@ class HistoryPanel(QWidget):
                     taken.add(run.number)
                     break
 
+    def _is_secret(self, path: str) -> bool:
+        """Whether the open workspace finds ``path`` secret-looking (links followed);
+        without a workspace every change counts as one."""
+        if self._source is None:
+            return True
+        return self._source.workspace.secret_match(path) is not None
+
     def _results_of(self, run: StoredRun) -> list[Result] | None:
         if self._source is None:
             return None
@@ -375,7 +412,7 @@ class HistoryPanel(QWidget):
             page.add(f"Run {run.number}, {entry.when():%Y-%m-%d %H:%M:%S}", RowStyle("heading"))
             page.add(f"Undo: {entry.undo_text()}")
         if entry.local is not None:
-            page.extend(entry.local.page)
+            page.extend(entry.local.rendered(self._is_secret))
         if entry.stored is not None:
             results = self._results_of(entry.stored)
             page.add("")
