@@ -130,6 +130,24 @@ def test_ctrl_f_finds_what_is_shown_and_escape_closes_only_the_search(
     qtbot.keyClick(dialog.search.field, Qt.Key.Key_Return)
     assert diff.right.textCursor().selectedText() == "option=35"
     assert not diff.left.textCursor().hasSelection()  # one current match, not two
+    # Another file: the search goes on there, from its first match.
+    (workspace / "other.py").write_text("option=1\noption=2\n")
+    pending = pending_of(
+        workspace,
+        tmp_path,
+        reply(
+            command("e1", "fs.write", path="mod.py", text=source(True)),
+            command("e2", "fs.write", path="other.py", text="option=1\noption=3\n"),
+        ),
+    )
+    two = open_dialog(qtbot, pending)
+    two.search.open_bar()
+    two.search.field.setText("option=")
+    assert two.search.count.text() == "1 of 8"
+    two.next_file()
+    assert two.search.count.text() == "3 matches"
+    qtbot.keyClick(two.search.field, Qt.Key.Key_Return)
+    assert two.search.count.text() == "1 of 3"
     dialog.search.field.setText("no such text")
     assert dialog.search.count.text() == "no match"
     qtbot.keyClick(dialog.search.field, Qt.Key.Key_Escape)

@@ -267,10 +267,8 @@ class DiffView(QStackedWidget):
                 found.append((line, side, column, view, first, last))
         found.sort(key=lambda hit: hit[:3])
         self.hits = [(view, first, last) for _, _, _, view, first, last in found]
-        if self.hits:
-            self.current = min(max(self.current, 0), len(self.hits) - 1)
-        else:
-            self.current = -1
+        # A new file or layout keeps the place in the matches, or none ("7 matches").
+        self.current = min(self.current, len(self.hits) - 1)
         self._mark()
 
     def go(self, index: int) -> None:
@@ -294,13 +292,15 @@ class DiffView(QStackedWidget):
         self.go(self.current + 1)
 
     def find_previous(self) -> None:
-        self.go(self.current - 1)
+        self.go(self.current - 1 if self.current >= 0 else -1)
 
     def count_text(self) -> str:
         if not self.needle:
             return ""
         if not self.hits:
             return "no match"
+        if self.current < 0:
+            return f"{len(self.hits)} {'match' if len(self.hits) == 1 else 'matches'}"
         return f"{self.current + 1} of {len(self.hits)}"
 
     def _mark(self) -> None:
