@@ -77,6 +77,8 @@ def test_side_by_side_wraps_long_lines_and_keeps_the_sides_level(
     assert left.gutters[long_at] == " 11"
     assert left.gutters[after] == " 12"
     assert all(not left_lines[n].strip() for n in range(long_at + 2, after))
+    assert set(right.gutters[long_at + 1 : after]) == {"\u21aa"}  # goes on from above
+    assert set(left.gutters[long_at + 2 : after]) == {""}  # padding, level with it
     # The numbers are not part of the text, so they never scroll with it.
     assert not any(line.startswith(" 11") for line in right_lines)
     assert right_lines[long_at].startswith("+ ")

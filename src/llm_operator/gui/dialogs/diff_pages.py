@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 TAB_WIDTH = 4
 MIN_COLUMNS = 16
+CONTINUED = "\u21aa"  # in the gutter of a line that goes on from the line above
 _SIGN = {"added": "+", "removed": "-", "context": " "}
 
 
@@ -66,7 +67,7 @@ class WrappedPage:
             starts.append((at + number, start))
             self.page.lines.append(text)
             self.page.rows.append(RowStyle(style.kind, style.code_at, spans, style.language))
-            self.gutters.append(row.gutter if number == 0 else "")
+            self.gutters.append(row.gutter if number == 0 else CONTINUED)
         kind = row.style.kind if row is not None and row.style.kind in _SIGN else "text"
         for _ in range(height - len(lines)):
             self.page.lines.append("")
