@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -79,6 +80,14 @@ def test_a_run_made_by_exec_shows_up_when_the_window_is_active_again(
     qtbot.mouseClick(window.history.refresh_button, Qt.MouseButton.LeftButton)
     assert entries(window)[1] == "2 results, 1 not ok \u00b7 undone"
     assert "Undo: undoable, the newest batch" in detail_of(window, 0)
+    # Coming back to the app from the terminal reads the store too.
+    again = cli("exec", "--workspace", workspace, "--state-dir", state, "--yes", stdin=text)
+    assert again.returncode in (0, 1), again.stderr
+    assert window.history.runs.count() == 2
+    app = QGuiApplication.instance()
+    assert isinstance(app, QGuiApplication)
+    app.applicationStateChanged.emit(Qt.ApplicationState.ApplicationActive)
+    assert window.history.runs.count() == 3
 
 
 @pytest.mark.usefixtures("approve_everything")

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -283,6 +283,9 @@ class HistoryPanel(QWidget):
         layout.addWidget(self.undo_button)
         self.runs.currentRowChanged.connect(self._show)
         self._watched: QWidget | None = None
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):  # back from a terminal that ran exec
+            app.applicationStateChanged.connect(self._on_application_state)
 
     def sizeHint(self) -> QSize:
         """Wide enough to read an entry whole; the dock still narrows in a small window."""
@@ -418,7 +421,7 @@ class HistoryPanel(QWidget):
             page.add("")
             page.add("Results, as the state store keeps them", RowStyle("heading"))
             if results is None:
-                page.add("(no longer kept)", RowStyle("note"))
+                page.add("(they could not be read back from the state store)", RowStyle("note"))
             else:
                 sources = entry.local.sources if entry.local is not None else {}
                 page.extend(result_page(results, sources))
@@ -437,6 +440,10 @@ class HistoryPanel(QWidget):
             top.installEventFilter(self)
             self._watched = top
         if self._source is not None:
+            self.reload()
+
+    def _on_application_state(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive and self._source is not None:
             self.reload()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
