@@ -1,5 +1,6 @@
 """Regenerate docs/images/main-window.png and the review dialog's pictures
-(docs/images/confirm-dialog.png, unified; confirm-dialog-side-by-side.png).
+(docs/images/confirm-dialog.png, unified; confirm-dialog-side-by-side.png;
+confirm-dialog-search.png, side by side with the search bar open).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -159,6 +160,11 @@ def confirm_dialog_shot(workspace: Path, state: Path, out: Path) -> None:
     dialog.side_by_side.setChecked(True)
     settle()
     dialog.grab().save(str(out / "confirm-dialog-side-by-side.png"))
+    dialog.search.open_bar()
+    dialog.search.field.setText("name")
+    dialog.diff.find_next()
+    settle()
+    dialog.grab().save(str(out / "confirm-dialog-search.png"))
     dialog.close()
 
 
@@ -175,7 +181,12 @@ def main() -> int:
         main_window_shot(workspace, out)
         confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
         app.processEvents()
-    for name in ("main-window.png", "confirm-dialog.png", "confirm-dialog-side-by-side.png"):
+    for name in (
+        "main-window.png",
+        "confirm-dialog.png",
+        "confirm-dialog-side-by-side.png",
+        "confirm-dialog-search.png",
+    ):
         print(out / name)
     return 0
 

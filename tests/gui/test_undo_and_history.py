@@ -60,8 +60,8 @@ def test_ctrl_alt_z_names_and_undoes_the_newest_batch(
     assert "For the chat:" in window.results.raw.toPlainText()
     assert "newest of 1 batch: first" in window.history.journal.text()
     assert [window.history.runs.item(i).text()[10:] for i in range(3)] == [
-        "1 command: 1 ok, 0 failed, 0 rejected",
-        "2 commands: 2 ok, 0 failed, 0 rejected",
+        "1 command: 1 ok, 0 failed, 0 rejected \u00b7 undoable",
+        "2 commands: 2 ok, 0 failed, 0 rejected \u00b7 undone",
         "undo",
     ]
     # The app's own undo is not a change "outside".

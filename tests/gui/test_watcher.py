@@ -131,10 +131,12 @@ def test_an_overflow_says_so_and_rechecks_every_tracked_file(
 def test_the_files_changed_outside_can_be_listed(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from llm_operator.gui.status_bar import ChangedOutsideList
+    from llm_operator.gui.dialogs.changed_outside import ChangedOutsideDialog
 
     shown: list[list[str]] = []
-    monkeypatch.setattr(ChangedOutsideList, "ask", lambda parent, names: shown.append(names))
+    monkeypatch.setattr(
+        ChangedOutsideDialog, "ask", lambda parent, names, note, copy: shown.append(names)
+    )
     window = make_window(workspace)
     text = reply(
         command("r1", "fs.read", path="a.txt"), command("r2", "fs.read", path="src/app.py")

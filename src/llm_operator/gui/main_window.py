@@ -29,14 +29,16 @@ from ..core.wording import counted
 from .clipboard import ClipboardBridge
 from .dialogs.context_builder import add_context_action, open_context_builder
 from .first_run_hint import FirstRunHint
+from .keyboard_order import chain_tab_order
 from .mcp_reviews import McpReviews
 from .outline_warming import OutlineWarming
+from .outside_notes import OutsideNotes
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
 from .run_flow import RunFlow
 from .run_summary import asking_again
-from .status_bar import ChangedOutsideList, ClipboardIndicator, ElidingStatusBar, WatchButton
+from .status_bar import ClipboardIndicator, ElidingStatusBar, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
 from .window_actions import WindowActions, WindowCommands
@@ -70,6 +72,7 @@ class MainWindow(QMainWindow):
         self.session: Session | None = None
         self.context_builder: ContextBuilder | None = None
         self.watcher: WorkspaceWatcher | None = None
+        self.outside_notes = OutsideNotes()
         self.outline_warming = OutlineWarming()
         self.clipboard = ClipboardBridge(self)
         self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
@@ -183,6 +186,18 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.watch_label)
         self.statusBar().addPermanentWidget(self.clipboard_indicator)
+        chain_tab_order(self._tab_chain())
+
+    def _tab_chain(self) -> list[QWidget]:
+        """workspace -> paste -> run -> command table -> results -> history."""
+        bar, results = self.workspace_bar, self.results
+        chain: list[QWidget] = [bar.combo, bar.open_button, self.primer_button]
+        chain += [self.paste.editor, self.run_button, self.paste.table]
+        chain += [results.view, results.raw, results.show_protocol]
+        chain += [results.copy_button, results.next_button]
+        if self._history is not None:
+            chain += [self._history.runs, self._history.detail, self._history.undo_button]
+        return chain
 
     def _restore(self) -> None:
         if self.settings.geometry:
@@ -238,6 +253,7 @@ class MainWindow(QMainWindow):
             self._history = HistoryPanel()
             self._history.undo_requested.connect(self.undo_last_batch)
             self.history_dock.setWidget(self._history)
+            chain_tab_order(self._tab_chain())
         return self._history
 
     # -- workspace -------------------------------------------------------------
@@ -291,6 +307,7 @@ class MainWindow(QMainWindow):
         self.workspace_bar.show_workspaces(workspace.root, self.settings.recent_workspaces)
         self.window_actions.fill_recent()
         self.history.clear()
+        self.history.read_from(session)  # every run the store keeps, from any process
         self.save_settings()
         self.statusBar().showMessage(f"Workspace: {workspace.root}", 5000)
         self._start_watcher(workspace.root)  # after, so a watcher failure stays in sight
@@ -355,8 +372,11 @@ class MainWindow(QMainWindow):
 
     def show_changed_outside(self) -> None:
         """List the files changed outside the app since a run read or wrote them."""
+        from .dialogs.changed_outside import ChangedOutsideDialog
+
         names = sorted(self.watcher.changed_outside()) if self.watcher else []
-        ChangedOutsideList.ask(self, names)
+        make_note = lambda: self.outside_notes.note(self.session, names)  # noqa: E731
+        ChangedOutsideDialog.ask(self, names, make_note, self.clipboard.copy)
 
     # -- running ---------------------------------------------------------------
 
@@ -440,6 +460,7 @@ class MainWindow(QMainWindow):
     def finish(self, touched: list[str]) -> None:
         if self.watcher is not None:
             self.watcher.release(touched)
+        self.outside_notes.remember(self.session, touched)  # what the LLM saw, for the note
         self.refresh_journal()
         self.update_run_state()
         self.paste.focus_editor(select_all=True)

@@ -55,7 +55,7 @@ def _number(value: int | None) -> str:
     return f"{value:>5}" if value is not None else "     "
 
 
-def _shown_line(line: DiffLine) -> tuple[str, tuple[tuple[int, int], ...]]:
+def shown_diff_line(line: DiffLine) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A diff line's text as shown (tabs kept, everything invisible marked) and its
     changed-word spans moved along with the markers."""
     if is_plain(line.text, one_line=False):
@@ -73,7 +73,7 @@ def unified_page(preview: ChangePreview) -> Page:
             page.add(line.text, RowStyle(line.kind))
             continue
         gutter = f"{_number(line.old_no)} {_number(line.new_no)} {_SIGN[line.kind]} "
-        text, spans = _shown_line(line)
+        text, spans = shown_diff_line(line)
         page.lines.append(gutter + text)
         page.rows.append(RowStyle(line.kind, len(gutter), spans, language))
     return page
@@ -95,7 +95,7 @@ def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
             page.add(line.text, RowStyle(line.kind))
             return
         gutter = f"{_number(number)} {_SIGN[line.kind]} "
-        text, spans = _shown_line(line)
+        text, spans = shown_diff_line(line)
         page.lines.append(gutter + text)
         page.rows.append(RowStyle(line.kind, len(gutter), spans, language))
 

@@ -234,9 +234,11 @@ def test_line_numbers_changed_words_and_side_by_side(
     pending = pending_of(workspace, tmp_path, text)
     dialog = open_dialog(qtbot, pending)
     lines = dialog.diff.unified.toPlainText().split("\n")
-    assert lines[1] == "    1     1   def main():"
-    assert lines[2] == '    2       -     return "hi"'
-    assert lines[3] == '          2 +     return "bye"'
+    # The numbers are in the gutter beside the text, the sign starts the text.
+    gutters = dialog.diff.unified.gutters
+    assert (gutters[1], lines[1]) == ("  1   1", "  def main():")
+    assert (gutters[2], lines[2]) == ("  2    ", '-     return "hi"')
+    assert (gutters[3], lines[3]) == ("      2", '+     return "bye"')
     backgrounds = block_backgrounds(dialog.diff.unified.document())
     assert "#ffb3b0" in backgrounds[2]  # the changed word on the old line
     assert "#abf2bc" in backgrounds[3]  # and on the new line
@@ -245,8 +247,8 @@ def test_line_numbers_changed_words_and_side_by_side(
     assert dialog.diff.side_by_side
     left = dialog.diff.left.toPlainText().split("\n")
     right = dialog.diff.right.toPlainText().split("\n")
-    assert left[2] == '    2 -     return "hi"'
-    assert right[2] == '    2 +     return "bye"'
+    assert (dialog.diff.left.gutters[2], left[2]) == ("  2", '-     return "hi"')
+    assert (dialog.diff.right.gutters[2], right[2]) == ("  2", '+     return "bye"')
     assert len(left) == len(right)
 
 

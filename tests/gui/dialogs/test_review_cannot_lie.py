@@ -130,14 +130,15 @@ def test_the_review_shows_a_hostile_reply_as_plain_text_with_every_effect(
         for column in (0, 1):
             assert_nothing_hidden(row.text(column) + seen(row.toolTip(column)))
     dialog.listing.setCurrentItem(file_row)
-    diff = dialog.diff.unified.toPlainText()
+    diff = dialog.diff.unified.row_text()  # each row whole, however it is wrapped
+    assert_nothing_hidden(dialog.diff.unified.toPlainText())
     assert "+ echo <U+001B>[2K<U+001B>[1A<U+001B>]52;c;aGk=<U+0007> ok<U+200B><U+202E>" in diff
     assert_nothing_hidden(diff)
     # Each marker stands out from the code around it.
     painted = "".join(marker_spans(dialog.diff.unified.document()))
     assert painted == "<U+001B>" * 3 + "<U+0007><U+200B><U+202E>"
     dialog.side_by_side.setChecked(True)
-    side = dialog.diff.right.toPlainText()
+    side = dialog.diff.right.row_text() + dialog.diff.right.toPlainText()
     assert "echo <U+001B>[2K" in side
     assert_nothing_hidden(side + dialog.diff.left.toPlainText())
 

@@ -120,7 +120,8 @@ class BatchWriter:
         def also(db: sqlite3.Connection) -> None:
             store_entries(db, self.entries, time.time())
             mark_delivered(db, notices)
-            record_run(db, commands, failed, text)
+            batch = self.recorder.batch if self.recorder is not None else None
+            record_run(db, commands, failed, text, batch)
 
         try:
             if self.recorder is not None:

@@ -51,7 +51,7 @@ from .batch_writer import BatchWriter, taken_back, with_warning
 from .secrecy import guard_failure, guard_result, hold, secret_paths
 
 if TYPE_CHECKING:
-    from ..store.history import RunEntry
+    from ..store.history import RunEntry, StoredRun
     from ..store.journal import Journal
     from ..store.notices import UndoNotice
     from ..store.undoing import UndoReport
@@ -816,6 +816,21 @@ class Session:
         except StoreError:
             return False
         return True
+
+    def stored_runs(self) -> list[StoredRun]:
+        """Every kept run of the workspace, oldest first, with its batch's undo state."""
+        from ..store.history import stored_runs
+
+        if self.state is None or self.state.store is None:
+            return []
+        return stored_runs(self.state.store)
+
+    def run_results(self, number: int) -> str | None:
+        from ..store.history import run_results
+
+        if self.state is None or self.state.store is None:
+            return None
+        return run_results(self.state.store, number)
 
     def undo_notices(self) -> list[Result]:
         """The undo notices not yet delivered, as the results that will lead the next copy."""

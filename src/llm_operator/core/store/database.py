@@ -80,7 +80,8 @@ CREATE TABLE IF NOT EXISTS runs (
     at REAL NOT NULL,
     commands INTEGER NOT NULL,
     failed INTEGER NOT NULL,
-    results TEXT NOT NULL
+    results TEXT NOT NULL,
+    batch INTEGER
 );
 """
 
@@ -217,6 +218,9 @@ class StateStore:
                     f"the state store was written by a newer version of the app (schema "
                     f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
                 )
+            from .history import add_run_batch_column
+
+            add_run_batch_column(self)
             return
         with self.transaction():
             for statement in _SCHEMA.split(";"):

@@ -9,12 +9,14 @@ the present tense: nothing has happened yet. The dialog returns decisions as dat
 
 Keys: Alt+Down / Alt+Up (or F8 / Shift+F8) next / previous file, Alt+Y approve the
 selected command (Space in the list ticks and unticks it), Alt+R reject it and type a
-reason, Alt+S unified / side by side.
+reason, Alt+S unified / side by side, Ctrl+F find in the diff (F3 / Shift+F3 next /
+previous). Tab goes from the list to the diff, the search, the decision and the buttons.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -39,6 +41,7 @@ from ...core.actions.base import Kind
 from ...core.visible import shown
 from ...core.wording import counted
 from ..plain_text import plain_tip
+from .diff_search import SearchBar
 from .diff_view import DiffView
 
 if TYPE_CHECKING:
@@ -121,7 +124,7 @@ class ConfirmDialog(QDialog):
         self._current: CommandState | None = None
         self._build()
         self._fill_list()
-        self._fit_to_screen(1100, 720)
+        self._fit_to_screen(1280, 800)
         if self.file_rows:
             self.listing.setCurrentItem(self.file_rows[0])
         self.listing.setFocus()
@@ -144,7 +147,8 @@ class ConfirmDialog(QDialog):
             f"{'needs' if len(self.states) == 1 else 'need'} "
             "your decision. Nothing runs unless approved. "
             "<b>Alt+Down/Up</b> next/previous file &nbsp; <b>Alt+Y</b> approve &nbsp; "
-            "<b>Alt+R</b> reject with a reason &nbsp; <b>Alt+S</b> side by side"
+            "<b>Alt+R</b> reject with a reason &nbsp; <b>Alt+S</b> side by side &nbsp; "
+            "<b>Ctrl+F</b> find"
         )
         intro.setWordWrap(True)
         self.listing = QTreeWidget()
@@ -161,6 +165,7 @@ class ConfirmDialog(QDialog):
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.diff = DiffView()
+        self.search = SearchBar(self.diff)
         self.approve = QCheckBox("Approve this command (Alt+Y)")
         self.approve.setObjectName("approve")
         self.approve.toggled.connect(self._on_approve_toggled)
@@ -179,6 +184,7 @@ class ConfirmDialog(QDialog):
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.header)
         right_layout.addWidget(self.diff, 1)
+        right_layout.addWidget(self.search)
         right_layout.addLayout(decision)
         right_layout.addWidget(self.reason)  # a row of its own: room to type at 800x600
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -186,7 +192,7 @@ class ConfirmDialog(QDialog):
         split.addWidget(right)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 3)
-        split.setSizes([400, 700])
+        split.setSizes([260, 1020])  # the diff gets the room: side by side stays readable
         self.reject_button = QPushButton("Reject all (Esc)")
         self.apply_button = QPushButton("Apply my choices (Alt+A)")
         self.approve_button = QPushButton()
@@ -218,9 +224,27 @@ class ConfirmDialog(QDialog):
             "Alt+Y": self.approve_selected,
             "Alt+R": self.reject_selected,
             "Alt+S": self.side_by_side.toggle,
+            "Ctrl+F": self.search.open_bar,
+            "F3": self.find_next,
+            "Shift+F3": self.find_previous,
         }
         for keys, slot in shortcuts.items():
             QShortcut(QKeySequence(keys), self, slot)
+        chain = (
+            self.listing,
+            self.diff.unified,
+            self.diff.left,
+            self.diff.right,
+            self.search.field,
+            self.approve,
+            self.side_by_side,
+            self.reason,
+            self.reject_button,
+            self.apply_button,
+            self.approve_button,
+        )
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
         # Space in the list ticks or unticks the selected command, as in a list of boxes.
         space = QShortcut(QKeySequence("Space"), self.listing, self.approve.toggle)
         space.setContext(Qt.ShortcutContext.WidgetShortcut)
@@ -298,6 +322,18 @@ class ConfirmDialog(QDialog):
         at = max(0, min(len(self.file_rows) - 1, at + step))
         self.listing.setCurrentItem(self.file_rows[at])
         self.listing.scrollToItem(self.file_rows[at])
+
+    def find_next(self) -> None:
+        if self.search.isHidden():
+            self.search.open_bar()
+        else:
+            self.diff.find_next()
+
+    def find_previous(self) -> None:
+        if self.search.isHidden():
+            self.search.open_bar()
+        else:
+            self.diff.find_previous()
 
     def next_file(self) -> None:
         self._move(1)

@@ -5,18 +5,31 @@ never shown). Ticking a folder ticks its files except the secret-looking ones, w
 unticked and marked; only ticking such a file itself lets it in. The size and token
 estimate follow every tick and keystroke (debounced), from the very message "Copy for
 chat" copies: the engine packs it, this dialog only shows it. A filter box above the tree
-shows only the files whose path holds what is typed; ticking a folder while filtered ticks
-the files shown. The outline of the rest is ranked by relevance to the ticked files and
-the task and cut to the outline budget set here (``core.plan.repo_map``).
+(Ctrl+F or Alt+F; Down goes on to the tree, Escape clears it) shows only the files whose
+path holds what is typed, or matches it as a glob when it has ``*``, ``?`` or ``[`` (a
+glob without ``/`` matches the file name at any depth), and says how many files it shows;
+ticking a folder while filtered ticks the files shown. The outline of the rest is ranked
+by relevance to the ticked files and the task and cut to the outline budget set here
+(``core.plan.repo_map``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QFontDatabase, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QCloseEvent,
+    QColor,
+    QFontDatabase,
+    QKeyEvent,
+    QKeySequence,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -76,6 +89,52 @@ RETARGETED_REASON = (
 )
 
 
+def path_matcher(text: str) -> Callable[[str], bool]:
+    """Whether a path is shown for the filter ``text``: a part of the path, in any case;
+    a glob (``*``, ``?``, ``[``) matches the whole path, or the file name when it has no
+    ``/``."""
+    needle = text.strip().casefold()
+    if not needle:
+        return lambda rel: True
+    if not any(char in needle for char in "*?["):
+        return lambda rel: needle in rel.casefold()
+    pattern = needle.rstrip("/")
+    if "/" in pattern:
+        return lambda rel: fnmatch.fnmatchcase(rel.casefold(), pattern)
+    return lambda rel: fnmatch.fnmatchcase(rel.rpartition("/")[2].casefold(), pattern)
+
+
+class FilterBox(QLineEdit):
+    """Down goes on to the tree; Escape clears the filter (the dialog stays open)."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__()
+        self.tree = tree
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Down:
+            self.tree.setFocus()
+            first = next(
+                (
+                    item
+                    for item in (
+                        self.tree.topLevelItem(n) for n in range(self.tree.topLevelItemCount())
+                    )
+                    if item is not None and not item.isHidden()
+                ),
+                None,
+            )
+            if first is not None and self.tree.currentItem() is None:
+                self.tree.setCurrentItem(first)
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape and self.text():
+            self.clear()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class ContextBuilder(QDialog):
     def __init__(
         self,
@@ -125,11 +184,13 @@ class ContextBuilder(QDialog):
         self.tree.setHeaderLabels(["File", "Size", ""])
         self.tree.setUniformRowHeights(True)
         self.tree.itemChanged.connect(self._on_item_changed)
-        self.filter = QLineEdit()
+        self.filter = FilterBox(self.tree)
         self.filter.setObjectName("context-filter")
-        self.filter.setPlaceholderText("Filter: type part of a path")
+        self.filter.setPlaceholderText("Part of a path, or a glob such as *.py (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.apply_filter)
+        self.filter_count = QLabel()
+        self.filter_count.setObjectName("context-filter-count")
         self.tree_note = QLabel()
         self.tree_note.setWordWrap(True)
         self.task = QPlainTextEdit()
@@ -166,7 +227,13 @@ class ContextBuilder(QDialog):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(QLabel("Files to send (secret-looking files start unticked):"))
-        left_layout.addWidget(self.filter)
+        filter_row = QHBoxLayout()
+        filter_label = QLabel("&Filter:")
+        filter_label.setBuddy(self.filter)
+        filter_row.addWidget(filter_label)
+        filter_row.addWidget(self.filter, 1)
+        filter_row.addWidget(self.filter_count)
+        left_layout.addLayout(filter_row)
         left_layout.addWidget(self.tree, 1)
         self.tree.header().setStretchLastSection(True)
         left_layout.addWidget(self.tree_note)
@@ -197,6 +264,15 @@ class ContextBuilder(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self.resize(1000, 640)
+        QShortcut(QKeySequence("Ctrl+F"), self, self.focus_filter)
+        chain = (self.filter, self.tree, self.task, self.outline_box, self.budget)
+        for first, second in zip(chain, (*chain[1:], self.copy_button), strict=True):
+            QWidget.setTabOrder(first, second)
+        QWidget.setTabOrder(self.copy_button, self.next_button)
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus()
+        self.filter.selectAll()
 
     # -- the tree --------------------------------------------------------------
 
@@ -271,24 +347,26 @@ class ContextBuilder(QDialog):
         self.tree_note.setText("; ".join(notes) + ".")
 
     def apply_filter(self, text: str) -> None:
-        """Show only the files whose path holds ``text`` (any case) and their folders."""
-        needle = text.strip().casefold()
+        """Show only the files ``text`` matches (see ``path_matcher``) and their folders."""
+        matches = path_matcher(text)
         self.tree.setUpdatesEnabled(False)
         try:
-            self._filter_below(self.tree.invisibleRootItem(), needle)
-            if needle:
+            self._filter_below(self.tree.invisibleRootItem(), matches)
+            if text.strip():
                 self.tree.expandAll()
         finally:
             self.tree.setUpdatesEnabled(True)
+        total = len(self._order)
+        if text.strip():
+            self.filter_count.setText(f"{len(self.shown_files())} of {counted(total, 'file')}")
+        else:
+            self.filter_count.setText(counted(total, "file"))
 
-    def _filter_below(self, item: QTreeWidgetItem, needle: str) -> bool:
+    def _filter_below(self, item: QTreeWidgetItem, matches: Callable[[str], bool]) -> bool:
         shown_any = False
         for child in self._children(item):
             rel = child.data(0, REL_ROLE)
-            if rel is None:
-                shown = self._filter_below(child, needle)
-            else:
-                shown = not needle or needle in str(rel).casefold()
+            shown = self._filter_below(child, matches) if rel is None else matches(str(rel))
             child.setHidden(not shown)
             shown_any = shown_any or shown
         return shown_any

@@ -33,7 +33,7 @@ class WorkspaceBar(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.combo.setToolTip("The workspace: commands can only touch files inside this folder")
-        label = QLabel("&Workspace:")
+        label = QLabel("Wor&kspace:")  # Alt+K; Alt+W opens the Workspace menu
         label.setBuddy(self.combo)
         self.open_button = QPushButton("Open... (Ctrl+O)")
         self.open_button.setToolTip("Open a workspace folder (Ctrl+O)")
