@@ -73,6 +73,12 @@ class FileChange:
         before, after = self.before_text, self.after_text
         return None if before is None or after is None else LineDiff(before, after)
 
+    def forget_texts(self) -> None:
+        """Let go of the decoded texts and the diff (kept digests are small): once the
+        landed lines are shown, nothing reads them again."""
+        for name in ("before_text", "after_text", "line_diff"):
+            self.__dict__.pop(name, None)
+
     def knowing_before_text(self, text: str) -> FileChange:
         """This change, told that ``text`` is ``TextFile.decode(before).text`` (the planner
         decoded it already)."""

@@ -58,6 +58,8 @@ def landed_lines(changes: ChangeSet) -> list[str]:
 def with_landed(outcome: Outcome, changes: ChangeSet) -> Outcome:
     """``outcome`` whose details also show what landed."""
     lines = landed_lines(changes)
+    for change in changes.changes:  # a big file's texts need not outlive the run
+        change.forget_texts()
     if not outcome.ok or not lines:
         return outcome
     details = outcome.details or ""
