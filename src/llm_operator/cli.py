@@ -248,6 +248,9 @@ def _main(argv: list[str] | None) -> int:
 def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
     """exec or undo."""
     assert args.workspace is not None
+    from .method_cache import install
+
+    install()  # before the session's modules create their classes
     # exec and undo are one short run each, and most of their time is the import of a few
     # hundred modules, classes and functions: the cyclic collector would walk those again
     # and again while they load (about a tenth of an exec's CPU time) and find no garbage.
