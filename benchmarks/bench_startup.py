@@ -200,9 +200,9 @@ def bench_families(tmp: Path) -> list[str]:
 def _breakdown(
     ws: Path, state: Path, reply: Callable[[], str], out: Path, run: Stats, base: Stats
 ) -> str:
-    """Median of each ledger over a few probe runs; ``start`` is ``python -c pass``, and
-    ``exit+rest`` what is left of the timed run: interpreter shutdown, and waiting for a
-    CPU on a loaded machine (the ledgers and the timed runs are different processes)."""
+    """The least of each ledger over a few probe runs; ``start`` is ``python -c pass``, and
+    ``exit+rest`` what is left of the timed run's median: interpreter shutdown, and waiting
+    for a CPU on a loaded machine (the ledgers and the timed runs are different processes)."""
     spent = _ledgers(ws, state, reply, out)
     keys = ("imports", "store", "action", "other")
     rest = run.wall - base.wall - sum(spent[key] for key in keys)
@@ -214,18 +214,19 @@ def _breakdown(
 
 
 def _ledgers(ws: Path, state: Path, reply: Callable[[], str], out: Path) -> dict[str, float]:
-    """The median of each of ``startup_probe.py``'s ledgers over three runs of ``reply``."""
+    """Each of ``startup_probe.py``'s ledgers over five runs of ``reply``: the least of each
+    (on a loaded machine, waiting for a CPU lands in any ledger; the least is the work)."""
     argv = [PY, str(PROBE), str(out), "exec", "--yes", "--workspace", str(ws),
             "--state-dir", str(state), "-"]  # fmt: skip
     ledgers: dict[str, list[float]] = {}
-    for _ in range(3):
+    for _ in range(5):
         done = subprocess.run(
             argv, input=reply(), capture_output=True, text=True, env=CHILD_ENV, check=True
         )
         _checked(done.stdout, "a probed run")
         for key, value in json.loads(out.read_text()).items():
             ledgers.setdefault(key, []).append(value)
-    return {key: statistics.median(values) for key, values in ledgers.items()}
+    return {key: min(values) for key, values in ledgers.items()}
 
 
 def _where_marginal(ours: dict[str, float], least: dict[str, float]) -> str:
