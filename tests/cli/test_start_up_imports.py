@@ -145,3 +145,33 @@ def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) ->
     assert _found(loaded, WRITING) == (WRITING if writes else set())
     engines = {engine for name, engine in ENGINES.items() if name == family}
     assert _found(loaded, set(ENGINES.values())) == engines
+
+
+def test_an_outline_the_state_folder_keeps_loads_no_parser(tmp_path: Path) -> None:
+    ws, state = tmp_path / "ws", tmp_path / "state"
+    ws.mkdir()
+    (ws / "m.py").write_text(PY_TEXT)
+    argv = ["-X", "importtime", "-m", "llm_operator.cli", "exec", "--yes", "--workspace"]
+    loaded = []
+    for n in range(2):
+        reply = f"OPERATOR_CMD\nversion: 1\nid: o{n}\naction: fs.outline\npath: m.py\n"
+        done = subprocess.run(
+            [sys.executable, *argv, str(ws), "--state-dir", str(state), "-"],
+            input=reply + "END_OPERATOR_CMD\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert "ok: true" in done.stdout, done.stdout + done.stderr
+        assert "def f7(x):" in done.stdout
+        loaded.append(
+            {
+                line.rpartition("|")[2].strip()
+                for line in done.stderr.splitlines()
+                if line.startswith("import time:")
+            }
+        )
+    parsing = {"tree_sitter", "llm_operator.core.engines.structure.outline"}
+    assert _found(loaded[0], parsing) == parsing
+    assert not _found(loaded[1], parsing)
