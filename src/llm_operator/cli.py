@@ -248,9 +248,6 @@ def _main(argv: list[str] | None) -> int:
 def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
     """exec or undo."""
     assert args.workspace is not None
-    from .method_cache import install
-
-    install()  # before the session's modules create their classes
     # exec and undo are one short run each, and most of their time is the import of a few
     # hundred modules, classes and functions: the cyclic collector would walk those again
     # and again while they load (about a tenth of an exec's CPU time) and find no garbage.
@@ -259,6 +256,9 @@ def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
+        from .method_cache import install
+
+        install()  # before the session's modules create their classes
         session = _open_session(args.workspace, args.state_dir)
         if session is None:
             return EXIT_USAGE

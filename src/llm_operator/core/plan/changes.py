@@ -44,7 +44,8 @@ class FileChange:
 
     # A change's bytes are hashed, decoded and diffed once, however many steps (the
     # preview, the check before writing, the undo record, the landed lines) ask: big files
-    # would otherwise pay for each again. The values live as long as the change.
+    # would otherwise pay for each again. The texts and the diff are let go of once the
+    # landed lines are shown (``forget_texts``); the digests stay with the change.
 
     @cached_property
     def before_digest(self) -> str:
