@@ -6,9 +6,9 @@ and compiles it while the class is created. A short ``exec`` run creates dozens 
 classes, and those compilations are a good part of its start-up. ``install`` gives the
 ``dataclasses`` module an ``exec`` that looks the text up in a table of code objects
 first. The table is kept beside the package's bytecode (``__pycache__``, one file per
-interpreter cache tag and optimization level) and written back at exit when a run compiled
-new text, the way Python keeps ``.pyc`` files: never under ``PYTHONDONTWRITEBYTECODE``, and
-silently not where the folder cannot be written.
+interpreter cache tag, bytecode magic number and optimization level) and written back at
+exit when a run compiled new text, the way Python keeps ``.pyc`` files: never under
+``PYTHONDONTWRITEBYTECODE``, and silently not where the folder cannot be written.
 
 A code object is found by the exact text it was compiled from (with the same name and
 flags as ``exec`` would use), so it is the very code ``exec`` would have made; a table that
@@ -33,11 +33,16 @@ _installed: list[_Methods] = []
 
 def table_path() -> str | None:
     """Where this interpreter's table is kept (None: no bytecode cache tag)."""
+    import _frozen_importlib_external  # always loaded: the import system itself
+
     tag = sys.implementation.cache_tag
     if tag is None:
         return None
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    return os.path.join(folder, f"dataclass-methods.{tag}.opt{sys.flags.optimize}.marshal")
+    # The bytecode's magic number too, as a .pyc checks it: a code object is only read back
+    # by the interpreter that could have written it.
+    magic = _frozen_importlib_external.MAGIC_NUMBER.hex()
+    name = f"dataclass-methods.{tag}.{magic}.opt{sys.flags.optimize}.marshal"
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", name)
 
 
 def _read(path: str) -> dict[str, types.CodeType]:
