@@ -20,16 +20,16 @@ out (secret-looking, binary, missing...), 2 usage or workspace error.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gc
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .core.wording import counted
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterator, Sequence
 
     from .core.actions.base import OutlineMemo
@@ -39,13 +39,73 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+class _ExecArgs:
+    """The arguments of a plain ``exec`` line, as argparse would give them."""
+
+    command = "exec"
+
+    def __init__(self) -> None:
+        self.workspace: Path | None = None
+        self.state_dir: Path | None = None
+        self.yes = self.no = False
+        self.results = "readable"
+        self.file = "-"
+
+
+_EXEC_VALUES = {"--workspace": "workspace", "--state-dir": "state_dir", "--results": "results"}
+
+
+def _plain_exec(argv: Sequence[str]) -> _ExecArgs | None:
+    """A plain ``exec`` command line read without argparse (whose import, translations and
+    parser building are a good part of an exec's start), or None for anything else:
+    help, an error, an abbreviation, a repeated option... go to argparse."""
+    if not argv or argv[0] != "exec":
+        return None
+    args = _ExecArgs()
+    seen: set[str] = set()
+    file_given = False
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("--yes", "--no"):
+            name, value = word[2:], None
+        elif word.startswith("-") and word != "-":
+            option, equals, value = word.partition("=")
+            if option not in _EXEC_VALUES:
+                return None
+            if not equals:
+                value = next(words, None)
+                if value is None or value.startswith("-"):
+                    return None
+            name = _EXEC_VALUES[option]
+        elif file_given:
+            return None
+        else:
+            file_given, args.file = True, word
+            continue
+        if name in seen:
+            return None
+        seen.add(name)
+        if value is None:
+            setattr(args, name, True)
+        elif name == "results":
+            if value not in ("readable", "base64"):
+                return None
+            args.results = value
+        else:
+            setattr(args, name, Path(value))
+    if args.workspace is None or (args.yes and args.no):
+        return None
+    return args
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # lazy: a plain exec line is read without it (_plain_exec)
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            self.print_usage(sys.stderr)
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
     parser = _Parser(prog="llm-operator", description=__doc__.splitlines()[0] if __doc__ else "")
     # prog given: argparse would otherwise build a help formatter (and import shutil) on
     # every start only to work out this same prefix.
@@ -114,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_mcp(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_mcp(commands: argparse._SubParsersAction[Any]) -> None:
     mcp = commands.add_parser("mcp", help="serve the workspace's actions to an MCP client")
     mcp.add_argument("--workspace", type=Path, required=True)
     mcp.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
@@ -159,6 +219,9 @@ def _silence_stdout() -> None:
 
 
 def _main(argv: list[str] | None) -> int:
+    plain = _plain_exec(sys.argv[1:] if argv is None else argv)
+    if plain is not None:
+        return _in_session(plain)
     args = _parser().parse_args(argv)
     if args.command in (None, "gui"):
         from .gui.app import run_app
@@ -179,6 +242,12 @@ def _main(argv: list[str] | None) -> int:
 
         sys.stdout.write(primer_text(ResultForm(args.results)))
         return EXIT_OK
+    return _in_session(args)
+
+
+def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
+    """exec or undo."""
+    assert args.workspace is not None
     # exec and undo are one short run each, and most of their time is the import of a few
     # hundred modules, classes and functions: the cyclic collector would walk those again
     # and again while they load (about a tenth of an exec's CPU time) and find no garbage.
@@ -187,6 +256,9 @@ def _main(argv: list[str] | None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
+        from .method_cache import install
+
+        install()  # before the session's modules create their classes
         session = _open_session(args.workspace, args.state_dir)
         if session is None:
             return EXIT_USAGE
@@ -224,7 +296,7 @@ def _read_reply(name: str) -> str | None:
         return None
 
 
-def _exec(session: Session, args: argparse.Namespace) -> int:
+def _exec(session: Session, args: argparse.Namespace | _ExecArgs) -> int:
     from .core.protocol.encoder import ResultForm, encode_results
 
     text = _read_reply(args.file)
@@ -272,7 +344,7 @@ def _say_waiting() -> None:
 
 
 def _decide(
-    pending: list[Pending], args: argparse.Namespace, reading_stdin: bool
+    pending: list[Pending], args: argparse.Namespace | _ExecArgs, reading_stdin: bool
 ) -> dict[int, Decision]:
     from .core.plan.session import APPROVE, REJECT
 

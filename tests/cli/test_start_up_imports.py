@@ -2,10 +2,14 @@
 
 One real ``exec`` per family (read, searchTree, outline, write, patch, applyEdits, structure
 edit, delete), with ``-X importtime`` listing every module it imported. No exec loads
-pydantic (not a dependency), Qt or the file watcher; only outline and structure actions load
-tree-sitter; reads load no diff, journal or apply code; only a delete loads send2trash;
-each engine loads with its action only. docs/architecture.md says the same in prose, and
-benchmarks/bench_startup.py measures what this leaves.
+pydantic (not a dependency), Qt, the file watcher, the MCP SDK, networkx, argparse (a plain
+exec line is read without it), RE2 (none of these commands has a regex) or the undo code;
+only outline and structure actions load tree-sitter, and then only the grammar they parse
+(never the language pack's package, which loads three grammars of its own); an outline
+loads no structure editing code, an edit no moving code; reads load no diff, journal or
+apply code; only a delete loads send2trash; each engine loads with its action only.
+docs/architecture.md says the same in prose, and benchmarks/bench_startup.py measures what
+this leaves.
 """
 
 from __future__ import annotations
@@ -29,8 +33,19 @@ NEVER = {
     "llm_operator.gui",
     "llm_operator.core.store.recovery",
     "llm_operator.core.store.migration",
+    "llm_operator.core.store.undoing",
+    "llm_operator.core.store.rewinding",
+    "mcp",
+    "uvicorn",
+    "starlette",
+    "networkx",
+    "re2",
+    "argparse",
+    "tree_sitter_language_pack",
 }
-PARSERS = {"tree_sitter", "tree_sitter_language_pack", "llm_operator.core.engines.structure"}
+PARSERS = {"tree_sitter", "llm_operator.core.engines.structure"}
+STRUCTURE_EDITING = "llm_operator.core.engines.structure.operations"
+STRUCTURE_MOVING = "llm_operator.core.engines.structure.moving"  # fs.moveStructure only
 WRITING = {
     "difflib",
     "llm_operator.core.plan.changes",
@@ -124,7 +139,39 @@ def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) ->
     assert not _found(loaded, NEVER)
     parses = family in ("outline", "structure")
     assert _found(loaded, PARSERS) == (PARSERS if parses else set())
+    assert (STRUCTURE_EDITING in loaded) == (family == "structure")
+    assert STRUCTURE_MOVING not in loaded
     writes = family not in READS
     assert _found(loaded, WRITING) == (WRITING if writes else set())
     engines = {engine for name, engine in ENGINES.items() if name == family}
     assert _found(loaded, set(ENGINES.values())) == engines
+
+
+def test_an_outline_the_state_folder_keeps_loads_no_parser(tmp_path: Path) -> None:
+    ws, state = tmp_path / "ws", tmp_path / "state"
+    ws.mkdir()
+    (ws / "m.py").write_text(PY_TEXT)
+    argv = ["-X", "importtime", "-m", "llm_operator.cli", "exec", "--yes", "--workspace"]
+    loaded = []
+    for n in range(2):
+        reply = f"OPERATOR_CMD\nversion: 1\nid: o{n}\naction: fs.outline\npath: m.py\n"
+        done = subprocess.run(
+            [sys.executable, *argv, str(ws), "--state-dir", str(state), "-"],
+            input=reply + "END_OPERATOR_CMD\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert "ok: true" in done.stdout, done.stdout + done.stderr
+        assert "def f7(x):" in done.stdout
+        loaded.append(
+            {
+                line.rpartition("|")[2].strip()
+                for line in done.stderr.splitlines()
+                if line.startswith("import time:")
+            }
+        )
+    parsing = {"tree_sitter", "llm_operator.core.engines.structure.outline"}
+    assert _found(loaded[0], parsing) == parsing
+    assert not _found(loaded[1], parsing)

@@ -95,6 +95,21 @@ def test_offsets_follow_every_character_into_the_shown_text(text: str, one_line:
         assert out[where[at] : where[at + 1]] in (char, marker(char))
 
 
+def test_plain_ascii_text_is_counted_as_the_full_rule_counts_it() -> None:
+    # ASCII text takes a faster path than the one rule for every character.
+    ascii_text = "".join(chr(code) for code in range(128)) * 2 + "\x1b[2K\x00"
+    mixed = ascii_text + "\u202e"
+    assert ascii_text.isascii()
+    count, names = hidden_characters(ascii_text)
+    assert names == tuple(marker(chr(code))[1:-1] for code in [*range(9), *range(11, 32), 127])
+    assert count == 2 * len(names) + 2
+    assert hidden_characters(mixed) == (count + 1, (*names, "U+202E"))
+    assert all(
+        (hidden_characters(chr(code))[0] == 1) == (not is_plain(chr(code), one_line=False))
+        for code in range(128)
+    )
+
+
 def test_hidden_characters_are_counted_for_the_review() -> None:
     assert hidden_characters("a\u202eb\u200bc\u202e\n\t") == (3, ("U+202E", "U+200B"))
     assert hidden_note("plain\ttext\n") is None

@@ -46,6 +46,8 @@ _INVISIBLE_RANGES = (
 _ONE_LINE = re.compile(f"[{_INVISIBLE_RANGES}\t\n]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
 _LINES = re.compile(f"[{_INVISIBLE_RANGES}]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
 _HIDDEN = re.compile(f"[{_INVISIBLE_RANGES}]")
+# Every ASCII character that is shown as itself (tab and line feed are not hidden either).
+_ASCII_SHOWN = bytes(range(0x20, 0x7F)) + b"\t\n"
 MARKER = re.compile(r"<U\+[0-9A-F]{4,6}>|<0x[0-9A-F]{2}>")
 """A marker in shown text: after rendering, every text of this shape is one."""
 
@@ -108,7 +110,10 @@ def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]
 def hidden_characters(text: str) -> tuple[int, tuple[str, ...]]:
     """How many invisible or control characters ``text`` holds (line breaks and tabs
     apart), and the distinct ones, in order of first appearance, as markers' names."""
-    found = _HIDDEN.findall(text)
+    if text.isascii():  # the common case: only C0 controls and DEL to look for, in C
+        found = list(text.encode("ascii").translate(None, _ASCII_SHOWN).decode("ascii"))
+    else:
+        found = _HIDDEN.findall(text)
     names = tuple(dict.fromkeys(marker(char)[1:-1] for char in found))
     return len(found), names
 

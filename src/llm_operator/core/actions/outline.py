@@ -142,7 +142,7 @@ def outline_lines(
     (never for a secret-looking file), so a later run, an ``exec`` say, need not parse
     them again either.
     """
-    from ..engines.structure import language_for_path, outline_structures
+    from ..engines.structure import language_for_path
 
     key = outline_key(data, language_for_path(rel) or "", depth)
     cached = _CACHE.get(key)
@@ -151,6 +151,8 @@ def outline_lines(
         return cached
     made = memo.get(key) if memo is not None and keep else None
     if made is None:
+        from ..engines.structure import outline_structures  # lazy: a kept outline needs none
+
         outline = outline_structures(data, rel, depth)
         note = f"{outline.language}, {counted(outline.line_count, 'line')}"
         if outline.parse_errors:

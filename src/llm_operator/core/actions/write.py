@@ -50,9 +50,12 @@ def target_for_write(ctx: ActionContext, path: str) -> str:
     return rel
 
 
-def existing_text(ctx: ActionContext, rel: str, path: str) -> tuple[bytes, TextFile]:
-    """The current bytes of ``rel`` and their decoded text; the file must exist."""
-    before = ctx.files.read(rel)
+def existing_text(
+    ctx: ActionContext, rel: str, path: str, read: bytes | None = None
+) -> tuple[bytes, TextFile]:
+    """The current bytes of ``rel`` (``read``: as the caller just read them) and their
+    decoded text; the file must exist."""
+    before = ctx.files.read(rel) if read is None else read
     if before is None:
         raise not_found(ctx.workspace, path)
     if len(before) > MAX_WRITE_BYTES:
@@ -70,11 +73,15 @@ def plan_file(
     summary: str,
     notes: tuple[str, ...] = (),
     executable: bool | None = None,
+    before_text: str | None = None,
 ) -> Result:
-    """A one-file plan, or an immediate outcome when nothing would change."""
+    """A one-file plan, or an immediate outcome when nothing would change.
+    ``before_text``: ``before`` decoded, when the caller has it (not decoded again)."""
     if before == after and executable is None:
         return Outcome(True, f"{visible_name(rel)} already holds this content; nothing to write")
     change = FileChange(rel, before, after, executable=executable)
+    if before_text is not None:
+        change = change.knowing_before_text(before_text)
     return Plan(ChangeSet((change,)), Outcome(True, summary), notes)
 
 
@@ -90,19 +97,21 @@ def plan_text_edit(
     *,
     kept: Callable[[], Sequence[tuple[int, int, int]] | None] = lambda: None,
     executable: Callable[[], bool | None] = lambda: None,
+    read: tuple[str, bytes] | None = None,
 ) -> Result:
     """Decode ``path``, run ``edit`` on its text (-> new text, note), re-encode, plan.
 
     BOM, line-break style and every untouched byte survive: TextFile re-applies them
     (``kept``, asked after the edit, names the untouched lines when the edit knows them).
+    ``read``: the target and its bytes, when the caller has just found and read them.
     """
-    rel = target_for_write(ctx, path)
-    before, decoded = existing_text(ctx, rel, path)
+    rel, data = read if read is not None else (target_for_write(ctx, path), None)
+    before, decoded = existing_text(ctx, rel, path, data)
     new_text, note = edit(decoded.text)
     after = decoded.encode(new_text, kept())
     detail = f"; {note}" if note else ""
     summary = f"{verb} {visible_name(rel)} (now {_shape(new_text)}{detail})"
-    return plan_file(rel, before, after, summary, executable=executable())
+    return plan_file(rel, before, after, summary, executable=executable(), before_text=decoded.text)
 
 
 # -- fs.write -----------------------------------------------------------------------
@@ -182,6 +191,7 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
         edit,
         kept=lambda: done[0].kept,
         executable=lambda: done[0].executable,
+        read=(rel, before),  # found and read once
     )
 
 

@@ -311,27 +311,53 @@ def _emit(out: list[str], prefix: str, lines: Sequence[str]) -> None:
             out.append(prefix + line)
 
 
+class LineDiff:
+    """The lines that differ between two texts, worked out once for all who ask: the
+    unified diff a person approves and the landed lines of the result."""
+
+    def __init__(self, before: str, after: str) -> None:
+        self.before, self.after = _Text(before), _Text(after)
+        self._codes: list[_Opcode] | None = None
+
+    @property
+    def opcodes(self) -> list[_Opcode]:
+        """As ``line_opcodes(before, after)`` gives them (a new list each time)."""
+        if self._codes is None:
+            self._codes = _opcodes(self.before, self.after)
+        return list(self._codes)
+
+    def new_lines(self, start: int, stop: int) -> list[str]:
+        """Lines ``start``..``stop`` (from 0) of the new text, without their line breaks."""
+        return [line.removesuffix("\n") for line in self.after.lines(start, stop)]
+
+    def unified(self, path: str, *, context: int = 3) -> str:
+        """The change as a unified diff of ``path``; "" if none."""
+        a, b = self.before, self.after
+        if a.text == b.text:
+            return ""
+        out = [
+            "--- /dev/null" if not a.text else f"--- a/{path}",
+            "+++ /dev/null" if not b.text else f"+++ b/{path}",
+        ]
+        for group in _grouped(self.opcodes, context):
+            first, last = group[0], group[-1]
+            out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@")
+            a_lines, a_base = a.lines(first[1], last[2]), first[1]
+            b_lines, b_base = b.lines(first[3], last[4]), first[3]
+            for tag, i1, i2, j1, j2 in group:
+                if tag == "equal":
+                    _emit(out, " ", a_lines[i1 - a_base : i2 - a_base])
+                    continue
+                _emit(out, "-", a_lines[i1 - a_base : i2 - a_base])
+                _emit(out, "+", b_lines[j1 - b_base : j2 - b_base])
+        return "\n".join(out) + "\n"
+
+
 def unified_diff(before: str, after: str, path: str, *, context: int = 3) -> str:
     """The change from ``before`` to ``after`` as a unified diff of ``path``; "" if none."""
     if before == after:
         return ""
-    a, b = _Text(before), _Text(after)
-    out = [
-        "--- /dev/null" if not before else f"--- a/{path}",
-        "+++ /dev/null" if not after else f"+++ b/{path}",
-    ]
-    for group in _grouped(_opcodes(a, b), context):
-        first, last = group[0], group[-1]
-        out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@")
-        a_lines, a_base = a.lines(first[1], last[2]), first[1]
-        b_lines, b_base = b.lines(first[3], last[4]), first[3]
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                _emit(out, " ", a_lines[i1 - a_base : i2 - a_base])
-                continue
-            _emit(out, "-", a_lines[i1 - a_base : i2 - a_base])
-            _emit(out, "+", b_lines[j1 - b_base : j2 - b_base])
-    return "\n".join(out) + "\n"
+    return LineDiff(before, after).unified(path, context=context)
 
 
 def diff_stats(diff: str) -> tuple[int, int]:

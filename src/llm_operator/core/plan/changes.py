@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engines.diffing import LineDiff
 
 
 def digest(data: bytes | None) -> str:
@@ -37,9 +42,49 @@ class FileChange:
     # A folder delete: how many files and folders it takes (None when not counted).
     inside: tuple[int, int] | None = None
 
-    @property
+    # A change's bytes are hashed, decoded and diffed once, however many steps (the
+    # preview, the check before writing, the undo record, the landed lines) ask: big files
+    # would otherwise pay for each again. The texts and the diff are let go of once the
+    # landed lines are shown (``forget_texts``); the digests stay with the change.
+
+    @cached_property
     def before_digest(self) -> str:
         return digest(self.before)
+
+    @cached_property
+    def after_digest(self) -> str:
+        return digest(self.after)
+
+    @cached_property
+    def before_text(self) -> str | None:
+        """``before`` as text (``TextFile.decode``), "" when absent, None if not UTF-8."""
+        return _text(self.before)
+
+    @cached_property
+    def after_text(self) -> str | None:
+        """``after`` as text (``TextFile.decode``), "" when absent, None if not UTF-8."""
+        return _text(self.after)
+
+    @cached_property
+    def line_diff(self) -> LineDiff | None:
+        """The lines that differ between ``before_text`` and ``after_text``, if both are
+        text."""
+        from ..engines.diffing import LineDiff
+
+        before, after = self.before_text, self.after_text
+        return None if before is None or after is None else LineDiff(before, after)
+
+    def forget_texts(self) -> None:
+        """Let go of the decoded texts and the diff (kept digests are small): once the
+        landed lines are shown, nothing reads them again."""
+        for name in ("before_text", "after_text", "line_diff"):
+            self.__dict__.pop(name, None)
+
+    def knowing_before_text(self, text: str) -> FileChange:
+        """This change, told that ``text`` is ``TextFile.decode(before).text`` (the planner
+        decoded it already)."""
+        self.__dict__["before_text"] = text
+        return self
 
     @property
     def is_new(self) -> bool:
@@ -48,6 +93,18 @@ class FileChange:
     @property
     def is_delete(self) -> bool:
         return self.after is None
+
+
+def _text(data: bytes | None) -> str | None:
+    from ..engines.textfile import TextFile
+    from ..errors import OperatorError
+
+    if data is None:
+        return ""
+    try:
+        return TextFile.decode(data).text
+    except OperatorError:
+        return None
 
 
 @dataclass(frozen=True)

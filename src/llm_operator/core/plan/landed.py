@@ -12,20 +12,10 @@ from __future__ import annotations
 import json
 
 from ..actions.base import Outcome
-from ..engines.diffing import line_opcodes
-from ..engines.textfile import TextFile
-from ..errors import OperatorError
 from .changes import ChangeSet
 
 MAX_LANDED = 40
 MAX_WIDTH = 300
-
-
-def _text(data: bytes) -> str | None:
-    try:
-        return TextFile.decode(data).text
-    except OperatorError:
-        return None
 
 
 def _clip(line: str) -> str:
@@ -39,31 +29,27 @@ def landed_lines(changes: ChangeSet) -> list[str]:
     for change in changes.changes:
         if change.after is None or change.after == change.before:
             continue
-        after = _text(change.after)
-        before = _text(change.before) if change.before is not None else ""
-        if after is None or before is None:
+        diff = change.line_diff  # the preview's diff: worked out once
+        if diff is None:
             continue
         shown.append(f"# landed in {change.path}:")
         # Lines end at "\n" only, as fs.readSlice counts them. The diff engine sets the
         # common head and tail aside first, so an insertion among repeated lines (a
         # closing brace, a blank line) is shown where it was made, and stays fast however
         # big the file and far apart the changes.
-        new = after.split("\n")
-        if not after or after.endswith("\n"):
-            new.pop()
-        for tag, i1, i2, j1, j2 in line_opcodes(before, after):
+        total = diff.after.total
+        for tag, i1, i2, j1, j2 in diff.opcodes:
             if tag == "equal":
                 continue
             if tag == "delete":
-                where = f"before line {j1 + 1}" if j1 < len(new) else "at the end"
+                where = f"before line {j1 + 1}" if j1 < total else "at the end"
                 shown.append(f"# {i2 - i1} line(s) removed {where}")
                 continue
-            for number in range(j1, j2):
-                if numbered < MAX_LANDED:
-                    shown.append(f"{number + 1}: {_clip(new[number])}")
-                    numbered += 1
-                else:
-                    rest += 1
+            told = max(0, min(j2 - j1, MAX_LANDED - numbered))
+            for number, line in enumerate(diff.new_lines(j1, j1 + told), start=j1):
+                shown.append(f"{number + 1}: {_clip(line)}")
+            numbered += told
+            rest += j2 - j1 - told
     if rest:
         shown.append(f"# ... and {rest} more changed line(s): fs.readSlice shows them")
     return shown
@@ -72,6 +58,8 @@ def landed_lines(changes: ChangeSet) -> list[str]:
 def with_landed(outcome: Outcome, changes: ChangeSet) -> Outcome:
     """``outcome`` whose details also show what landed."""
     lines = landed_lines(changes)
+    for change in changes.changes:  # a big file's texts need not outlive the run
+        change.forget_texts()
     if not outcome.ok or not lines:
         return outcome
     details = outcome.details or ""

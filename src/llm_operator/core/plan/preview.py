@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from ..engines.textfile import TextFile
 from ..visible import hidden_note, shown, shown_lines
 from ..wording import counted
 
@@ -82,15 +81,6 @@ class ChangePreview:
         return tuple(lines)
 
 
-def _text(data: bytes | None) -> str | None:
-    if data is None:
-        return ""
-    try:
-        return TextFile.decode(data).text
-    except Exception:
-        return None
-
-
 def _note(change: FileChange, badge: Badge, text: str) -> ChangePreview:
     return ChangePreview(
         change.path,
@@ -105,7 +95,7 @@ def _note(change: FileChange, badge: Badge, text: str) -> ChangePreview:
 
 
 def preview_change(change: FileChange) -> ChangePreview:
-    from ..engines.diffing import diff_stats, unified_diff
+    from ..engines.diffing import diff_stats
 
     badge: Badge = "deleted" if change.is_delete else ("new" if change.is_new else "edited")
     if change.before_is_dir:
@@ -116,12 +106,12 @@ def preview_change(change: FileChange) -> ChangePreview:
         return _note(change, badge, f"folder {change.path}/ will go to the trash with {what}")
     if change.before_is_symlink:
         return _note(change, badge, f"symlink {change.path} will be removed")
-    before, after = _text(change.before), _text(change.after)
-    if before is None or after is None:
+    lines = change.line_diff  # decoded and diffed once for the preview and the result
+    if lines is None:
         size = len(change.before or b"")
         return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
-    diff = unified_diff(before, after, change.path)
-    hidden = hidden_note(after) if change.after is not None else None
+    diff = lines.unified(change.path)
+    hidden = hidden_note(lines.after.text) if change.after is not None else None
     if change.is_new and not diff:
         return _note(change, badge, f"new empty file {change.path}")
     added, removed = diff_stats(diff)

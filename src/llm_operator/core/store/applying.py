@@ -42,7 +42,7 @@ from pathlib import Path, PosixPath
 from typing import Protocol
 
 from ..errors import OperatorError
-from ..plan.changes import ChangeSet, FileChange, digest
+from ..plan.changes import ChangeSet, FileChange
 from . import atomic
 from .atomic import TEMP_NAME
 from .fsaccess import DIR_FLAGS, Spot, locate
@@ -343,15 +343,18 @@ def _check_fresh(workspace: Workspace, change: FileChange) -> _Target:
                 raise ValueError(f"a delete without previewed bytes: {path}")
             expected = "nothing"
         else:
-            expected = f"a file of {len(change.before)} bytes ({change.before_digest})"
+            # The digest only names the bytes in a refusal; the bytes themselves are compared.
+            expected = f"a file of {len(change.before)} bytes"
             if found == "a file":
                 assert info is not None
                 if info.st_size != len(change.before):
                     found = f"a file of {info.st_size} bytes"
-                elif digest(read_file_at(spot.dir_fd, spot.name)) == change.before_digest:
+                elif read_file_at(spot.dir_fd, spot.name) == change.before:
                     found = expected
                 else:
                     found = f"a file of {info.st_size} bytes with other content"
+            if found != expected:
+                expected += f" ({change.before_digest})"
         if found != expected:
             raise _stale(path, expected, found)
         if change.is_delete and found == "a folder":

@@ -23,7 +23,7 @@ import sqlite3
 from collections.abc import Callable, Collection
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..plan.changes import FileChange, digest
 from ..protocol.encoder import without_surrogates
@@ -37,8 +37,10 @@ from .batch_records import (
     read_info,
 )
 from .database import StateStore, guarded
-from .undoing import UndoReport, undo_last
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .undoing import UndoReport
 
 __all__ = ["BatchChange", "BatchCommand", "BatchInfo", "BatchRecorder", "Journal", "UndoReport"]
 
@@ -47,10 +49,17 @@ MAX_BATCHES = 50
 Commit = Callable[[sqlite3.Connection], None]
 
 
-def node_to_json(saved: SavedEntry, blobs: dict[str, bytes]) -> dict[str, Any]:
-    """``saved`` as JSON; the bytes of its files go to ``blobs`` under their digest."""
+def node_to_json(
+    saved: SavedEntry, blobs: dict[str, bytes], planned: FileChange | None = None
+) -> dict[str, Any]:
+    """``saved`` as JSON; the bytes of its files go to ``blobs`` under their digest.
+    ``planned``: the change whose ``before`` the saved file was found to hold, if any (its
+    digest is then not worked out again)."""
     if isinstance(saved, SavedFile):
-        name = digest(saved.data)
+        if planned is not None and planned.before == saved.data:
+            name = planned.before_digest
+        else:
+            name = digest(saved.data)
         blobs[name] = saved.data
         return {"type": "file", "mode": saved.mode, "blob": name}
     if isinstance(saved, SavedLink):
@@ -100,7 +109,7 @@ class BatchRecorder(Recorder):
             "deleted" if change.is_delete else "created" if saved is None else "edited"
         )
         blobs: dict[str, bytes] = {}
-        node = None if saved is None else node_to_json(saved, blobs)
+        node = None if saved is None else node_to_json(saved, blobs, change)
         command_id, action = self._command or (None, None)
         self._seq += 1
         shown = without_surrogates(change.path)
@@ -121,7 +130,7 @@ class BatchRecorder(Recorder):
                     shown,
                     kind,
                     None if node is None else json.dumps(node, ensure_ascii=True),
-                    digest(change.after),
+                    change.after_digest,
                     json.dumps(list(created_dirs), ensure_ascii=True),
                 ),
             )
@@ -227,4 +236,6 @@ class Journal:
         return next((b for b in self.batches() if not b.undone), None)
 
     def undo_last(self, workspace: Workspace, force: bool = False) -> UndoReport:
+        from .undoing import undo_last  # lazy: a run that writes never undoes
+
         return undo_last(self.store, workspace, force=force)

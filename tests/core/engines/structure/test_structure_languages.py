@@ -137,3 +137,37 @@ def test_importing_the_package_does_not_import_tree_sitter() -> None:
         "assert 'tree_sitter' in sys.modules, 'never parsed'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_every_name_of_the_package_is_found_in_its_module() -> None:
+    code = (
+        "import sys, llm_operator.core.engines.structure as s\n"
+        "assert set(s.__all__) == set(s._HOMES), set(s.__all__) ^ set(s._HOMES)\n"
+        "assert not [m for m in sys.modules if m.startswith(s.__name__ + '.')], 'eager'\n"
+        "for name in s.__all__:\n"
+        "    assert getattr(s, name) is getattr(sys.modules[s.__name__ + '.' + s._HOMES[name]],"
+        " name)\n"
+        "try:\n"
+        "    s.no_such_name\n"
+        "except AttributeError:\n"
+        "    pass\n"
+        "else:\n"
+        "    raise AssertionError('an unknown name was found')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_grammar_is_loaded_without_the_language_pack_package() -> None:
+    code = (
+        "import sys\n"
+        "from llm_operator.core.engines.structure import read_structure\n"
+        "read_structure(b'def f():\\n    return 1\\n', 'a.py', ['def f'])\n"
+        "assert 'tree_sitter' in sys.modules, 'never parsed'\n"
+        "assert 'tree_sitter_language_pack' not in sys.modules, 'the whole pack'\n"
+        "from tree_sitter_language_pack import get_language\n"
+        "from llm_operator.core.engines.structure.source import grammar_of\n"
+        "ours, theirs = grammar_of('python'), get_language('python')\n"
+        "assert (ours.name, ours.abi_version, ours.node_kind_count) == "
+        "(theirs.name, theirs.abi_version, theirs.node_kind_count)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -23,6 +23,7 @@ Invariants:
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -52,13 +53,48 @@ def parser_for(language: str) -> Parser:
     parser = parsers.get(language)
     if parser is None:
         from tree_sitter import Parser
-        from tree_sitter_language_pack import get_language
 
-        grammar = _LANGUAGES.get(language)
-        if grammar is None:
-            grammar = _LANGUAGES[language] = get_language(cast(Any, language))
-        parser = parsers[language] = Parser(grammar)
+        parser = parsers[language] = Parser(grammar_of(language))
     return parser
+
+
+def grammar_of(language: str) -> Language:
+    """The grammar of ``language``, loaded once per process."""
+    grammar = _LANGUAGES.get(language)
+    if grammar is None:
+        grammar = _LANGUAGES[language] = _load_grammar(language)
+    return grammar
+
+
+def _load_grammar(language: str) -> Language:
+    """The language pack's compiled grammar of ``language``, loaded by itself: importing
+    the pack's package loads three other grammars and importlib.resources first, a good
+    part of a structure command's start. Any surprise in the pack's layout falls back to
+    the pack's own ``get_language``."""
+    import importlib.machinery
+    import importlib.util
+
+    from tree_sitter import Language
+
+    pack = importlib.util.find_spec("tree_sitter_language_pack")
+    folders = pack.submodule_search_locations if pack is not None else None
+    for folder in folders or ():
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = f"{folder}/bindings/{language}{suffix}"
+            name = f"tree_sitter_language_pack.bindings.{language}"
+            loader = importlib.machinery.ExtensionFileLoader(name, path)
+            spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+            if spec is None or not os.path.isfile(path):
+                continue
+            try:
+                module = importlib.util.module_from_spec(spec)
+                loader.exec_module(module)
+                return Language(module.language())
+            except (ImportError, OSError, AttributeError, TypeError, ValueError):
+                break
+    from tree_sitter_language_pack import get_language
+
+    return get_language(cast(Any, language))
 
 
 def let_others_run() -> None:
@@ -276,11 +312,10 @@ def empty_python_blocks(source: Source) -> list[dict[str, Any]]:
     if source.spec.name != "python":
         return []
     from tree_sitter import Query, QueryCursor
-    from tree_sitter_language_pack import get_language
 
     query = _QUERIES.get("python")
     if query is None:
-        query = _QUERIES["python"] = Query(get_language("python"), "(block) @block")
+        query = _QUERIES["python"] = Query(grammar_of("python"), "(block) @block")
     found = []
     for block in QueryCursor(query).captures(source.root).get("block", []):
         if block.start_byte == block.end_byte and block.parent is not None:

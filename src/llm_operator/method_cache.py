@@ -1,0 +1,112 @@
+"""The methods ``dataclasses`` writes for each class, compiled once per installation and
+Python version instead of at every start of the command line.
+
+``@dataclass`` writes each class's ``__init__``, ``__repr__``, ``__eq__``... as source text
+and compiles it while the class is created. A short ``exec`` run creates dozens of such
+classes, and those compilations are a good part of its start-up. ``install`` gives the
+``dataclasses`` module an ``exec`` that looks the text up in a table of code objects
+first. The table is kept beside the package's bytecode (``__pycache__``, one file per
+interpreter cache tag, bytecode magic number and optimization level) and written back at
+exit when a run compiled new text, the way Python keeps ``.pyc`` files: never under
+``PYTHONDONTWRITEBYTECODE``, and silently not where the folder cannot be written.
+
+A code object is found by the exact text it was compiled from (with the same name and
+flags as ``exec`` would use), so it is the very code ``exec`` would have made; a table that
+cannot be read, or holds anything but text and code, is ignored as a whole.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import contextlib
+import dataclasses
+import marshal
+import os
+import sys
+import types
+from typing import Any
+
+MAX_ENTRIES = 4000  # past this, the table keeps only what the last run used
+_installed: list[_Methods] = []
+
+
+def table_path() -> str | None:
+    """Where this interpreter's table is kept (None: no bytecode cache tag)."""
+    import _frozen_importlib_external  # always loaded: the import system itself
+
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    # The bytecode's magic number too, as a .pyc checks it: a code object is only read back
+    # by the interpreter that could have written it.
+    magic = _frozen_importlib_external.MAGIC_NUMBER.hex()
+    name = f"dataclass-methods.{tag}.{magic}.opt{sys.flags.optimize}.marshal"
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", name)
+
+
+def _read(path: str) -> dict[str, types.CodeType]:
+    try:
+        with open(path, "rb") as handle:
+            table = marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(table, dict) or not all(
+        isinstance(text, str) and isinstance(code, types.CodeType) for text, code in table.items()
+    ):
+        return {}
+    return table
+
+
+class _Methods:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.codes = _read(path)
+        self.used: set[str] = set()
+        self.compiled = False
+
+    def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
+        """``exec`` as ``dataclasses`` calls it, with compiled text looked up first."""
+        if globals is None:  # as exec would: the caller's globals, the dataclasses module's
+            globals = vars(dataclasses)
+        if isinstance(source, str):
+            code = self.codes.get(source)
+            if code is None:
+                code = compile(source, "<string>", "exec", dont_inherit=True)
+                self.codes[source] = code
+                self.compiled = True
+            self.used.add(source)
+            source = code
+        builtins.exec(source, globals, locals)
+
+    def save(self) -> None:
+        """Write the table back if this run compiled new text (never on any error)."""
+        if not self.compiled or sys.dont_write_bytecode:
+            return
+        table = self.codes
+        if len(table) > MAX_ENTRIES:
+            table = {text: code for text, code in table.items() if text in self.used}
+        temp = f"{self.path}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            data = marshal.dumps(table)
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            os.replace(temp, self.path)
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+
+
+def install() -> None:
+    """Use the table for every dataclass created from now on in this process (once)."""
+    path = table_path()
+    if _installed or path is None:
+        return
+    methods = _Methods(path)
+    _installed.append(methods)
+    dataclasses.exec = methods.exec  # type: ignore[attr-defined]  # shadows the builtin
+    atexit.register(methods.save)
