@@ -95,6 +95,7 @@ def main_window_shot(workspace: Path, out: Path) -> None:
     try:
         settings = Settings.load()
         settings.show_history = True
+        settings.clipboard_hint_seen = True
         state = Path(os.environ["LLM_OPERATOR_STATE_DIR"])
         window = MainWindow(settings, state_dir=state, workspace=workspace)
         window.setWindowIcon(app_icon())
@@ -117,6 +118,21 @@ def main_window_shot(workspace: Path, out: Path) -> None:
         window.paste.set_text(reply)
         window.run_reply()
         wait_for(lambda: not window.flow.busy)
+        # The same reply pasted again, with a patch whose context is not in the file: the
+        # picture shows repeats counted apart (not run again) and a long error wrapped.
+        stale_patch = (
+            "--- a/src/app.py\n+++ b/src/app.py\n@@ -4,2 +4,2 @@\n"
+            ' def greet(name):\n-    return "Hi " + name\n+    return f"Hi {name}"\n'
+        )
+        again = "\n".join(
+            [reply, command("patch-1", "fs.patch", path="src/app.py", patch_b64=b64(stale_patch))]
+        )
+        window.paste.set_text(again)
+        window.run_reply()
+        wait_for(lambda: not window.flow.busy)
+        failed = window.paste.rows.get(3)
+        if failed is not None:
+            window.paste.table.setCurrentItem(failed)
         settle()
         window.grab().save(str(out / "main-window.png"))
         window.close()

@@ -117,3 +117,20 @@ def test_no_secret_byte_reaches_the_history(
     assert "(the diff of a secret-looking file is not kept in the history)" in page
     assert "SECRET" not in page
     assert "          2 + gamma" in page  # other files' diffs stay
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_a_pasted_again_reply_is_counted_as_repeats_in_the_history_as_in_the_status(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    window = make_window(workspace)
+    text = reply(
+        command("w1", "fs.write", path="new.txt", text="one\n"),
+        command("r1", "fs.read", path="missing.txt"),
+    )
+    paste_and_run(qtbot, window, text)
+    paste_and_run(qtbot, window, text)
+    assert entries(window) == [
+        "2 commands: 1 ok, 1 failed, 0 rejected \u00b7 undoable",
+        "1 command: 0 ok, 1 failed, 0 rejected; 1 repeated, not run again",
+    ]

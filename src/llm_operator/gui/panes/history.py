@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...core.actions.base import Outcome
 from ...core.errors import OperatorError
+from ...core.plan.earlier import rejected_by_user, tally, verdicts
 from ...core.protocol.encoder import Result
 from ...core.protocol.readable import ReadableFormatError
 from ...core.protocol.result_reader import read_results
@@ -36,7 +37,7 @@ from ..row_style import RowStyle
 
 if TYPE_CHECKING:
     from ...core.plan.preview import ChangePreview
-    from ...core.plan.session import Decision, Run, RunItem
+    from ...core.plan.session import Decision, Run
     from ...core.store.history import StoredRun
     from ...core.store.workspace import Workspace
     from ..undo_source import BatchSummary
@@ -110,48 +111,6 @@ class RunRecord:
         return page
 
 
-@dataclass(frozen=True)
-class RunCounts:
-    ok: int
-    failed: int
-    rejected: int
-
-    def describe(self) -> str:
-        total = self.ok + self.failed + self.rejected
-        counts = f"{self.ok} ok, {self.failed} failed, {self.rejected} rejected"
-        return f"{counted(total, 'command')}: {counts}"
-
-
-def rejected_by_user(item: RunItem, decisions: dict[int, Decision]) -> bool:
-    """Whether ``item``'s result is the user's rejection.
-
-    A declined secret-looking failure is not: its result is the failure itself, sent
-    without the quoted text, so it counts (and reads) as that failure.
-    """
-    if item.pending is None:
-        return False
-    decision = decisions.get(item.index)
-    if decision is not None and decision.approved:
-        return False
-    reveal = item.pending.reveal
-    return reveal is None or reveal.rejected is None
-
-
-def count_run(run: Run, decisions: dict[int, Decision]) -> RunCounts:
-    """A command the user rejected is rejected, not failed."""
-    ok = failed = rejected = 0
-    for item in run.items:
-        if item.result is None:
-            continue
-        if rejected_by_user(item, decisions):
-            rejected += 1
-        elif item.result.ok:
-            ok += 1
-        else:
-            failed += 1
-    return RunCounts(ok, failed, rejected)
-
-
 def sources_of(run: Run, decisions: dict[int, Decision]) -> dict[str, ResultSource]:
     sources = {}
     for item in run.items:
@@ -187,7 +146,7 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
         changes += [(len(page.lines), preview) for preview in pending.previews]
     sources = sources_of(run, decisions)
     return RunRecord(
-        count_run(run, decisions).describe(),
+        tally(verdicts(run, decisions)).describe(),
         page,
         results=result_page(results, sources),
         ids=tuple((result.id, result.ok) for result in results),
