@@ -117,7 +117,10 @@ def _file_size_limit() -> int | None:
 
 def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> StoreError:
     """Name what went wrong in the terms of the ERR_ registry (no absolute paths)."""
-    text = f"{exc} {_folder_state(folder)}".lower()
+    # An OS error's text names its file: only its reason is read, so a folder named
+    # "fullstack" or "locked" says nothing about why the store failed.
+    said = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+    text = f"{said} {_folder_state(folder)}".lower()
     if isinstance(exc, sqlite3.DatabaseError) and (
         "not a database" in text or "malformed" in text or "corrupt" in text
     ):
