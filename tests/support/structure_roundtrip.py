@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from llm_operator.core.engines import structure
 from llm_operator.core.engines.structure.boundaries import owns_lines, structure_range
@@ -186,7 +187,14 @@ def _rename_word(src: Source, candidate: Candidate, text: str) -> str | None:
     return None
 
 
-def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rates:
+def trip_file(
+    path: str,
+    data: bytes,
+    max_definitions: int | None = None,
+    sample: Callable[[list[Any]], list[Any]] | None = None,
+) -> Rates:
+    """The trip over one file; ``max_definitions`` spreads that many definitions evenly
+    over the file, ``sample`` picks the definitions to trip (a seeded sample)."""
     rates = Rates(files=1)
     try:
         src = load_source(data, path)
@@ -202,6 +210,8 @@ def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rat
         # An even spread over the file, so the test stays quick on long files.
         stride = len(definitions) / max_definitions
         definitions = [definitions[int(i * stride)] for i in range(max_definitions)]
+    if sample is not None:
+        definitions = sample(definitions)
     for levels, candidate, parent in definitions:
         rates.definitions += 1
         outcome = _trip_one(path, data, src, levels, candidate, parent, base_errors, rates)

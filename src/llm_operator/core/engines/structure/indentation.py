@@ -10,7 +10,8 @@
   (tabs against spaces) or width, and the file's unit is not among the content's steps,
   is each level converted to the file's unit.
 - Lines inside multi-line string literals are never changed: a string's value is not
-  indentation. When the shift would have moved such lines, a warning says so.
+  indentation. When the shift would have moved such lines, a warning says so (the
+  plan carries it, so it is read before approval).
   Whitespace-only lines stay as given.
 """
 
@@ -266,6 +267,9 @@ def rebase(
     # Directives inside the structure (``#if DEBUG`` at column 0 in a method) do not set
     # its base; a structure that is itself a directive (``#define``) does. Comments at
     # column 0 (code commented out in a method) are kept at column 0 the same way.
+    # So is a code line written at column 0 inside an indented structure (a Ruby
+    # ``<<-EOF`` opening a heredoc flush left in a method): placed there on purpose.
+    indented = bool(indent_of(lines[first_code])) if lines else False
     directives = frozenset(
         i
         for i, line in enumerate(lines)
@@ -273,6 +277,7 @@ def rebase(
         and (
             (spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#"))
             or i in flush_comments
+            or (indented and i not in verbatim and line.strip() and not indent_of(line))
         )
     )
     code = [
@@ -319,11 +324,11 @@ def rebase(
             {
                 "type": "STRING_NOT_REINDENTED",
                 "message": (
-                    f"{moved_strings} line(s) inside multi-line string literals were left as "
-                    f"they were ({describe(prefix)} base indentation) while the code around "
-                    f"them moved to {describe(indent)}: re-indenting them would change the "
-                    "strings' values. Check them and adjust the text if the strings should "
-                    "follow the code."
+                    f"{moved_strings} line(s) inside multi-line string literals keep their "
+                    f"indentation ({describe(prefix)} base) while the code around them moves "
+                    f"to {describe(indent)}: re-indenting them would change the strings' "
+                    "values. Check them and adjust the text if the strings should follow the "
+                    "code."
                 ),
                 "details": {"lines": moved_strings},
             },
