@@ -360,6 +360,14 @@ def _trip_text(
         record("replace_text", False, exc.code)  # type: ignore[operator]
 
 
+def _body_of(node: Node) -> str | None:
+    """The type of the nearest container-like ancestor (a body, a list, a block)."""
+    parent = node.parent
+    while parent is not None and parent.type.startswith("preproc"):
+        parent = parent.parent
+    return parent.type if parent is not None else None
+
+
 def _trip_delete_insert(
     path: str,
     data: bytes,
@@ -385,6 +393,13 @@ def _trip_delete_insert(
         if parent_levels:
             scope = resolve(after_src, parent_levels)[0].candidate.node
         kids = children(after_src, scope)
+        # Beside a structure of its own body (a Go ``for`` over a ``[]struct {...}`` holds
+        # the struct's fields and the loop's statements): none left, no place to anchor,
+        # so no trip to count.
+        kin_bodies = [k for k in kids if _body_of(k.node) == _body_of(candidate.node)]
+        if kids and not kin_bodies:
+            return
+        kids = kin_bodies
         if not kids:
             record("delete_insert", True)  # type: ignore[operator]
             return
