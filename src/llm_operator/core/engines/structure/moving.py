@@ -88,8 +88,10 @@ def _anchor(
         # fields, a statement to the end of the block.
         kin = [k for k in kids if _container_of(dst, k.node) == moving_container]
         alone = moving is not None and [k.node for k in kin] == [moving.match.candidate.node]
-        if alone and len(kids) > 1 and moving is not None:
-            # Its body holds nothing else: the other body is not its place.
+        # Its body holds nothing else: another body is not its place, nor is the file
+        # around the body that holds the top level (a JSON file's object).
+        wrapped = container is None and moving is not None and _parent_of(moving) != dst.root
+        if alone and (len(kids) > 1 or wrapped) and moving is not None:
             where = "the file" if container is None else quote(container.first_line)
             raise _invalid(
                 f"{quote(moving.match.candidate.first_line)} is alone in its body in {where}; "
@@ -135,6 +137,10 @@ def _anchor(
         "closing line); use position 'before' or 'after' a structure instead.",
         dest_target=levels,
     )
+
+
+def _parent_of(moving: Located) -> Node | None:
+    return moving.match.candidate.node.parent
 
 
 def _container_of(source: Source, node: Node) -> str | None:
