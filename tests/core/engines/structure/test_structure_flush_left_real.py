@@ -31,3 +31,19 @@ def test_a_flush_left_heredoc_opener_stays_at_column_0_when_its_method_moves() -
     assert tail.startswith("\ndef content_for_tempfile(io, file, name)\n  length = ::File.stat")
     assert "\n<<-EOF\n--#{MULTIPART_BOUNDARY}\\r\n" in tail
     assert tail.endswith("#{io.read}\\r\nEOF\nend\n")
+
+
+def test_a_line_indented_its_own_way_keeps_it_when_its_method_moves_in_its_file() -> None:
+    # jsoup's Elements.java is indented with spaces; one constructor's body line is
+    # four spaces then a tab. Moved to the end of its class, the line keeps both.
+    name = "java/jsoup-select-Elements.java"
+    data = (REAL / name).read_bytes()
+    parent = ["public class Elements extends Nodes<Element> {"]
+    target = [*parent, "public Elements(Element... elements) {"]
+    moved = move_structure(data, name, target, "end", dest_target=parent)
+    after = moved.new_source.decode("utf-8")
+    assert after.endswith(
+        "    public Elements(Element... elements) {\n"
+        "    \tsuper(Arrays.asList(elements));\n    }\n}\n"
+    ), after[-200:]
+    assert not [w for w in moved.result["warnings"] if w["type"] == "INDENTATION_INCONSISTENT"]

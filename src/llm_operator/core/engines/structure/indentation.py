@@ -239,9 +239,19 @@ def _convert(relative: str, unit: str, file_unit: str) -> str:
 
 
 def rebase(
-    content: str, indent: str, file_unit: str, spec: LanguageSpec, *, moved: bool = False
+    content: str,
+    indent: str,
+    file_unit: str,
+    spec: LanguageSpec,
+    *,
+    moved: bool = False,
+    content_unit: str | None = None,
 ) -> Rebased:
     """``content`` shifted onto ``indent``.
+
+    ``content_unit`` is the unit of the file the content comes from (a move): it decides
+    the conversion instead of the steps measured in the content, so a line indented
+    its own way (spaces then a tab, in a file of spaces) keeps it within its own file.
 
     ``moved`` content is text taken from a file: its string literals keep every byte.
     Content given by the sender is written relative to its own base, so an indented
@@ -293,7 +303,7 @@ def rebase(
         frozenset(literal),
         spec.block_openers,
     )
-    unit = _content_unit(steps)
+    unit = _content_unit(steps) if content_unit is None else content_unit
     convert = unit is not None and unit != file_unit and file_unit not in steps
     if moved and unit is not None:
         # Moved text keeps its widths (the file's own choice); only tabs against spaces
@@ -333,7 +343,13 @@ def rebase(
                 "details": {"lines": moved_strings},
             },
         )
-    return Rebased(out, verbatim | frozenset(strings) | frozenset(literal), notes)
+    # Lines that keep their own mix of tabs and spaces are the file's as they were.
+    own = frozenset(
+        i
+        for i, line in enumerate(out)
+        if not convert and moved and ("\t" in indent_of(line)) != ("\t" in file_unit)
+    )
+    return Rebased(out, verbatim | frozenset(strings) | frozenset(literal) | own, notes)
 
 
 def _mixes_styles(code: list[str]) -> bool:

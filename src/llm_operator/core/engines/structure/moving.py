@@ -215,7 +215,8 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
         if measured
         else detect_unit(body[moving.start : moving.end + 1])
     )
-    block = rebase(text, anchor.indent, unit, dst.spec, moved=True)
+    own_unit = detect_unit(src.lines, src) if same or measured else None
+    block = rebase(text, anchor.indent, unit, dst.spec, moved=True, content_unit=own_unit)
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
         gap = separation(dst, anchor.match, block.lines)
