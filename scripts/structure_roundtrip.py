@@ -4,8 +4,8 @@
         [--max-files N] [--max-definitions N] [--seed S] [--timeout SECONDS]
         [--language go] [--failures 20] [--quiet]
 
-A SOURCE is a git repository (bare or not; files are read from HEAD with ``git cat-file``)
-or a plain folder of files. ``--data`` adds tests/data/structure_real.
+A SOURCE is a git repository (bare or not; files are read from HEAD with ``git cat-file``),
+a plain folder of files or one file. ``--data`` adds tests/data/structure_real.
 
 Per file it prints one line as soon as the file is done (language, definitions tried,
 failures, seconds, or the timeout), so a long run shows its progress and keeps what it
@@ -180,6 +180,9 @@ def _candidates(args: argparse.Namespace) -> Iterator[tuple[str, int, Callable[[
     for source in args.sources:
         if _is_git(source):
             yield from _git_files(source)
+        elif Path(source).is_file():
+            file = Path(source)
+            yield file.name, file.stat().st_size, file.read_bytes
         else:
             folders.append(Path(source))
     for folder in folders:

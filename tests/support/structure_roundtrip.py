@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from llm_operator.core.engines import structure
 from llm_operator.core.engines.structure.boundaries import owns_lines, structure_range
+from llm_operator.core.engines.structure.moving import _container_of, _foreign
 from llm_operator.core.engines.structure.separators import list_members
 from llm_operator.core.engines.structure.source import load_source, reparse
 from llm_operator.core.engines.structure.targeting import (
@@ -360,14 +361,6 @@ def _trip_text(
         record("replace_text", False, exc.code)  # type: ignore[operator]
 
 
-def _body_of(node: Node) -> str | None:
-    """The type of the nearest container-like ancestor (a body, a list, a block)."""
-    parent = node.parent
-    while parent is not None and parent.type.startswith("preproc"):
-        parent = parent.parent
-    return parent.type if parent is not None else None
-
-
 def _trip_delete_insert(
     path: str,
     data: bytes,
@@ -396,7 +389,10 @@ def _trip_delete_insert(
         # Beside a structure of its own body (a Go ``for`` over a ``[]struct {...}`` holds
         # the struct's fields and the loop's statements): none left, no place to anchor,
         # so no trip to count.
-        kin_bodies = [k for k in kids if _body_of(k.node) == _body_of(candidate.node)]
+        body = _container_of(src, candidate.node)
+        kin_bodies = [
+            k for k in kids if body is None or not _foreign(after_src, k.node, scope, body)
+        ]
         if kids and not kin_bodies:
             return
         kids = kin_bodies
@@ -406,8 +402,11 @@ def _trip_delete_insert(
         # Beside a structure of its own kind (an enum constant among the constants, not
         # before the enum's fields), as a person would put it back.
         kin = [k for k in kids if k.node.type == kind]
+        # With none of its kind left (a Kotlin file's only class), after the last
+        # structure (its imports), not before the first (its package line).
+        after = not kin
         kin = kin or [k for k in kids if list_members(after_src, k.node) is None] or kids
-        kids = [kin[0]]
+        kids = [kin[-1] if after else kin[0]]
         neighbour: list[str] = [*parent_levels, kids[0].keys[0][:50].rstrip()]
         spans = [
             m["line_range_inclusive"][0]
@@ -416,9 +415,8 @@ def _trip_delete_insert(
         if len(spans) > 1:
             first_row = structure_range(after_src, kids[0].node)[0] + 1
             neighbour = Target(neighbour, occurrence=spans.index(first_row) + 1)
-        back = structure.insert_before_structure(
-            removed, path, neighbour, textwrap.dedent(text)
-        ).new_source
+        insert = structure.insert_after_structure if after else structure.insert_before_structure
+        back = insert(removed, path, neighbour, textwrap.dedent(text)).new_source
     except OperatorError as exc:
         # A neighbour sharing its line with other code cannot anchor an insert: no trip.
         ok = exc.code == "ERR_TARGET_SHARES_LINE"

@@ -2,7 +2,8 @@
 fields in its header and the loop's statements in its block (urfave/cli's
 suggestions_test.go, tests/data/structure_real). A field moved to the end of the ``for``
 stays among the fields; a statement goes to the end of the block; a lone field is
-already at its end and is not put among the statements."""
+already at its end and is not put among the statements. A part nested in a body is no
+other body: a Kotlin file's imports are part of the file (koin's MockParameter.kt)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,11 @@ def test_a_lone_field_is_already_at_its_end() -> None:
         )
     assert caught.value.code == "ERR_INVALID_POSITION"
     assert "'provided, expected string' is alone in its body" in str(caught.value)
+
+
+def test_a_kotlin_class_moved_to_the_files_end_stays_after_the_imports() -> None:
+    name = "kotlin/koin-parameter-MockParameter.kt"
+    data = (DATA / "structure_real" / name).read_bytes()
+    moved = move_structure(data, name, ["class MockParameter("], "end", dest_target=[])
+    assert not load_source(moved.new_source, name).errors
+    assert moved.new_source == data

@@ -86,7 +86,8 @@ def _anchor(
         # A parent with two bodies (a Go ``for`` over a ``[]struct { ... }``: the struct's
         # fields in its header, statements in its block): a field goes to the end of the
         # fields, a statement to the end of the block.
-        kin = [k for k in kids if _container_of(dst, k.node) == moving_container]
+        scope = dst.root if container is None else container.node
+        kin = [k for k in kids if not _foreign(dst, k.node, scope, moving_container)]
         alone = moving is not None and [k.node for k in kin] == [moving.match.candidate.node]
         # Its body holds nothing else: another body is not its place, nor is the file
         # around the body that holds the top level (a JSON file's object).
@@ -143,16 +144,35 @@ def _parent_of(moving: Located) -> Node | None:
     return moving.match.candidate.node.parent
 
 
-def _container_of(source: Source, node: Node) -> str | None:
-    """The type of the container holding ``node``, looking through preprocessor blocks
-    (a member under ``#if`` still belongs to the class body)."""
+def _holder(source: Source, node: Node) -> Node | None:
+    """The container holding ``node``, looking through preprocessor blocks (a member
+    under ``#if`` still belongs to the class body)."""
     parent = node.parent
     while parent is not None:
         kind = parent.type
         if kind in source.spec.containers and not kind.startswith("preproc"):
-            return kind
+            return parent
         parent = parent.parent
     return None
+
+
+def _container_of(source: Source, node: Node) -> str | None:
+    holder = _holder(source, node)
+    return None if holder is None else holder.type
+
+
+def _foreign(source: Source, node: Node, scope: Node, kind: str) -> bool:
+    """Whether ``node`` sits in another body of ``scope`` than one of type ``kind``: not
+    in such a body, nor in a part nested in one (a Kotlin file's import list is part of
+    the file; a Go ``for``'s struct fields are no part of its block)."""
+    at = _holder(source, node)
+    while at is not None:
+        if at.type == kind:
+            return False
+        if at == scope:
+            return True
+        at = at.parent
+    return True
 
 
 def move_structure(
@@ -219,7 +239,7 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
     block = rebase(text, anchor.indent, unit, dst.spec, moved=True, content_unit=own_unit)
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
-        gap = separation(dst, anchor.match, block.lines)
+        gap = separation(dst, anchor.match, block.lines, moving.match.candidate.node.type)
     elif anchor.span is not None:
         # Markdown blocks need a blank line around them to stay separate blocks.
         gap = 1 if dst.spec.name == "markdown" else 0
