@@ -47,3 +47,20 @@ def test_a_line_indented_its_own_way_keeps_it_when_its_method_moves_in_its_file(
         "    \tsuper(Arrays.asList(elements));\n    }\n}\n"
     ), after[-200:]
     assert not [w for w in moved.result["warnings"] if w["type"] == "INDENTATION_INCONSISTENT"]
+
+
+def test_a_tab_indented_method_in_a_file_of_spaces_keeps_its_tabs_at_its_own_depth() -> None:
+    # SwiftyJSON's example view controller: one method indented with tabs among methods
+    # indented with spaces. Moved to the end of its class (the same depth), every line
+    # keeps its own indentation.
+    name = "swift/SwiftyJSON-Example-ViewController.swift"
+    data = (REAL / name).read_bytes()
+    parent = ["class ViewController: UITableViewController {"]
+    moved = move_structure(
+        data, name, [*parent, "override func viewDidLoad() {"], "end", dest_target=parent
+    )
+    after = moved.new_source.decode("utf-8")
+    assert not load_source(moved.new_source, name).errors
+    assert after.endswith(
+        '\toverride func viewDidLoad() {\n\t\ttitle = "SwiftyJSON(\\(json.type))"\n\t}\n}\n'
+    ), after[-200:]

@@ -54,3 +54,18 @@ def test_a_kotlin_class_moved_to_the_files_end_stays_after_the_imports() -> None
     moved = move_structure(data, name, ["class MockParameter("], "end", dest_target=[])
     assert not load_source(moved.new_source, name).errors
     assert moved.new_source == data
+
+
+def test_the_only_member_of_an_object_in_a_call_is_not_moved_out_of_it() -> None:
+    # zod's map.test.ts: ``z.string().refine(..., { message: "..." })`` inside
+    # ``const map = z.map(``. The object's member is alone in its body; the end of the
+    # ``const`` is outside the object.
+    name = "typescript/zod-tests-map.test.ts"
+    data = (DATA / "structure_real" / name).read_bytes()
+    parent = ['test("dirty", async () => {', "const map = z.map("]
+    with pytest.raises(OperatorError) as caught:
+        move_structure(
+            data, name, [*parent, 'message: "Keys must be uppercase",'], "end", dest_target=parent
+        )
+    assert caught.value.code == "ERR_INVALID_POSITION"
+    assert "is alone in its body in 'const map = z.map('" in str(caught.value)

@@ -298,6 +298,15 @@ def rebase(
     if _mixes_styles(code):
         return _rebase_mixed(lines, indent, file_unit, verbatim, frozenset(literal), directives)
     prefix = _common_indent([indent_of(line) for line in code])
+    width = len(file_unit) if "\t" not in file_unit else 4
+    if (
+        moved
+        and ("\t" in prefix) != ("\t" in indent)
+        and _depth(prefix, width) == _depth(indent, width)
+    ):
+        # Moved to its own depth in a file that mixes tabs and spaces: every line keeps
+        # its own indentation.
+        indent = prefix
     steps = opener_steps(
         [line if i not in verbatim else "" for i, line in enumerate(lines)],
         frozenset(literal),

@@ -92,6 +92,11 @@ def _anchor(
         # Its body holds nothing else: another body is not its place, nor is the file
         # around the body that holds the top level (a JSON file's object).
         wrapped = container is None and moving is not None and _parent_of(moving) != dst.root
+        if container is not None and span is not None and moving is not None:
+            # A body that does not close on the parent's last line (an object literal
+            # inside a call's arguments): the parent's closing line is not its end.
+            holder = _holder(dst, moving.match.candidate.node)
+            wrapped = holder is not None and holder.end_point.row != span[1]
         if alone and (len(kids) > 1 or wrapped) and moving is not None:
             where = "the file" if container is None else quote(container.first_line)
             raise _invalid(
