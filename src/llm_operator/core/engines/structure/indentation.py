@@ -313,7 +313,11 @@ def rebase(
         spec.block_openers,
     )
     unit = _content_unit(steps) if content_unit is None else content_unit
-    convert = unit is not None and unit != file_unit and file_unit not in steps
+    # YAML's levels are free (a mapping in a list item aligns with the text after its
+    # "- "): converting them from one unit to another would change the structure.
+    convert = (
+        unit is not None and unit != file_unit and file_unit not in steps and spec.name != "yaml"
+    )
     if moved and unit is not None:
         # Moved text keeps its widths (the file's own choice); only tabs against spaces
         # (another file's style) are converted.
