@@ -407,7 +407,8 @@ def _trip_delete_insert(
         after = not kin
         kin = kin or [k for k in kids if list_members(after_src, k.node) is None] or kids
         kids = [kin[-1] if after else kin[0]]
-        neighbour: list[str] = [*parent_levels, kids[0].keys[0][:50].rstrip()]
+        key = kids[0].keys[0] if kids[0].keys else kids[0].first_line
+        neighbour: list[str] = [*parent_levels, key[:50].rstrip()]
         spans = [
             m["line_range_inclusive"][0]
             for m in structure.read_structure(removed, path, neighbour)["matches"]
