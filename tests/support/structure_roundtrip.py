@@ -379,6 +379,12 @@ def _trip_delete_insert(
         record("delete_insert", False, f"delete {exc.code}")  # type: ignore[operator]
         return
     parent_levels = levels[:-1]
+    if parent_levels and any(
+        found.candidate.def_row == candidate.def_row for found in resolve(src, parent_levels)
+    ):
+        # A Markdown section with no heading is named by its first block: without that
+        # block it has another name, so there is no parent to put it back into.
+        return
     # Re-find the parent in the edited file, then its first child, to insert before it.
     try:
         after_src = load_source(removed, path)
