@@ -69,3 +69,16 @@ def test_the_only_member_of_an_object_in_a_call_is_not_moved_out_of_it() -> None
         )
     assert caught.value.code == "ERR_INVALID_POSITION"
     assert "is alone in its body in 'const map = z.map('" in str(caught.value)
+
+
+def test_a_member_does_not_move_into_another_object_of_the_same_parent() -> None:
+    # zod's v3 transformer.test.ts: ``z.object({ id: ... }).parse({ id: 5 })`` under
+    # ``expect(() =>``. The one-line ``{ id: 5 }`` is another object, not the moved
+    # member's body.
+    name = "typescript/zod-v3-tests-transformer.test.ts"
+    data = (DATA / "structure_real" / name).read_bytes()
+    parent = ['test("sync coercion async error", async () => {', "expect(() =>"]
+    with pytest.raises(OperatorError) as caught:
+        move_structure(data, name, [*parent, "id: asyncNumberToString,"], "end", dest_target=parent)
+    assert caught.value.code == "ERR_INVALID_POSITION"
+    assert "'id: asyncNumberToString,' is alone in its body" in str(caught.value)

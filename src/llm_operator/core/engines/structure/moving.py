@@ -88,6 +88,11 @@ def _anchor(
         # fields, a statement to the end of the block.
         scope = dst.root if container is None else container.node
         kin = [k for k in kids if not _foreign(dst, k.node, scope, moving_container)]
+        own = _holder(dst, moving.match.candidate.node) if moving is not None else None
+        if own is not None and _within(own, scope):
+            # Another body of the same kind in the parent (``.parse({ id: 5 })`` beside
+            # the object holding the moved member) is not the moved structure's either.
+            kin = [k for k in kin if not _twin(_holder(dst, k.node), own)]
         alone = moving is not None and [k.node for k in kin] == [moving.match.candidate.node]
         # Its body holds nothing else: another body is not its place, nor is the file
         # around the body that holds the top level (a JSON file's object).
@@ -159,6 +164,15 @@ def _holder(source: Source, node: Node) -> Node | None:
             return parent
         parent = parent.parent
     return None
+
+
+def _within(node: Node, scope: Node) -> bool:
+    return scope.start_byte <= node.start_byte and node.end_byte <= scope.end_byte
+
+
+def _twin(holder: Node | None, own: Node) -> bool:
+    """Another body of the same kind as ``own``."""
+    return holder is not None and holder != own and holder.type == own.type
 
 
 def _container_of(source: Source, node: Node) -> str | None:
