@@ -26,11 +26,13 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from llm_operator.core.engines import structure
 from llm_operator.core.engines.structure.boundaries import owns_lines, structure_range
+from llm_operator.core.engines.structure.moving import _container_of, _foreign
 from llm_operator.core.engines.structure.separators import list_members
 from llm_operator.core.engines.structure.source import load_source, reparse
 from llm_operator.core.engines.structure.targeting import (
@@ -186,7 +188,14 @@ def _rename_word(src: Source, candidate: Candidate, text: str) -> str | None:
     return None
 
 
-def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rates:
+def trip_file(
+    path: str,
+    data: bytes,
+    max_definitions: int | None = None,
+    sample: Callable[[list[Any]], list[Any]] | None = None,
+) -> Rates:
+    """The trip over one file; ``max_definitions`` spreads that many definitions evenly
+    over the file, ``sample`` picks the definitions to trip (a seeded sample)."""
     rates = Rates(files=1)
     try:
         src = load_source(data, path)
@@ -202,6 +211,8 @@ def trip_file(path: str, data: bytes, max_definitions: int | None = None) -> Rat
         # An even spread over the file, so the test stays quick on long files.
         stride = len(definitions) / max_definitions
         definitions = [definitions[int(i * stride)] for i in range(max_definitions)]
+    if sample is not None:
+        definitions = sample(definitions)
     for levels, candidate, parent in definitions:
         rates.definitions += 1
         outcome = _trip_one(path, data, src, levels, candidate, parent, base_errors, rates)
@@ -368,6 +379,12 @@ def _trip_delete_insert(
         record("delete_insert", False, f"delete {exc.code}")  # type: ignore[operator]
         return
     parent_levels = levels[:-1]
+    if parent_levels and any(
+        found.candidate.def_row == candidate.def_row for found in resolve(src, parent_levels)
+    ):
+        # A Markdown section with no heading is named by its first block: without that
+        # block it has another name, so there is no parent to put it back into.
+        return
     # Re-find the parent in the edited file, then its first child, to insert before it.
     try:
         after_src = load_source(removed, path)
@@ -375,15 +392,29 @@ def _trip_delete_insert(
         if parent_levels:
             scope = resolve(after_src, parent_levels)[0].candidate.node
         kids = children(after_src, scope)
+        # Beside a structure of its own body (a Go ``for`` over a ``[]struct {...}`` holds
+        # the struct's fields and the loop's statements): none left, no place to anchor,
+        # so no trip to count.
+        body = _container_of(src, candidate.node)
+        kin_bodies = [
+            k for k in kids if body is None or not _foreign(after_src, k.node, scope, body)
+        ]
+        if kids and not kin_bodies:
+            return
+        kids = kin_bodies
         if not kids:
             record("delete_insert", True)  # type: ignore[operator]
             return
         # Beside a structure of its own kind (an enum constant among the constants, not
         # before the enum's fields), as a person would put it back.
         kin = [k for k in kids if k.node.type == kind]
+        # With none of its kind left (a Kotlin file's only class), after the last
+        # structure (its imports), not before the first (its package line).
+        after = not kin
         kin = kin or [k for k in kids if list_members(after_src, k.node) is None] or kids
-        kids = [kin[0]]
-        neighbour: list[str] = [*parent_levels, kids[0].keys[0][:50].rstrip()]
+        kids = [kin[-1] if after else kin[0]]
+        key = kids[0].keys[0] if kids[0].keys else kids[0].first_line
+        neighbour: list[str] = [*parent_levels, key[:50].rstrip()]
         spans = [
             m["line_range_inclusive"][0]
             for m in structure.read_structure(removed, path, neighbour)["matches"]
@@ -391,9 +422,8 @@ def _trip_delete_insert(
         if len(spans) > 1:
             first_row = structure_range(after_src, kids[0].node)[0] + 1
             neighbour = Target(neighbour, occurrence=spans.index(first_row) + 1)
-        back = structure.insert_before_structure(
-            removed, path, neighbour, textwrap.dedent(text)
-        ).new_source
+        insert = structure.insert_after_structure if after else structure.insert_before_structure
+        back = insert(removed, path, neighbour, textwrap.dedent(text)).new_source
     except OperatorError as exc:
         # A neighbour sharing its line with other code cannot anchor an insert: no trip.
         ok = exc.code == "ERR_TARGET_SHARES_LINE"

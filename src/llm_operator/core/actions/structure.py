@@ -182,6 +182,26 @@ def _warning_note(result: dict[str, Any]) -> str:
     return f"; warnings: {', '.join(kinds)} (see details)" if kinds else ""
 
 
+def _plan_notes(rel: str, result: dict[str, Any]) -> tuple[str, ...]:
+    """The warnings of a planned edit, said before approval: what the edit cannot keep
+    (string literals that stay while the code moves), what it leaves odd (inconsistent
+    indentation, an emptied body) or broken. Errors the file had before are not news."""
+    notes: list[str] = []
+    for found in result.get("warnings") or []:
+        if not isinstance(found, dict) or found.get("type") == "PARSE_ERRORS_ELSEWHERE":
+            continue
+        if found.get("type") == "SYNTAX_BROKEN":
+            errors = (found.get("details") or {}).get("errors") or []
+            lines = ", ".join(str(e.get("line")) for e in errors[:5] if isinstance(e, dict))
+            notes.append(
+                f"{visible_name(rel)} will no longer parse after this change (errors at "
+                f"line {lines}); reject it or fix it with another edit."
+            )
+        else:
+            notes.append(str(found.get("message", "")))
+    return tuple(note for note in notes if note)
+
+
 def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
     return f"{verb} in {visible_name(rel)}{_warning_note(result)}"
 
@@ -244,7 +264,8 @@ def _plan_edit(
     outcome = Outcome(True, summary, json.dumps(result))
     if edit.new_source == before:
         return outcome
-    return Plan(ChangeSet((FileChange(rel, before, edit.new_source),)), outcome)
+    change = FileChange(rel, before, edit.new_source)
+    return Plan(ChangeSet((change,)), outcome, _plan_notes(rel, result))
 
 
 def run_replace(ctx: ActionContext, fields: ContentFields) -> Result:
@@ -370,7 +391,7 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
     changes = [change for change in changes if change.before != change.after]
     if not changes:
         return outcome
-    return Plan(ChangeSet(tuple(changes)), outcome)
+    return Plan(ChangeSet(tuple(changes)), outcome, _plan_notes(rel, result))
 
 
 ACTIONS = (

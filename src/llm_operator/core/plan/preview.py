@@ -293,4 +293,6 @@ def describe_pending(item: Described) -> str:
     for preview in item.previews:
         lines += [f"-- {shown(line)}" for line in preview.review]
         lines.append(shown_lines(preview.diff.rstrip("\n")))
+    # What the change cannot keep or leaves odd is read before the answer, not after.
+    lines += [f"note: {shown(note)}" for note in item.plan.notes]
     return "\n".join(lines)

@@ -73,6 +73,9 @@ def structure_range(source: Source, node: Node) -> tuple[int, int]:
     start = node.start_point.row
     end = _trailing_comment_end(source, node, end_row(node))
     lines = source.lines
+    # A Markdown section with no heading begins at the blank line before its text.
+    while start < end and not lines[start].strip():
+        start += 1
     while end > start:
         if not lines[end].strip():
             end -= 1

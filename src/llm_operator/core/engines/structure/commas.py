@@ -37,6 +37,13 @@ def fix_commas(text: str) -> str:
     after_key = False
     while at < len(text):
         char = text[at]
+        if text.startswith(("//", "/*"), at):
+            # A comment is copied as it is: a member commented out (``// "x": {},``) is
+            # no member, its comma no separator.
+            end = _skip_blank(text, at)
+            out.append(text[at:end])
+            at = end
+            continue
         if char == '"':
             end = at + 1
             while end < len(text) and text[end] != '"':

@@ -10,7 +10,8 @@
   (tabs against spaces) or width, and the file's unit is not among the content's steps,
   is each level converted to the file's unit.
 - Lines inside multi-line string literals are never changed: a string's value is not
-  indentation. When the shift would have moved such lines, a warning says so.
+  indentation. When the shift would have moved such lines, a warning says so (the
+  plan carries it, so it is read before approval).
   Whitespace-only lines stay as given.
 """
 
@@ -238,9 +239,19 @@ def _convert(relative: str, unit: str, file_unit: str) -> str:
 
 
 def rebase(
-    content: str, indent: str, file_unit: str, spec: LanguageSpec, *, moved: bool = False
+    content: str,
+    indent: str,
+    file_unit: str,
+    spec: LanguageSpec,
+    *,
+    moved: bool = False,
+    content_unit: str | None = None,
 ) -> Rebased:
     """``content`` shifted onto ``indent``.
+
+    ``content_unit`` is the unit of the file the content comes from (a move): it decides
+    the conversion instead of the steps measured in the content, so a line indented
+    its own way (spaces then a tab, in a file of spaces) keeps it within its own file.
 
     ``moved`` content is text taken from a file: its string literals keep every byte.
     Content given by the sender is written relative to its own base, so an indented
@@ -266,6 +277,9 @@ def rebase(
     # Directives inside the structure (``#if DEBUG`` at column 0 in a method) do not set
     # its base; a structure that is itself a directive (``#define``) does. Comments at
     # column 0 (code commented out in a method) are kept at column 0 the same way.
+    # So is a code line written at column 0 inside an indented structure (a Ruby
+    # ``<<-EOF`` opening a heredoc flush left in a method): placed there on purpose.
+    indented = bool(indent_of(lines[first_code])) if lines else False
     directives = frozenset(
         i
         for i, line in enumerate(lines)
@@ -273,6 +287,7 @@ def rebase(
         and (
             (spec.name in _DIRECTIVE_LANGUAGES and line.lstrip().startswith("#"))
             or i in flush_comments
+            or (indented and i not in verbatim and line.strip() and not indent_of(line))
         )
     )
     code = [
@@ -283,13 +298,26 @@ def rebase(
     if _mixes_styles(code):
         return _rebase_mixed(lines, indent, file_unit, verbatim, frozenset(literal), directives)
     prefix = _common_indent([indent_of(line) for line in code])
+    width = len(file_unit) if "\t" not in file_unit else 4
+    if (
+        moved
+        and ("\t" in prefix) != ("\t" in indent)
+        and _depth(prefix, width) == _depth(indent, width)
+    ):
+        # Moved to its own depth in a file that mixes tabs and spaces: every line keeps
+        # its own indentation.
+        indent = prefix
     steps = opener_steps(
         [line if i not in verbatim else "" for i, line in enumerate(lines)],
         frozenset(literal),
         spec.block_openers,
     )
-    unit = _content_unit(steps)
-    convert = unit is not None and unit != file_unit and file_unit not in steps
+    unit = _content_unit(steps) if content_unit is None else content_unit
+    # YAML's levels are free (a mapping in a list item aligns with the text after its
+    # "- "): converting them from one unit to another would change the structure.
+    convert = (
+        unit is not None and unit != file_unit and file_unit not in steps and spec.name != "yaml"
+    )
     if moved and unit is not None:
         # Moved text keeps its widths (the file's own choice); only tabs against spaces
         # (another file's style) are converted.
@@ -319,16 +347,22 @@ def rebase(
             {
                 "type": "STRING_NOT_REINDENTED",
                 "message": (
-                    f"{moved_strings} line(s) inside multi-line string literals were left as "
-                    f"they were ({describe(prefix)} base indentation) while the code around "
-                    f"them moved to {describe(indent)}: re-indenting them would change the "
-                    "strings' values. Check them and adjust the text if the strings should "
-                    "follow the code."
+                    f"{moved_strings} line(s) inside multi-line string literals keep their "
+                    f"indentation ({describe(prefix)} base) while the code around them moves "
+                    f"to {describe(indent)}: re-indenting them would change the strings' "
+                    "values. Check them and adjust the text if the strings should follow the "
+                    "code."
                 ),
                 "details": {"lines": moved_strings},
             },
         )
-    return Rebased(out, verbatim | frozenset(strings) | frozenset(literal), notes)
+    # Lines that keep their own mix of tabs and spaces are the file's as they were.
+    own = frozenset(
+        i
+        for i, line in enumerate(out)
+        if not convert and moved and ("\t" in indent_of(line)) != ("\t" in file_unit)
+    )
+    return Rebased(out, verbatim | frozenset(strings) | frozenset(literal) | own, notes)
 
 
 def _mixes_styles(code: list[str]) -> bool:

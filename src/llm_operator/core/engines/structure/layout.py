@@ -62,8 +62,12 @@ def observed_gap(source: Source, match: Match) -> int | None:
     return None
 
 
-def separation(source: Source, match: Match, content: list[str]) -> int:
-    """How many blank lines to put between the target and new content beside it."""
+def separation(source: Source, match: Match, content: list[str], kind: str | None = None) -> int:
+    """How many blank lines to put between the target and new content beside it.
+
+    ``kind`` is the node type of the content when known (a moved structure): a block of
+    several lines beside a structure of another kind (a class after the imports) is set
+    apart by a blank line even where the target's own kind has none between them."""
     spec = source.spec
     if spec.pep8 and (
         match.candidate.node.type in spec.def_types or content_is_definition(content)
@@ -71,6 +75,8 @@ def separation(source: Source, match: Match, content: list[str]) -> int:
         return 2 if match.parent is None else 1
     gap = observed_gap(source, match)
     if gap is not None:
+        if kind is not None and kind != match.candidate.node.type and len(content) > 1:
+            gap = max(gap, 1)
         return min(gap, 2)
     start, end = structure_range(source, match.candidate.node)
     return 1 if len(content) > 1 or end > start else 0

@@ -9,7 +9,7 @@ reported is where the structure really ends up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import OperatorError, quote
 from .boundaries import indent_of, structure_range
@@ -26,6 +26,9 @@ from .separators import (
 )
 from .source import UNCHANGED, Source, end_row, load_source, refuse_errors_in
 from .targeting import Candidate, Match, Target, children, structure_at_row
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 POSITIONS = ("before", "after", "start", "end")
 _CLOSERS = ("}", "end", "</", ")", "]")
@@ -63,6 +66,7 @@ def _anchor(
     levels: list[str],
     moving: Located | None,
     moving_in_list: bool = False,
+    moving_container: str | None = None,
 ) -> Anchor:
     if position in ("before", "after"):
         found = locate(dst, levels, "move_structure (destination)")
@@ -78,6 +82,35 @@ def _anchor(
         kids = children(dst, container.node)
     else:
         kids = children(dst, dst.root)
+    if moving_container is not None:
+        # A parent with two bodies (a Go ``for`` over a ``[]struct { ... }``: the struct's
+        # fields in its header, statements in its block): a field goes to the end of the
+        # fields, a statement to the end of the block.
+        scope = dst.root if container is None else container.node
+        kin = [k for k in kids if not _foreign(dst, k.node, scope, moving_container)]
+        own = _holder(dst, moving.match.candidate.node) if moving is not None else None
+        if own is not None and _within(own, scope):
+            # Another body of the same kind in the parent (``.parse({ id: 5 })`` beside
+            # the object holding the moved member) is not the moved structure's either.
+            kin = [k for k in kin if not _twin(_holder(dst, k.node), own)]
+        alone = moving is not None and [k.node for k in kin] == [moving.match.candidate.node]
+        # Its body holds nothing else: another body is not its place, nor is the file
+        # around the body that holds the top level (a JSON file's object).
+        wrapped = container is None and moving is not None and _parent_of(moving) != dst.root
+        if container is not None and span is not None and moving is not None:
+            # A body that does not close on the parent's last line (an object literal
+            # inside a call's arguments): the parent's closing line is not its end.
+            holder = _holder(dst, moving.match.candidate.node)
+            wrapped = holder is not None and holder.end_point.row != span[1]
+        if alone and (len(kids) > 1 or wrapped) and moving is not None:
+            where = "the file" if container is None else quote(container.first_line)
+            raise _invalid(
+                f"{quote(moving.match.candidate.first_line)} is alone in its body in {where}; "
+                f"it is already at its {position}.",
+                position=position,
+                dest_target=levels,
+            )
+        kids = kin or kids
     if moving is not None:
         kids = [k for k in kids if k.node != moving.match.candidate.node]
     if moving_in_list:
@@ -117,6 +150,50 @@ def _anchor(
     )
 
 
+def _parent_of(moving: Located) -> Node | None:
+    return moving.match.candidate.node.parent
+
+
+def _holder(source: Source, node: Node) -> Node | None:
+    """The container holding ``node``, looking through preprocessor blocks (a member
+    under ``#if`` still belongs to the class body)."""
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind in source.spec.containers and not kind.startswith("preproc"):
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _within(node: Node, scope: Node) -> bool:
+    return scope.start_byte <= node.start_byte and node.end_byte <= scope.end_byte
+
+
+def _twin(holder: Node | None, own: Node) -> bool:
+    """Another body of the same kind as ``own``."""
+    return holder is not None and holder != own and holder.type == own.type
+
+
+def _container_of(source: Source, node: Node) -> str | None:
+    holder = _holder(source, node)
+    return None if holder is None else holder.type
+
+
+def _foreign(source: Source, node: Node, scope: Node, kind: str) -> bool:
+    """Whether ``node`` sits in another body of ``scope`` than one of type ``kind``: not
+    in such a body, nor in a part nested in one (a Kotlin file's import list is part of
+    the file; a Go ``for``'s struct fields are no part of its block)."""
+    at = _holder(source, node)
+    while at is not None:
+        if at.type == kind:
+            return False
+        if at == scope:
+            return True
+        at = at.parent
+    return True
+
+
 def move_structure(
     source: bytes,
     path: str,
@@ -148,7 +225,8 @@ def move_structure(
     else:
         dst = load_source(dest_source, dest_path or path)
     in_list = list_members(src, moving.match.candidate.node) is not None
-    anchor = _anchor(dst, position, levels, moving if same else None, in_list)
+    container = _container_of(src, moving.match.candidate.node)
+    anchor = _anchor(dst, position, levels, moving if same else None, in_list, container)
     if (
         same
         and anchor.span is not None
@@ -176,10 +254,11 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
         if measured
         else detect_unit(body[moving.start : moving.end + 1])
     )
-    block = rebase(text, anchor.indent, unit, dst.spec, moved=True)
+    own_unit = detect_unit(src.lines, src) if same or measured else None
+    block = rebase(text, anchor.indent, unit, dst.spec, moved=True, content_unit=own_unit)
     dest_body, dest_newline = split_body(dst)
     if anchor.match is not None:
-        gap = separation(dst, anchor.match, block.lines)
+        gap = separation(dst, anchor.match, block.lines, moving.match.candidate.node.type)
     elif anchor.span is not None:
         # Markdown blocks need a blank line around them to stay separate blocks.
         gap = 1 if dst.spec.name == "markdown" else 0

@@ -243,7 +243,10 @@ def _insert(
     src = load_source(source, path)
     text = prepare_content(content)
     body, final_newline = split_body(src)
-    unit = detect_unit(src.lines, src)
+    # A file with no indented line says nothing about its unit: the content keeps its own.
+    measured = any(line.strip() and line[0] in " \t" for line in src.lines)
+    own = None if measured else local_unit(text.split("\n"), src.spec)
+    unit = own or detect_unit(src.lines, src)
     if target:
         operation = "insert_after_structure" if after else "insert_before_structure"
         located: Located | None = locate(src, target, operation)

@@ -201,7 +201,11 @@ def children(source: Source, node: Node) -> list[Candidate]:
             and child.type not in spec.non_structures
             and (spec.structure_types is None or child.type in spec.structure_types)
         ):
-            found.append(make_candidate(source, child))
+            candidate = make_candidate(source, child)
+            if spec.name == "markdown" and not candidate.first_line.strip():
+                # A section of blank lines only (the gap under front matter): no text.
+                continue
+            found.append(candidate)
         else:
             stack.append(_named_children(child))
     return _outermost(found)
