@@ -158,13 +158,13 @@ def test_the_dialog_only_renders_previews_made_in_the_worker(
 
     main = threading.get_ident()
     diffed_on: list[bool] = []
-    original = diffing.unified_diff
+    original = diffing.LineDiff.unified
 
-    def recording(*args: object, **kwargs: object) -> str:
+    def recording(self: diffing.LineDiff, path: str, *, context: int = 3) -> str:
         diffed_on.append(threading.get_ident() == main)
-        return original(*args, **kwargs)  # type: ignore[arg-type]
+        return original(self, path, context=context)
 
-    monkeypatch.setattr(diffing, "unified_diff", recording)
+    monkeypatch.setattr(diffing.LineDiff, "unified", recording)
     window = make_window(workspace)
 
     def approve() -> None:

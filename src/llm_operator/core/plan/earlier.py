@@ -12,63 +12,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ..store.database import StoreError
-from ..store.rejections import Rejection, digest, lookup, update
 from ..wording import counted
+from .session import rejected_by_user
 
 if TYPE_CHECKING:
-    from ..store.database import StateStore
+    from ..store.rejections import Rejection
     from .session import Decision, Run, RunItem
 
 OK = "ok"
 FAILED = "failed"
 REJECTED = "rejected"
 REPEATED = "repeated"
-
-
-def rejected_before(store: StateStore | None, item: RunItem) -> Rejection | None:
-    """The user's earlier rejection of ``item`` (same id, same content), if one is kept.
-    A store that cannot be read costs only this note."""
-    if store is None or not item.fingerprint:
-        return None
-    try:
-        found = lookup(store, item.id)
-    except StoreError:
-        return None
-    same = found is not None and found.fingerprint == digest(item.fingerprint)
-    return found if same else None
-
-
-def rejected_by_user(item: RunItem, decisions: Mapping[int, Decision]) -> bool:
-    """Whether ``item``'s result is the user's rejection (a declined secret-looking
-    failure is not: its result is that failure, sent without the quoted text)."""
-    if item.pending is None:
-        return False
-    decision = decisions.get(item.index)
-    if decision is not None and decision.approved:
-        return False
-    reveal = item.pending.reveal
-    return reveal is None or reveal.rejected is None
-
-
-def keep_rejections(store: StateStore | None, run: Run, decisions: Mapping[int, Decision]) -> None:
-    """Remember the commands the user rejected in ``run``; forget those that now ran ok."""
-    if store is None:
-        return
-    rejected: list[tuple[str, str, str]] = []
-    done: list[str] = []
-    for item in run.items:
-        if item.result is None or item.result.repeat or not item.fingerprint:
-            continue
-        if rejected_by_user(item, decisions):
-            decision = decisions.get(item.index)
-            rejected.append((item.id, item.fingerprint, decision.reason if decision else ""))
-        elif item.result.ok:
-            done.append(item.id)
-    try:
-        update(store, rejected, done)
-    except StoreError:
-        return  # only the "rejected before" note of a later run is lost
 
 
 @dataclass(frozen=True)

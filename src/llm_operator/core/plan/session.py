@@ -427,9 +427,10 @@ class Session:
     def _asked_again(self, entry: RunItem) -> None:
         """Mark a pending command the user rejected before (same id and content); its
         review says so (a note of the plan: the review shows a plan's notes)."""
-        from .earlier import rejected_before
+        from ..store.rejections import earlier_rejection
 
-        found = rejected_before(self.state.store if self.state is not None else None, entry)
+        store = self.state.store if self.state is not None else None
+        found = earlier_rejection(store, entry.id, entry.fingerprint)
         if found is None or entry.pending is None:
             return
         from dataclasses import replace
@@ -591,10 +592,31 @@ class Session:
             results = self._commit(run, writer)
         finally:
             writer.release()
-        from .earlier import keep_rejections
-
-        keep_rejections(self.state.store if self.state is not None else None, run, decisions)
+        self._keep_rejections(run, decisions)
         return results
+
+    def _keep_rejections(self, run: Run, decisions: Mapping[int, Decision]) -> None:
+        """Remember the commands the user rejected in ``run`` (a later run asks them again
+        saying so); forget those that now ran ok."""
+        store = self.state.store if self.state is not None else None
+        if store is None:
+            return
+        from ..store.rejections import update
+
+        rejected: list[tuple[str, str, str]] = []
+        done: list[str] = []
+        for item in run.items:
+            if item.result is None or item.result.repeat or not item.fingerprint:
+                continue
+            if rejected_by_user(item, decisions):
+                decision = decisions.get(item.index)
+                rejected.append((item.id, item.fingerprint, decision.reason if decision else ""))
+            elif item.result.ok:
+                done.append(item.id)
+        try:
+            update(store, rejected, done)
+        except StoreError:
+            return  # only the "rejected before" note of a later run is lost
 
     def _execute_items(
         self,
@@ -863,6 +885,18 @@ def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
         else:
             summary = f"{summary.rstrip('.')} (moved to {note})"
     return Outcome(outcome.ok, summary, outcome.details)
+
+
+def rejected_by_user(item: RunItem, decisions: Mapping[int, Decision]) -> bool:
+    """Whether ``item``'s result is the user's rejection (a declined secret-looking
+    failure is not: its result is that failure, sent without the quoted text)."""
+    if item.pending is None:
+        return False
+    decision = decisions.get(item.index)
+    if decision is not None and decision.approved:
+        return False
+    reveal = item.pending.reveal
+    return reveal is None or reveal.rejected is None
 
 
 def _as_repeat(outcome: Outcome, at: float | None = None) -> Outcome:

@@ -86,6 +86,11 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+def has_batch_column(db: sqlite3.Connection) -> bool:
+    """Whether the runs table names each run's batch (stores made before it did not)."""
+    return any(row[1] == "batch" for row in db.execute("PRAGMA table_info(runs)"))
+
+
 class StoreError(OperatorError):
     """The state store could not be opened, read or written."""
 
@@ -221,9 +226,7 @@ class StateStore:
                     f"the state store was written by a newer version of the app (schema "
                     f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
                 )
-            from .history import add_run_batch_column
-
-            add_run_batch_column(self)
+            self._add_run_batch_column()
             return
         with self.transaction():
             for statement in _SCHEMA.split(";"):
@@ -235,6 +238,18 @@ class StateStore:
                     from .migration import import_json_state
 
                     import_json_state(db, self.folder)
+
+    def _add_run_batch_column(self) -> None:
+        """Stores made before runs named their batch get the column (a nullable one: an
+        older app keeps reading and writing them). Where the store cannot be written the
+        history simply shows no undo state."""
+        with contextlib.suppress(sqlite3.Error):
+            with self.reading() as db:
+                if has_batch_column(db):
+                    return
+            with self.transaction() as db:
+                if not has_batch_column(db):
+                    db.execute("ALTER TABLE runs ADD COLUMN batch INTEGER")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

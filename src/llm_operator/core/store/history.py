@@ -9,14 +9,13 @@ files the user let through (the batch writer drops those details before recordin
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..protocol.encoder import without_surrogates
-from .database import StateStore, guarded
+from .database import StateStore, guarded, has_batch_column
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -54,22 +53,6 @@ class StoredRun:
     newest_undoable: bool = False  # the batch an undo would undo now
 
 
-def _has_batch_column(db: sqlite3.Connection) -> bool:
-    return any(row[1] == "batch" for row in db.execute("PRAGMA table_info(runs)"))
-
-
-def add_run_batch_column(store: StateStore) -> None:
-    """Stores made before runs named their batch get the column (a nullable one: an older
-    app keeps reading and writing them). Where the store cannot be written the history
-    simply shows no undo state."""
-    with contextlib.suppress(sqlite3.Error), store.reading() as db:
-        if _has_batch_column(db):
-            return
-        with store.transaction() as db:
-            if not _has_batch_column(db):
-                db.execute("ALTER TABLE runs ADD COLUMN batch INTEGER")
-
-
 def record_run(
     db: sqlite3.Connection, commands: int, failed: int, results: str, batch: int | None = None
 ) -> None:
@@ -79,7 +62,7 @@ def record_run(
         named: int | None = batch
     else:
         named = None
-    if _has_batch_column(db):
+    if has_batch_column(db):
         db.execute(
             "INSERT INTO runs (at, commands, failed, results, batch) VALUES (?, ?, ?, ?, ?)",
             (time.time(), commands, failed, without_surrogates(results), named),
@@ -135,7 +118,7 @@ def stored_runs(store: StateStore, limit: int = MAX_RUNS, after: int = 0) -> lis
     state of its batch (from any window or ``exec`` run of the workspace); their results
     are read one at a time with ``run_results``."""
     with guarded("read the run history"), store.reading() as db:
-        batch = "runs.batch" if _has_batch_column(db) else "NULL"
+        batch = "runs.batch" if has_batch_column(db) else "NULL"
         rows = db.execute(
             f"SELECT runs.n, runs.at, runs.commands, runs.failed, {batch}, "
             f"batches.state FROM runs LEFT JOIN batches ON batches.id = {batch} "

@@ -89,3 +89,19 @@ def update(
             "(SELECT id FROM rejections ORDER BY at DESC LIMIT ?)",
             (MAX_REJECTIONS,),
         )
+
+
+def earlier_rejection(
+    store: StateStore | None, command_id: str, fingerprint: str
+) -> Rejection | None:
+    """The user's kept rejection of this very command (same id, same content), if any. A
+    store that cannot be read costs only the "rejected before" note."""
+    if store is None or not fingerprint:
+        return None
+    from .database import StoreError
+
+    try:
+        found = lookup(store, command_id)
+    except StoreError:
+        return None
+    return found if found is not None and found.fingerprint == digest(fingerprint) else None

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 
 from ...core.actions.base import Outcome
 from ...core.errors import OperatorError
-from ...core.plan.earlier import rejected_by_user, tally, verdicts
+from ...core.plan.earlier import tally, verdicts
+from ...core.plan.session import rejected_by_user
 from ...core.protocol.encoder import Result
 from ...core.protocol.readable import ReadableFormatError
 from ...core.protocol.result_reader import read_results
