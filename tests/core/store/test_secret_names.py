@@ -33,6 +33,12 @@ from llm_operator.core.store.workspace import DEFAULT_SECRET_PATTERNS, Workspace
         "Docker.ENV",
         "infra/prod.TFVARS",
         "keys/server.ppk",
+        ".env~",  # backup, swap and autosave copies count as their originals
+        "#.env#",
+        "deploy/key.PEM.bak",
+        ".id_rsa.swp",
+        ".git/modules/lib/config",  # the config of any git folder
+        "mirror/app.git/config",
     ],
 )
 def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:
@@ -49,6 +55,10 @@ def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:
         ".github/x",
         "src/environment.ts",
         "main.tf",
+        "notes.txt~",
+        "src/config",
+        "web/modules/auth/config",
+        "backup.bak",
     ],
 )
 def test_ordinary_paths(rel: str, tmp_path: Path) -> None:
