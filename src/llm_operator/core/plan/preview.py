@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from ..engines.textfile import TextFile
+from ..engines.textfile import BOM, TextFile
 from ..visible import hidden_note, shown, shown_lines
 from ..wording import counted
 
@@ -53,6 +53,7 @@ class ChangePreview:
     executable: bool | None = None  # a patch's new mode: 100755 (True) or 100644 (False)
     hidden: str | None = None  # what invisible or control characters the new content holds
     inside: tuple[int, int] | None = None  # a folder delete: the files and folders it takes
+    breaks: str | None = None  # line breaks the diff shows that the file will not have
 
     @property
     def verb(self) -> str:
@@ -79,6 +80,8 @@ class ChangePreview:
             lines.append(f"Will make {self.path} {mode}")
         if self.hidden is not None:
             lines.append(f"Look closely: {self.hidden}, marked <U+...> wherever shown")
+        if self.breaks is not None:
+            lines.append(self.breaks)
         return tuple(lines)
 
 
@@ -89,6 +92,29 @@ def _text(data: bytes | None) -> str | None:
         return TextFile.decode(data).text
     except Exception:
         return None
+
+
+def _hidden(before: bytes | None, after: bytes | None) -> tuple[str | None, str | None]:
+    """What ``after``'s bytes hold that the diff cannot show: invisible or control
+    characters (a BOM the file did not have included), and lone carriage returns in a
+    file whose lines end otherwise. The diff reads text as fs.read does (every CR a line
+    break, the BOM dropped), so both are counted here from the bytes."""
+    if after is None:
+        return None, None
+    landed = TextFile.decode(after)
+    raw = after.decode("utf-8")
+    if before is not None and before.startswith(BOM) and landed.bom:
+        raw = raw[1:]  # the file keeps the BOM it had
+    raw = raw.replace("\r\n", "\n")
+    lone = raw.count("\r")
+    if not lone or (landed.newline == "\r" and not landed.mixed_newlines):
+        return hidden_note(raw.replace("\r", "\n")), None
+    breaks = (
+        f"Look closely: the new content holds {counted(lone, 'lone carriage return')} "
+        "(U+000D); the diff shows each as a line break, but in the file it stays inside its "
+        "line, where most editors and tools do not break it"
+    )
+    return hidden_note(raw.replace("\r", "")), breaks
 
 
 def _note(change: FileChange, badge: Badge, text: str) -> ChangePreview:
@@ -121,7 +147,7 @@ def preview_change(change: FileChange) -> ChangePreview:
         size = len(change.before or b"")
         return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
     diff = unified_diff(before, after, change.path)
-    hidden = hidden_note(after) if change.after is not None else None
+    hidden, breaks = _hidden(change.before, change.after)
     if change.is_new and not diff:
         return _note(change, badge, f"new empty file {change.path}")
     added, removed = diff_stats(diff)
@@ -134,6 +160,7 @@ def preview_change(change: FileChange) -> ChangePreview:
         diff_rows(diff),
         executable=change.executable,
         hidden=hidden,
+        breaks=breaks,
     )
 
 
