@@ -164,3 +164,30 @@ def test_a_file_keeping_its_byte_order_mark_has_no_such_line(
     (workspace / "b.txt").write_bytes(b"\xef\xbb\xbfone\n")
     run = make_session().prepare(cmd("w1", "fs.write", path="b.txt", content="two"))
     assert run.pending[0].previews[0].review == ("Will write b.txt (+1 -1)",)
+
+
+def test_a_line_that_will_look_as_before_is_named(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "users.py").write_text("ADMIN = 'jos\u00e9'\nx = 1\ny = 2\n", encoding="utf-8")
+    content = "ADMIN = 'jose\u0301'\nx = 1\ny = 2  \n"  # NFD "é"; trailing spaces
+    run = make_session().prepare(cmd("w1", "fs.write", path="users.py", content_b64=b64(content)))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.review == (
+        "Will write users.py (+2 -2)",
+        "Look closely: 2 changed lines will look as before (new line 1: the same letters "
+        "written in another Unicode form)",
+    )
+    assert "2 changed lines will look as before" in describe_pending(pending)
+
+
+def test_trailing_spaces_alone_are_named_too(make_session: Any, cmd: Any, workspace: Path) -> None:
+    (workspace / "a.md").write_text("one\ntwo\n", encoding="utf-8")
+    run = make_session().prepare(
+        cmd("w1", "fs.write", path="a.md", content_b64=b64("one\ntwo\t\n"))
+    )
+    assert run.pending[0].previews[0].review[1] == (
+        "Look closely: 1 changed line will look as before (new line 2: only its trailing "
+        "spaces or tabs differ)"
+    )
