@@ -66,8 +66,46 @@ def let_others_run() -> None:
     time.sleep(0)
 
 
+# The markdown and YAML grammars keep their open blocks (quotes, list items, indentation
+# levels) in a fixed-size scanner state that overflows past about 250 levels, and the
+# process then crashes (a segfault, every other result lost). A block can only open on
+# a line whose prefix (indentation, ">", list or sequence markers) holds at least one
+# character for every level around it (a tab may stand for two), so the prefix bounds the
+# nesting: text where it could pass MAX_NESTING is refused before the parser sees it.
+MAX_NESTING = 200
+_LOOSE_PREFIX = re.compile(rb"^[ \t>*+\-0-9.)?:]{%d,}" % (MAX_NESTING // 2), re.M)
+_PREFIX_TOKEN = {
+    "markdown": re.compile(rb"[ >]|\t|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])"),
+    "yaml": re.compile(rb" |\t|[-?:](?=[ \t])"),
+}
+
+
+def check_nesting(language: str, data: bytes) -> None:
+    """ERR_PARSER_FAILED for text that could nest deeper than its grammar survives."""
+    token = _PREFIX_TOKEN.get(language)
+    if token is None:
+        return
+    for found in _LOOSE_PREFIX.finditer(data):
+        levels, at = 1, found.start()
+        while (step := token.match(data, at)) is not None:
+            levels += 2 if step.group() == b"\t" else 1
+            at = step.end()
+        if levels > MAX_NESTING:
+            line = data.count(b"\n", 0, found.start()) + 1
+            raise OperatorError(
+                "ERR_PARSER_FAILED",
+                f"line {line} starts with {at - found.start()} characters of indentation, "
+                f"quote or list markers, so blocks there may nest up to {levels} levels; "
+                f"the {language} parser handles at most {MAX_NESTING} and deeper text "
+                "would crash it, so this text's structure cannot be read. Use the line- "
+                "or text-based actions",
+                {"line": line, "limit": MAX_NESTING, **UNCHANGED},
+            )
+
+
 def parse(language: str, data: bytes) -> Tree:
     """The tree of ``data``; off the main thread, other threads run while it is made."""
+    check_nesting(language, data)
     parser = parser_for(language)
     if len(data) <= YIELD_CHUNK or threading.current_thread() is threading.main_thread():
         return parser.parse(data)
