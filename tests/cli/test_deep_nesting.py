@@ -11,6 +11,7 @@ leave it out; the other commands of the reply still run.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from support.actions import cli
@@ -71,3 +72,57 @@ def test_deeply_nested_markdown_and_yaml_fail_alone(tmp_path: Path) -> None:
     packed = cli("pack", "--workspace", workspace, "--task", "t", "app.py")
     assert packed.returncode == 0, packed.stderr
     assert "def f():" in packed.stdout
+
+
+SLOW_SWIFT = "/*" * 3000  # 6 KB that the Swift grammar parses for minutes
+KOTLIN = "val a = " + '"${' * 1100 + '}"' * 1100 + "\n"  # its scanner aborts the process
+
+
+def test_a_parse_that_would_take_minutes_or_abort_fails_alone(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "slow.swift").write_text(SLOW_SWIFT, encoding="utf-8")
+    (workspace / "deep.kt").write_text(KOTLIN, encoding="utf-8")
+    (workspace / "app.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    reply = "\n\n".join(
+        [
+            block("o1", "fs.outline", path="slow.swift"),
+            block("o2", "fs.outline", path="deep.kt"),
+            block("tree", "fs.outline", path="."),
+            block("r1", "fs.read", path="app.py"),
+        ]
+    )
+    done = cli(
+        "exec", "--workspace", workspace, "--state-dir", tmp_path / "state", "--no", stdin=reply
+    )
+    assert done.returncode == 1, done.stderr
+    results = {result.id: result for result in parse_results(done.stdout)}
+    assert results["o1"].code == "ERR_PARSER_FAILED"
+    assert "was stopped after 2 s" in results["o1"].summary
+    assert results["o2"].code == "ERR_PARSER_FAILED"
+    assert "1100 string templates" in results["o2"].summary
+    assert results["tree"].ok
+    assert results["tree"].details is not None
+    assert "app.py (python, 2 lines)" in results["tree"].details
+    assert "2 unreadable" in results["tree"].details
+    assert results["r1"].ok
+
+
+def test_a_slow_parse_stops_when_the_reply_budget_is_spent(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "slow.swift").write_text(SLOW_SWIFT, encoding="utf-8")
+    env = {**os.environ, "LLM_OPERATOR_WORK_BUDGET": "0.3:1000000000"}
+    done = cli(
+        "exec",
+        "--workspace",
+        workspace,
+        "--state-dir",
+        tmp_path / "state",
+        "--no",
+        stdin=block("o1", "fs.outline", path="slow.swift"),
+        env=env,
+    )
+    (result,) = parse_results(done.stdout)
+    assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert result.summary.startswith("fs.outline failed (ERR_WORK_BUDGET_EXCEEDED): stopped: ")
