@@ -39,6 +39,12 @@ from llm_operator.core.store.workspace import DEFAULT_SECRET_PATTERNS, Workspace
         ".id_rsa.swp",
         ".git/modules/lib/config",  # the config of any git folder
         "mirror/app.git/config",
+        "keys/AuthKey_AB12CD34.p8",  # credentials of common tools
+        "home/.config/gh/hosts.yml",
+        "home/.my.cnf",
+        ".cargo/credentials.toml",
+        "deploy/service-account-prod.json",
+        "app-firebase-adminsdk-x1y2.json",
     ],
 )
 def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:

@@ -81,6 +81,16 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     "*.tfvars",  # Terraform variables: where its passwords and tokens are set
     "*.ppk",  # PuTTY private keys
     "secrets.*",
+    "*.p8",  # Apple's and others' PKCS#8 private keys (AuthKey_XXXX.p8)
+    ".my.cnf",  # MySQL client passwords
+    "gh/hosts.yml",  # the GitHub CLI's tokens (~/.config/gh/hosts.yml)
+    ".cargo/credentials*",
+    ".gem/credentials",
+    "application_default_credentials.json",  # gcloud's
+    "service-account*.json",  # cloud service account keys
+    "service_account*.json",
+    "*-adminsdk-*.json",  # Firebase's
+    "credentials.tfrc.json",  # Terraform Cloud's token
 )
 
 
