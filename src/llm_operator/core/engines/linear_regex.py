@@ -7,9 +7,10 @@ Invariants:
 - The syntax is RE2's (https://github.com/google/re2/wiki/Syntax): Python ``re`` syntax
   without backreferences (``\\1`` in a pattern, ``(?P=name)``), lookaround (``(?=``,
   ``(?!``, ``(?<=``, ``(?<!``), atomic groups and possessive repeats; ``\\z`` ends the text
-  (not ``\\Z``); repeat counts go up to 1000. ``\\w``, ``\\d``, ``\\s`` and ``\\b`` are
-  ASCII; ``\\pL``, ``\\pN`` and ``\\p{Greek}`` name Unicode classes. A pattern RE2 refuses
-  is ERR_INVALID_REGEX (or the caller's code) naming the construct and what to write.
+  (not ``\\Z``); repeat counts go up to 1000; at most MAX_GROUPS capturing groups.
+  ``\\w``, ``\\d``, ``\\s`` and ``\\b`` are ASCII; ``\\pL``, ``\\pN`` and ``\\p{Greek}``
+  name Unicode classes. A pattern RE2 refuses is ERR_INVALID_REGEX (or the caller's code)
+  naming the construct and what to write.
 - Patterns always run with multi-line ``^``/``$``. Matching happens on UTF-8 bytes: a text
   is encoded once per search, never once per match.
 - ``whole_word`` accepts a match only with no letter, digit (any script) or ``_`` just
@@ -61,6 +62,13 @@ _HINTS = (
     ("invalid repetition size", "repeat counts above 1000 are not supported: use + or *"),
     ("pattern too large", "the pattern is too large: make it shorter"),
 )
+
+
+# RE2 tracks every capturing group of every thread it runs, so a match costs time that
+# grows with the square of their count: 10,000 groups (21,000 characters, within one
+# command) take 40 s a match, minutes for a small file, with no point to stop between.
+# Python's re allowed 100 until 3.5; no real search or edit needs more.
+MAX_GROUPS = 100
 
 
 class PatternError(ValueError):
@@ -125,6 +133,11 @@ class LinearPattern:
             hint = next((hint for key, hint in _HINTS if reason.startswith(key)), "")
             raise PatternError(reason, hint)
         groups = plain.NumberOfCapturingGroups()
+        if groups > MAX_GROUPS:
+            raise PatternError(
+                f"the pattern has {groups} capturing groups; at most {MAX_GROUPS} are allowed",
+                "write (?:...) for a group that no \\1 or \\g<name> of the replacement names",
+            )
         names = {
             name.decode("utf-8", "replace"): index for name, index in plain.NamedCapturingGroups()
         }
