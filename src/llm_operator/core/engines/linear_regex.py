@@ -121,11 +121,19 @@ class LinearPattern:
 
     @classmethod
     def compile(
-        cls, source: str, *, case_sensitive: bool = True, whole_word: bool = False
+        cls,
+        source: str,
+        *,
+        case_sensitive: bool = True,
+        whole_word: bool = False,
+        captures: bool = True,
     ) -> LinearPattern:
-        """The compiled pattern; PatternError when RE2 refuses it."""
+        """The compiled pattern; PatternError when RE2 refuses it. Without ``captures``
+        (a search that needs where a match is, not its groups) groups cost nothing: RE2
+        then finds matches with its DFA, however many groups or repeats of them."""
         re2 = _re2()
         options = _options(case_sensitive)
+        options.never_capture = not captures
         plain = re2._re2.RE2(_encode("(?m)" + source), options)
         if not plain.ok():
             # RE2 quotes the pattern it was given: drop the (?m) added above.
