@@ -433,3 +433,15 @@ def test_a_pattern_of_thousands_of_capturing_groups_costs_no_time(ws: Path, stat
     # The edit's summary quotes the pattern; its details say why.
     said = edit_result.summary + (edit_result.details or "")
     assert "10000 capturing groups; at most 100 are allowed" in said
+
+
+def test_a_regex_edit_slow_per_match_stops_at_the_budget(ws: Path, state: Path) -> None:
+    """A repeated group costs RE2 about 20 ms a match (3,000 matches: a minute); the edit
+    looks at the budget after every regex match, not every 4,096."""
+    (ws / "a.txt").write_text(("ab" * 500 + "\n") * 3000, encoding="utf-8")
+    edit = {"op": "replaceAll", "find": "(a|b){1000}", "regex": True, "text": "x"}
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(edit)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "2:1000000000"}
+    (result,) = run_limited(ws, state, text, "--no", env=env)
+    assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert "stopped: this regex edit used up this reply's work budget" in result.summary
