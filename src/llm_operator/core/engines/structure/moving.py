@@ -9,7 +9,7 @@ reported is where the structure really ends up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...errors import OperatorError, quote
 from .boundaries import indent_of, structure_range
@@ -26,9 +26,6 @@ from .separators import (
 )
 from .source import UNCHANGED, Source, end_row, load_source, refuse_errors_in
 from .targeting import Candidate, Match, Target, children, structure_at_row
-
-if TYPE_CHECKING:
-    from tree_sitter import Node
 
 POSITIONS = ("before", "after", "start", "end")
 _CLOSERS = ("}", "end", "</", ")", "]")
@@ -66,7 +63,6 @@ def _anchor(
     levels: list[str],
     moving: Located | None,
     moving_in_list: bool = False,
-    moving_container: str | None = None,
 ) -> Anchor:
     if position in ("before", "after"):
         found = locate(dst, levels, "move_structure (destination)")
@@ -82,22 +78,6 @@ def _anchor(
         kids = children(dst, container.node)
     else:
         kids = children(dst, dst.root)
-    if moving_container is not None:
-        # A parent with two bodies (a Go ``for`` over a ``[]struct { ... }``: the struct's
-        # fields in its header, statements in its block): a field goes to the end of the
-        # fields, a statement to the end of the block.
-        kin = [k for k in kids if _container_of(dst, k.node) == moving_container]
-        alone = moving is not None and [k.node for k in kin] == [moving.match.candidate.node]
-        if alone and len(kids) > 1 and moving is not None:
-            # Its body holds nothing else: the other body is not its place.
-            where = "the file" if container is None else quote(container.first_line)
-            raise _invalid(
-                f"{quote(moving.match.candidate.first_line)} is alone in its body in {where}; "
-                f"it is already at its {position}.",
-                position=position,
-                dest_target=levels,
-            )
-        kids = kin or kids
     if moving is not None:
         kids = [k for k in kids if k.node != moving.match.candidate.node]
     if moving_in_list:
@@ -137,18 +117,6 @@ def _anchor(
     )
 
 
-def _container_of(source: Source, node: Node) -> str | None:
-    """The type of the container holding ``node``, looking through preprocessor blocks
-    (a member under ``#if`` still belongs to the class body)."""
-    parent = node.parent
-    while parent is not None:
-        kind = parent.type
-        if kind in source.spec.containers and not kind.startswith("preproc"):
-            return kind
-        parent = parent.parent
-    return None
-
-
 def move_structure(
     source: bytes,
     path: str,
@@ -180,8 +148,7 @@ def move_structure(
     else:
         dst = load_source(dest_source, dest_path or path)
     in_list = list_members(src, moving.match.candidate.node) is not None
-    container = _container_of(src, moving.match.candidate.node)
-    anchor = _anchor(dst, position, levels, moving if same else None, in_list, container)
+    anchor = _anchor(dst, position, levels, moving if same else None, in_list)
     if (
         same
         and anchor.span is not None
