@@ -382,3 +382,36 @@ def test_an_outline_stopped_before_its_first_file_never_says_complete(
             assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
     assert outline.ok, outline.summary
     assert "# more: " in outline.details
+
+
+def test_a_pattern_of_thousands_of_capturing_groups_costs_no_time(ws: Path, state: Path) -> None:
+    """RE2 tracks every capturing group of every thread: 10,000 groups (21,000 characters)
+    cost 40 s a match. A search needs no groups and runs at once; an edit, which may
+    use them, refuses the pattern before it runs."""
+    (ws / "a.txt").write_text(("a" * 1000 + "\n") * 5, encoding="utf-8")  # 5 matches
+    pattern = "((((((((((a))))))))))" * 1000
+    edit = {"op": "replaceAll", "find": pattern, "regex": True, "text": "b"}
+    text = reply(
+        cmd("s1", "fs.searchTree", path=".", regex="true", query_b64=b64(pattern)),
+        cmd("s2", "fs.searchTree", path=".", regex="true", query="(a|b){1000}"),
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(edit)),
+    )
+    search, repeated, edit_result = run_limited(ws, state, text, "--no")
+    assert search.summary.startswith("Found 5 matches in . "), search.summary
+    assert repeated.summary.startswith("Found 5 matches in . "), repeated.summary
+    assert edit_result.code == "ERR_INVALID_REGEX"
+    # The edit's summary quotes the pattern; its details say why.
+    said = edit_result.summary + (edit_result.details or "")
+    assert "10000 capturing groups; at most 100 are allowed" in said
+
+
+def test_a_regex_edit_slow_per_match_stops_at_the_budget(ws: Path, state: Path) -> None:
+    """A repeated group costs RE2 about 20 ms a match (3,000 matches: a minute); the edit
+    looks at the budget after every regex match, not every 4,096."""
+    (ws / "a.txt").write_text(("ab" * 500 + "\n") * 3000, encoding="utf-8")
+    edit = {"op": "replaceAll", "find": "(a|b){1000}", "regex": True, "text": "x"}
+    text = reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(edit)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "2:1000000000"}
+    (result,) = run_limited(ws, state, text, "--no", env=env)
+    assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert "stopped: this regex edit used up this reply's work budget" in result.summary

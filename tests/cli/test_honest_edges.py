@@ -258,3 +258,31 @@ def test_a_folder_too_large_for_an_undo_copy_that_the_trash_took_in_part_names_w
     assert named == top_gone
     assert all(any(name.endswith(f"/files/{path}") for name in in_trash) for path in named)
     assert str(stuck.relative_to(source)) in after
+
+
+def test_a_named_pipe_in_a_deleted_folder_comes_back_with_undo(
+    workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any
+) -> None:
+    """The review says a folder delete is undoable: a named pipe in it (it holds no data,
+    its mode is all there is) is rebuilt by undo like the files around it."""
+    home = tmp_path / "home"
+    folder = workspace / "run"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("kept\n", encoding="utf-8")
+    os.mkfifo(folder / "events")
+    os.chmod(folder / "events", 0o620)
+    where = ("--workspace", workspace, "--state-dir", state_dir)
+
+    done = run_cli("exec", "--yes", *where, stdin=cmd("d1", "fs.delete", path="run"), home=home)
+    assert [r.ok for r in parse_results(done.stdout)] == [True], done.stdout + done.stderr
+    assert not folder.exists()
+
+    undo = run_cli("undo", *where, home=home)
+
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    assert "cannot be restored" not in undo.stdout
+    info = os.lstat(folder / "events")
+    assert stat.S_ISFIFO(info.st_mode)
+    assert stat.S_IMODE(info.st_mode) == 0o620
+    assert sorted(os.listdir(folder)) == ["events", "notes.txt"]
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "kept\n"

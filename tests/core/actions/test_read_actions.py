@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -258,6 +259,16 @@ def test_stat_of_the_root_and_of_nothing(run_reply: Any, cmd: Any) -> None:
     )
     assert root.json()["path"] == "."
     assert missing.summary.startswith("fs.stat failed (ERR_FILE_NOT_FOUND): ")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="named pipes")
+def test_stat_of_a_named_pipe_does_not_call_it_a_file(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    os.mkfifo(workspace / "pipe.py")
+    result = one(run_reply, cmd("st5", "fs.stat", path="pipe.py"))
+    assert result.summary == "Stat pipe.py: named pipe (FIFO), 0 bytes"
+    assert (result.json()["isFile"], result.json()["isDir"]) == (False, False)
 
 
 # -- operator.* -----------------------------------------------------------------------

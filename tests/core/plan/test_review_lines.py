@@ -117,3 +117,77 @@ def test_a_secret_read_through_a_link_names_the_real_file_in_order(
     text = describe_pending(pending)
     assert "prod<U+202E>txt.env looks like a secret" in text
     assert "\u202e" not in text
+
+
+def test_a_lone_carriage_return_has_its_own_line_though_the_diff_breaks_there(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "run.sh").write_bytes(b"echo one\necho two\n")
+    content = "echo one\recho hidden\necho two\n"  # one line on disk: "one\recho hidden"
+    session = make_session()
+    run = session.prepare(cmd("w1", "fs.write", path="run.sh", content_b64=b64(content)))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.review == (
+        "Will write run.sh (+1 -0)",
+        "Look closely: the new content holds 1 lone carriage return (U+000D); the diff shows "
+        "each as a line break, but in the file it stays inside its line, where most editors "
+        "and tools do not break it",
+    )
+    assert "lone carriage return" in describe_pending(pending)
+    assert session.execute(run, {pending.index: APPROVE})[0].ok
+    assert (workspace / "run.sh").read_bytes() == content.encode("utf-8")
+
+
+def test_a_file_of_carriage_returns_only_has_no_such_line(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "old.txt").write_bytes(b"one\rtwo\r")
+    run = make_session().prepare(cmd("w1", "fs.write", path="old.txt", content_b64=b64("one\n")))
+    assert run.pending[0].previews[0].review == ("Will write old.txt (+0 -1)",)
+
+
+def test_a_byte_order_mark_a_new_file_gets_is_named(make_session: Any, cmd: Any) -> None:
+    content = "\ufeff#!/bin/sh\necho hi\n"  # a BOM before "#!" breaks the script
+    run = make_session().prepare(cmd("w1", "fs.write", path="n.sh", content_b64=b64(content)))
+    (preview,) = run.pending[0].previews
+    assert "+\ufeff" not in preview.diff  # the diff reads text as fs.read does, BOM dropped
+    assert preview.review[1] == (
+        "Look closely: the new content holds 1 invisible or control character (U+FEFF), "
+        "marked <U+...> wherever shown"
+    )
+
+
+def test_a_file_keeping_its_byte_order_mark_has_no_such_line(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "b.txt").write_bytes(b"\xef\xbb\xbfone\n")
+    run = make_session().prepare(cmd("w1", "fs.write", path="b.txt", content="two"))
+    assert run.pending[0].previews[0].review == ("Will write b.txt (+1 -1)",)
+
+
+def test_a_line_that_will_look_as_before_is_named(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "users.py").write_text("ADMIN = 'jos\u00e9'\nx = 1\ny = 2\n", encoding="utf-8")
+    content = "ADMIN = 'jose\u0301'\nx = 1\ny = 2  \n"  # NFD "é"; trailing spaces
+    run = make_session().prepare(cmd("w1", "fs.write", path="users.py", content_b64=b64(content)))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.review == (
+        "Will write users.py (+2 -2)",
+        "Look closely: 2 changed lines will look as before (new line 1: the same letters "
+        "written in another Unicode form)",
+    )
+    assert "2 changed lines will look as before" in describe_pending(pending)
+
+
+def test_trailing_spaces_alone_are_named_too(make_session: Any, cmd: Any, workspace: Path) -> None:
+    (workspace / "a.md").write_text("one\ntwo\n", encoding="utf-8")
+    run = make_session().prepare(
+        cmd("w1", "fs.write", path="a.md", content_b64=b64("one\ntwo\t\n"))
+    )
+    assert run.pending[0].previews[0].review[1] == (
+        "Look closely: 1 changed line will look as before (new line 2: only its trailing "
+        "spaces or tabs differ)"
+    )

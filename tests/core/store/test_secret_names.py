@@ -33,6 +33,18 @@ from llm_operator.core.store.workspace import DEFAULT_SECRET_PATTERNS, Workspace
         "Docker.ENV",
         "infra/prod.TFVARS",
         "keys/server.ppk",
+        ".env~",  # backup, swap and autosave copies count as their originals
+        "#.env#",
+        "deploy/key.PEM.bak",
+        ".id_rsa.swp",
+        ".git/modules/lib/config",  # the config of any git folder
+        "mirror/app.git/config",
+        "keys/AuthKey_AB12CD34.p8",  # credentials of common tools
+        "home/.config/gh/hosts.yml",
+        "home/.my.cnf",
+        ".cargo/credentials.toml",
+        "deploy/service-account-prod.json",
+        "app-firebase-adminsdk-x1y2.json",
     ],
 )
 def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:
@@ -49,6 +61,10 @@ def test_secret_looking_paths(rel: str, tmp_path: Path) -> None:
         ".github/x",
         "src/environment.ts",
         "main.tf",
+        "notes.txt~",
+        "src/config",
+        "web/modules/auth/config",
+        "backup.bak",
     ],
 )
 def test_ordinary_paths(rel: str, tmp_path: Path) -> None:

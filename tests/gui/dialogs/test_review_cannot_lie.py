@@ -234,3 +234,32 @@ def test_a_secret_read_names_the_real_file_in_order(
     assert row.text(0) == "prod<U+202E>txt.env"
     assert seen(row.toolTip(0)) == "prod<U+202E>txt.env"
     assert_nothing_hidden(dialog.header.text() + row.text(0) + row.toolTip(0))
+
+
+def test_the_header_names_what_the_diff_cannot_show(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    """A lone CR the diff draws as a line break, and a line that changes only its Unicode
+    form, each get their line in the header a person reads before approving."""
+    (workspace / "run.sh").write_text("echo one\necho two\n")
+    (workspace / "users.py").write_text("ADMIN = 'jos\u00e9'\n")
+    pending = pending_of(
+        workspace,
+        tmp_path,
+        reply(
+            command("w1", "fs.write", path="run.sh", text="echo one\recho hidden\necho two\n"),
+            command("w2", "fs.write", path="users.py", text="ADMIN = 'jose\u0301'\n"),
+        ),
+    )
+    dialog = open_dialog(qtbot, pending)
+    headers = []
+    for top in dialog.command_rows:
+        dialog.listing.setCurrentItem(top)
+        headers.append(seen_label(dialog.header).split("\n"))
+    assert headers[0][2].startswith(
+        "Look closely: the new content holds 1 lone carriage return (U+000D); the diff shows"
+    )
+    assert headers[1][2] == (
+        "Look closely: 1 changed line will look as before (new line 1: the same letters "
+        "written in another Unicode form)"
+    )

@@ -223,6 +223,10 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
         "ctimeMs": info.st_ctime_ns // 1_000_000,
     }
     kind = "folder" if payload["isDir"] else "file"
+    if not payload["isDir"] and not payload["isFile"]:
+        from ..store.files import kind_name  # a named pipe, socket or device is no file
+
+        kind = kind_name(info.st_mode).removeprefix("a ")
     return Outcome(
         True,
         f"Stat {visible_name(rel)}: {kind}, {counted(info.st_size, 'byte')}",

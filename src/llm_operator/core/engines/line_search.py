@@ -71,7 +71,7 @@ class LineQuery:
             return cls(text, text.encode("utf-8"), None)
         source = text if regex else escape(text)
         try:
-            pattern = LinearPattern.compile(source, case_sensitive=case_sensitive)
+            pattern = LinearPattern.compile(source, case_sensitive=case_sensitive, captures=False)
         except PatternError as error:
             raise OperatorError(
                 "ERR_INVALID_REGEX",

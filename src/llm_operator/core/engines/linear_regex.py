@@ -7,9 +7,10 @@ Invariants:
 - The syntax is RE2's (https://github.com/google/re2/wiki/Syntax): Python ``re`` syntax
   without backreferences (``\\1`` in a pattern, ``(?P=name)``), lookaround (``(?=``,
   ``(?!``, ``(?<=``, ``(?<!``), atomic groups and possessive repeats; ``\\z`` ends the text
-  (not ``\\Z``); repeat counts go up to 1000. ``\\w``, ``\\d``, ``\\s`` and ``\\b`` are
-  ASCII; ``\\pL``, ``\\pN`` and ``\\p{Greek}`` name Unicode classes. A pattern RE2 refuses
-  is ERR_INVALID_REGEX (or the caller's code) naming the construct and what to write.
+  (not ``\\Z``); repeat counts go up to 1000; at most MAX_GROUPS capturing groups.
+  ``\\w``, ``\\d``, ``\\s`` and ``\\b`` are ASCII; ``\\pL``, ``\\pN`` and ``\\p{Greek}``
+  name Unicode classes. A pattern RE2 refuses is ERR_INVALID_REGEX (or the caller's code)
+  naming the construct and what to write.
 - Patterns always run with multi-line ``^``/``$``. Matching happens on UTF-8 bytes: a text
   is encoded once per search, never once per match.
 - ``whole_word`` accepts a match only with no letter, digit (any script) or ``_`` just
@@ -63,6 +64,13 @@ _HINTS = (
 )
 
 
+# RE2 tracks every capturing group of every thread it runs, so a match costs time that
+# grows with the square of their count: 10,000 groups (21,000 characters, within one
+# command) take 40 s a match, minutes for a small file, with no point to stop between.
+# Python's re allowed 100 until 3.5; no real search or edit needs more.
+MAX_GROUPS = 100
+
+
 class PatternError(ValueError):
     """A pattern RE2 refuses: ``reason`` in RE2's words, ``hint`` on what to write."""
 
@@ -113,11 +121,19 @@ class LinearPattern:
 
     @classmethod
     def compile(
-        cls, source: str, *, case_sensitive: bool = True, whole_word: bool = False
+        cls,
+        source: str,
+        *,
+        case_sensitive: bool = True,
+        whole_word: bool = False,
+        captures: bool = True,
     ) -> LinearPattern:
-        """The compiled pattern; PatternError when RE2 refuses it."""
+        """The compiled pattern; PatternError when RE2 refuses it. Without ``captures``
+        (a search that needs where a match is, not its groups) groups cost nothing: RE2
+        then finds matches with its DFA, however many groups or repeats of them."""
         re2 = _re2()
         options = _options(case_sensitive)
+        options.never_capture = not captures
         plain = re2._re2.RE2(_encode("(?m)" + source), options)
         if not plain.ok():
             # RE2 quotes the pattern it was given: drop the (?m) added above.
@@ -125,6 +141,11 @@ class LinearPattern:
             hint = next((hint for key, hint in _HINTS if reason.startswith(key)), "")
             raise PatternError(reason, hint)
         groups = plain.NumberOfCapturingGroups()
+        if groups > MAX_GROUPS:
+            raise PatternError(
+                f"the pattern has {groups} capturing groups; at most {MAX_GROUPS} are allowed",
+                "write (?:...) for a group that no \\1 or \\g<name> of the replacement names",
+            )
         names = {
             name.decode("utf-8", "replace"): index for name, index in plain.NamedCapturingGroups()
         }

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from ..engines.textfile import BOM, TextFile
 from ..visible import hidden_note, shown, shown_lines
 from ..wording import counted
 
@@ -52,6 +53,8 @@ class ChangePreview:
     executable: bool | None = None  # a patch's new mode: 100755 (True) or 100644 (False)
     hidden: str | None = None  # what invisible or control characters the new content holds
     inside: tuple[int, int] | None = None  # a folder delete: the files and folders it takes
+    breaks: str | None = None  # line breaks the diff shows that the file will not have
+    alike: str | None = None  # changed lines that look the same before and after
 
     @property
     def verb(self) -> str:
@@ -78,7 +81,37 @@ class ChangePreview:
             lines.append(f"Will make {self.path} {mode}")
         if self.hidden is not None:
             lines.append(f"Look closely: {self.hidden}, marked <U+...> wherever shown")
+        if self.breaks is not None:
+            lines.append(self.breaks)
+        if self.alike is not None:
+            lines.append(self.alike)
         return tuple(lines)
+
+
+def _hidden(before: bytes | None, after: bytes | None, text: str) -> tuple[str | None, str | None]:
+    """What ``after``'s bytes hold that the diff cannot show: invisible or control
+    characters (a BOM the file did not have included), and lone carriage returns in a
+    file whose lines end otherwise. The diff reads text as fs.read does (every CR a line
+    break, the BOM dropped), so both are counted here from the bytes; ``text`` is the
+    decoded ``after``, all there is to look at when it has no CR and no BOM."""
+    if after is None:
+        return None, None
+    if b"\r" not in after and not after.startswith(BOM):
+        return hidden_note(text), None
+    landed = TextFile.decode(after)
+    raw = after.decode("utf-8")
+    if before is not None and before.startswith(BOM) and landed.bom:
+        raw = raw[1:]  # the file keeps the BOM it had
+    raw = raw.replace("\r\n", "\n")
+    lone = raw.count("\r")
+    if not lone or (landed.newline == "\r" and not landed.mixed_newlines):
+        return hidden_note(raw.replace("\r", "\n")), None
+    breaks = (
+        f"Look closely: the new content holds {counted(lone, 'lone carriage return')} "
+        "(U+000D); the diff shows each as a line break, but in the file it stays inside its "
+        "line, where most editors and tools do not break it"
+    )
+    return hidden_note(raw.replace("\r", "")), breaks
 
 
 def _note(change: FileChange, badge: Badge, text: str) -> ChangePreview:
@@ -111,20 +144,65 @@ def preview_change(change: FileChange) -> ChangePreview:
         size = len(change.before or b"")
         return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
     diff = lines.unified(change.path)
-    hidden = hidden_note(lines.after.text) if change.after is not None else None
+    hidden, breaks = _hidden(change.before, change.after, lines.after.text)
     if change.is_new and not diff:
         return _note(change, badge, f"new empty file {change.path}")
     added, removed = diff_stats(diff)
+    rows = diff_rows(diff)
     return ChangePreview(
         change.path,
         badge,
         diff,
         added,
         removed,
-        diff_rows(diff),
+        rows,
         executable=change.executable,
         hidden=hidden,
+        breaks=breaks,
+        alike=_look_alike(rows),
     )
+
+
+def _look_alike(rows: tuple[DiffLine, ...]) -> str | None:
+    """A review line for changed lines that a person cannot tell from their old version:
+    the same characters in another Unicode form (``é`` as ``e`` + U+0301), or other
+    trailing spaces or tabs. The diff shows them as changed but not what changed."""
+    import unicodedata
+
+    found: list[tuple[int, str]] = []
+    for old, new in _pairs(rows):
+        if old.text == new.text or new.new_no is None:
+            continue
+        if old.text.rstrip(" \t") == new.text.rstrip(" \t"):
+            found.append((new.new_no, "only its trailing spaces or tabs differ"))
+        elif unicodedata.normalize("NFKC", old.text) == unicodedata.normalize("NFKC", new.text):
+            found.append((new.new_no, "the same letters written in another Unicode form"))
+    if not found:
+        return None
+    line, why = found[0]
+    return (
+        f"Look closely: {counted(len(found), 'changed line')} will look as before "
+        f"(new line {line}: {why})"
+    )
+
+
+def _pairs(rows: tuple[DiffLine, ...] | list[DiffLine]) -> list[tuple[DiffLine, DiffLine]]:
+    """Each removed line with the added line at the same place of the run after it."""
+    paired: list[tuple[DiffLine, DiffLine]] = []
+    at = 0
+    while at < len(rows):
+        if rows[at].kind != "removed":
+            at += 1
+            continue
+        start = at
+        while at < len(rows) and rows[at].kind == "removed":
+            at += 1
+        added_start = at
+        while at < len(rows) and rows[at].kind == "added":
+            at += 1
+        count = min(added_start - start, at - added_start)
+        paired += [(rows[start + k], rows[added_start + k]) for k in range(count)]
+    return paired
 
 
 def diff_rows(diff: str) -> tuple[DiffLine, ...]:
@@ -161,23 +239,12 @@ def diff_rows(diff: str) -> tuple[DiffLine, ...]:
 def _with_word_spans(rows: list[DiffLine]) -> tuple[DiffLine, ...]:
     """Pair each run of removed lines with the added run after it, line by line."""
     out = list(rows)
-    at = 0
-    while at < len(out):
-        if out[at].kind != "removed":
-            at += 1
-            continue
-        start = at
-        while at < len(out) and out[at].kind == "removed":
-            at += 1
-        added_start = at
-        while at < len(out) and out[at].kind == "added":
-            at += 1
-        for offset in range(min(added_start - start, at - added_start)):
-            old, new = out[start + offset], out[added_start + offset]
-            spans = word_spans(old.text, new.text)
-            if spans is not None:
-                out[start + offset] = _replace_spans(old, spans[0])
-                out[added_start + offset] = _replace_spans(new, spans[1])
+    where = {id(row): index for index, row in enumerate(out)}
+    for old, new in _pairs(rows):
+        spans = word_spans(old.text, new.text)
+        if spans is not None:
+            out[where[id(old)]] = _replace_spans(old, spans[0])
+            out[where[id(new)]] = _replace_spans(new, spans[1])
     return tuple(out)
 
 

@@ -117,6 +117,8 @@ class RunItem:
     private: bool = False  # reached a secret-looking file: its result is not kept on disk
     first_ran_at: float | None = None  # a repeat of an earlier message: when that one ran
     rejected_before: Rejection | None = None  # asked again: the user rejected it before
+    # A remembered result of a secret-looking file's read, answered only if the user agrees.
+    held_repeat: bool = False
 
 
 @dataclass
@@ -322,7 +324,7 @@ class Session:
         entry = RunItem(
             index, command.id, command.action, command.path, fingerprint=command.block.fingerprint
         )
-        if self._repeat(entry, run, seen):
+        if self._repeat(entry, run, seen, command):
             return entry
         seen[command.id] = index
         self._plan_or_run(entry, command, overlay, context)
@@ -334,7 +336,7 @@ class Session:
         entry.result = Result(entry.id, outcome)
         return entry
 
-    def _repeat(self, entry: RunItem, run: Run, seen: dict[str, int]) -> bool:
+    def _repeat(self, entry: RunItem, run: Run, seen: dict[str, int], command: Command) -> bool:
         """Handle an id used before; True when ``entry`` is settled by that."""
         earlier_index = seen.get(entry.id)
         if earlier_index is not None:
@@ -345,7 +347,7 @@ class Session:
                 entry.result = self._duplicate(entry, "earlier in this reply")
             return True
         remembered = self._remembered(entry)
-        return remembered is not None and self._settle_remembered(entry, remembered)
+        return remembered is not None and self._settle_remembered(entry, remembered, command)
 
     def _remembered(self, entry: RunItem, strict: bool = False) -> Remembered | None:
         """The memory of ``entry``'s id. Unreadable memory counts as none for planning
@@ -358,11 +360,23 @@ class Session:
                 raise
             return None
 
-    def _settle_remembered(self, entry: RunItem, remembered: Remembered) -> bool:
+    def _settle_remembered(
+        self, entry: RunItem, remembered: Remembered, command: Command | None = None
+    ) -> bool:
         if remembered.fingerprint == entry.fingerprint:
             note = _as_repeat(remembered.outcome, remembered.at)
-            entry.result = Result(entry.id, note, repeat=True)
             entry.first_ran_at = remembered.at
+            read = command if command is not None and command.spec.kind is not Kind.WRITE else None
+            held = hold(self.workspace, read) if read is not None else None
+            if held is not None and read is not None:
+                # What an approved read of a secret-looking file said (its line count, its
+                # matches) is told again only with consent, as the read itself would be:
+                # before approval, a repeat answers as a first run does.
+                entry.private = entry.held_repeat = True
+                reveal = Reveal(approved=note, paths=held.paths, reason=held.reason)
+                entry.pending = Pending(entry.index, read, reveal=reveal)
+                return True
+            entry.result = Result(entry.id, note, repeat=True)
         else:
             entry.result = self._duplicate(entry, "by an earlier message of this session")
         return True
@@ -639,7 +653,8 @@ class Session:
                     item.result = self._apply(item, writer, applied)
                     wrote = item.index in applied
                 else:
-                    item.result = Result(item.id, _decided(item.pending, decision))
+                    repeat = item.held_repeat and decision.approved
+                    item.result = Result(item.id, _decided(item.pending, decision), repeat=repeat)
             elif item.deferred is not None:
                 item.result = Result(item.id, self._run_deferred(item.deferred))
             elif item.gated is not None:

@@ -60,6 +60,7 @@ from .saved import (
     SavedUnsupported,
     build_tree_at,
     capture_at,
+    make_fifo_at,
     read_file_at,
     remove_tree_at,
 )
@@ -270,7 +271,7 @@ def _restore_at(fd: int, name: str, shown: Path, saved: SavedEntry) -> list[str]
             f"{name} ({saved.size} bytes) was over the journal's size limit; "
             "restore it from the system trash"
         )
-    else:
+    elif not make_fifo_at(fd, name, saved):
         problems.append(f"{name}: a {saved.kind} cannot be restored")
     atomic.fsync_dir(fd)
     return problems

@@ -69,7 +69,9 @@ def node_to_json(
         return {"type": "dir", "mode": saved.mode, "children": children}
     if isinstance(saved, SavedTooLarge):
         return {"type": "too_large", "size": saved.size}
-    return {"type": "unsupported", "kind": saved.kind}
+    if saved.mode is None:
+        return {"type": "unsupported", "kind": saved.kind}
+    return {"type": "unsupported", "kind": saved.kind, "mode": saved.mode}
 
 
 # -- recording ------------------------------------------------------------------------------

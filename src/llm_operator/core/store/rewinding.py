@@ -123,7 +123,10 @@ def node_from_json(node: dict[str, Any], blobs: dict[str, bytes]) -> SavedEntry:
         return SavedDir(int(node["mode"]), children)
     if kind == "too_large":
         return SavedTooLarge(int(node["size"]))
-    return SavedUnsupported(str(node.get("kind", "special file")))
+    mode = node.get("mode")
+    return SavedUnsupported(
+        str(node.get("kind", "special file")), int(mode) if isinstance(mode, int) else None
+    )
 
 
 def node_fingerprint(node: dict[str, Any] | None) -> str | None:

@@ -52,9 +52,15 @@ class SavedTooLarge:
 
 @dataclass(frozen=True)
 class SavedUnsupported:
-    """A fifo, socket or device inside a deleted folder: it cannot be rebuilt."""
+    """A fifo, socket or device inside a deleted folder. A fifo holds no data, so its
+    ``mode`` is all it takes to rebuild it; a socket or a device cannot be rebuilt."""
 
     kind: str
+    mode: int | None = None
+
+    @property
+    def rebuildable(self) -> bool:
+        return self.kind == "fifo" and self.mode is not None
 
 
 SavedEntry: TypeAlias = SavedFile | SavedLink | SavedDir | SavedTooLarge | SavedUnsupported
@@ -110,7 +116,7 @@ def _capture(dir_fd: int, name: str) -> SavedEntry:
         finally:
             os.close(fd)
         return SavedDir(stat.S_IMODE(info.st_mode), children)
-    return SavedUnsupported(kind_of(info.st_mode))
+    return SavedUnsupported(kind_of(info.st_mode), stat.S_IMODE(info.st_mode))
 
 
 def capture_at(dir_fd: int, name: str, cap: int = SNAPSHOT_CAP) -> SavedEntry:
@@ -149,12 +155,21 @@ def build_tree_at(
                 os.symlink(child.target, child_name, dir_fd=fd)
             elif isinstance(child, SavedDir):
                 build_tree_at(fd, child_name, child, f"{rel}/{child_name}", problems, write)
-            elif isinstance(child, SavedUnsupported):
+            elif isinstance(child, SavedUnsupported) and not make_fifo_at(fd, child_name, child):
                 problems.append(f"{rel}/{child_name}: a {child.kind} cannot be restored")
         # Last, so a read-only folder can still be filled first.
         os.fchmod(fd, saved.mode)
     finally:
         os.close(fd)
+
+
+def make_fifo_at(dir_fd: int, name: str, saved: SavedUnsupported) -> bool:
+    """Rebuild ``saved`` as ``name`` in ``dir_fd`` if it is a fifo; False if it cannot be."""
+    if not saved.rebuildable or saved.mode is None:
+        return False
+    os.mkfifo(name, saved.mode, dir_fd=dir_fd)
+    os.chmod(name, saved.mode, dir_fd=dir_fd)  # mkfifo's mode passes through the umask
+    return True
 
 
 def remove_tree_at(dir_fd: int, name: str) -> None:

@@ -81,7 +81,45 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     "*.tfvars",  # Terraform variables: where its passwords and tokens are set
     "*.ppk",  # PuTTY private keys
     "secrets.*",
+    "*.p8",  # Apple's and others' PKCS#8 private keys (AuthKey_XXXX.p8)
+    ".my.cnf",  # MySQL client passwords
+    "gh/hosts.yml",  # the GitHub CLI's tokens (~/.config/gh/hosts.yml)
+    ".cargo/credentials*",
+    ".gem/credentials",
+    "application_default_credentials.json",  # gcloud's
+    "service-account*.json",  # cloud service account keys
+    "service_account*.json",
+    "*-adminsdk-*.json",  # Firebase's
+    "credentials.tfrc.json",  # Terraform Cloud's token
 )
+
+
+# What editors and people add to a file's name when they copy it: ``.env~``, ``.env.~1~``,
+# ``key.pem.bak``, vim's ``.id_rsa.swp``, emacs's ``#.env#`` and ``.#.env``.
+_BACKUP_SUFFIX = re.compile(
+    r"(?:~|\.~\d+~|\.(?:bak|backup|old|orig|save|sav|swp|swo|swn|tmp))$", re.IGNORECASE
+)
+
+
+def _undecorated(name: str) -> str:
+    """``name`` without the marks of a backup, swap or autosave copy (itself if none)."""
+    while True:
+        if len(name) > 2 and name.startswith("#") and name.endswith("#"):
+            name = name[1:-1]
+        elif len(name) > 2 and name.startswith(".#"):
+            name = name[2:]
+        elif (shorter := _BACKUP_SUFFIX.sub("", name)) and shorter != name:
+            name = shorter
+        else:
+            return name
+
+
+def _is_git_config(parts: list[str]) -> bool:
+    """Whether ``parts`` name the config of a git folder: ``.git/config``, a submodule's
+    ``.git/modules/<name>/config``, a worktree's ``config.worktree``, a bare ``*.git``."""
+    if len(parts) < 2 or _undecorated(parts[-1]).lower() not in ("config", "config.worktree"):
+        return False
+    return any(part.lower().endswith(".git") for part in parts[:-1])
 
 
 def _enter(folder: Path) -> None:
@@ -292,12 +330,29 @@ class Workspace:
 
     def is_secret(self, rel: str) -> bool:
         """Whether a ``/``-separated path looks secret: some component (or, for a pattern
-        with ``/``, some run of that many components) matches a pattern, in any case."""
+        with ``/``, some run of that many components) matches a pattern, in any case. A
+        backup or swap copy's name counts as its original's (``.env~``, ``#.env#``,
+        ``key.pem.bak``, ``.id_rsa.swp``), and a git repository's ``config`` is secret in
+        any git folder (``.git/modules/lib/config``, a bare ``app.git/config``): remote
+        URLs hold tokens."""
         parts = [p for p in rel.split("/") if p not in ("", ".")]
+        if _is_git_config(parts):
+            return True
+        forms = [parts]
+        plain = [_undecorated(p) for p in parts]
+        if plain != parts:
+            forms.append(plain)
+            forms.append(
+                [
+                    p[1:] if p.startswith(".") and p != o else p
+                    for p, o in zip(plain, parts, strict=True)
+                ]
+            )
         for count, pattern in self._secret.items():
-            for end in range(count, len(parts) + 1):
-                if pattern.match("/".join(parts[end - count : end])):
-                    return True
+            for form in forms:
+                for end in range(count, len(form) + 1):
+                    if pattern.match("/".join(form[end - count : end])):
+                        return True
         return False
 
     def secret_match(self, path: str) -> str | None:

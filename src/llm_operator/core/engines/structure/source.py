@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from ... import work_budget
 from ...errors import OperatorError, mark
 from ..textfile import TextFile
 from .languages import SPECS, SUPPORTED_EXTENSIONS, LanguageSpec, language_for_path
@@ -102,17 +103,95 @@ def let_others_run() -> None:
     time.sleep(0)
 
 
+# The markdown and YAML grammars keep their open blocks (quotes, list items, indentation
+# levels) in a fixed-size scanner state that overflows past about 250 levels, and the
+# process then crashes (a segfault, every other result lost). A block can only open on
+# a line whose prefix (indentation, ">", list or sequence markers) holds at least one
+# character for every level around it (a tab may stand for two), so the prefix bounds the
+# nesting: text where it could pass MAX_NESTING is refused before the parser sees it.
+MAX_NESTING = 200
+_LOOSE_PREFIX = re.compile(rb"^[ \t>*+\-0-9.)?:]{%d,}" % (MAX_NESTING // 2), re.M)
+_PREFIX_TOKEN = {
+    "markdown": re.compile(rb"[ >]|\t|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])"),
+    "yaml": re.compile(rb" |\t|[-?:](?=[ \t])"),
+}
+
+
+# Kotlin's scanner keeps a stack of the strings open around an interpolation and aborts
+# the process past about 1,000 ("${"${"${...). A string opens inside another only in a
+# "${", so the count of "${" in the text bounds the stack.
+MAX_KOTLIN_TEMPLATES = 1000
+
+
+def check_nesting(language: str, data: bytes) -> None:
+    """ERR_PARSER_FAILED for text that could nest deeper than its grammar survives."""
+    if language == "kotlin" and (templates := data.count(b"${")) > MAX_KOTLIN_TEMPLATES:
+        raise OperatorError(
+            "ERR_PARSER_FAILED",
+            f'the text holds {templates} string templates ("${{"); the kotlin parser '
+            f"crashes on strings nested about 1,000 deep, so text with more than "
+            f"{MAX_KOTLIN_TEMPLATES} is not parsed and its structure cannot be read. Use the "
+            "line- or text-based actions",
+            {"limit": MAX_KOTLIN_TEMPLATES, **UNCHANGED},
+        )
+    token = _PREFIX_TOKEN.get(language)
+    if token is None:
+        return
+    for found in _LOOSE_PREFIX.finditer(data):
+        levels, at = 1, found.start()
+        while (step := token.match(data, at)) is not None:
+            levels += 2 if step.group() == b"\t" else 1
+            at = step.end()
+        if levels > MAX_NESTING:
+            line = data.count(b"\n", 0, found.start()) + 1
+            raise OperatorError(
+                "ERR_PARSER_FAILED",
+                f"line {line} starts with {at - found.start()} characters of indentation, "
+                f"quote or list markers, so blocks there may nest up to {levels} levels; "
+                f"the {language} parser handles at most {MAX_NESTING} and deeper text "
+                "would crash it, so this text's structure cannot be read. Use the line- "
+                "or text-based actions",
+                {"line": line, "limit": MAX_NESTING, **UNCHANGED},
+            )
+
+
+# Some grammars take time far beyond linear on hostile text (Swift on 3,000 nested "/*":
+# 6 KB, minutes). A parse is stopped past PARSE_SECONDS plus a second per
+# PARSE_BYTES_PER_SECOND of text (ordinary code parses at 2 MB/s or more, so 20 times
+# slower than that still fits), and when the reply's work budget is spent.
+PARSE_SECONDS = 2.0
+PARSE_BYTES_PER_SECOND = 100_000
+
+
 def parse(language: str, data: bytes) -> Tree:
     """The tree of ``data``; off the main thread, other threads run while it is made."""
+    check_nesting(language, data)
     parser = parser_for(language)
-    if len(data) <= YIELD_CHUNK or threading.current_thread() is threading.main_thread():
-        return parser.parse(data)
+    yielding = len(data) > YIELD_CHUNK and threading.current_thread() is not threading.main_thread()
 
     def read(offset: int, _point: Point) -> bytes:
-        let_others_run()
+        if yielding:
+            let_others_run()
         return data[offset : offset + YIELD_CHUNK]
 
-    return parser.parse(read)
+    limit = PARSE_SECONDS + len(data) / PARSE_BYTES_PER_SECOND
+    deadline = time.monotonic() + limit
+
+    def stop(_offset: int, _errors: bool) -> bool:
+        return time.monotonic() > deadline or work_budget.spent()
+
+    try:
+        return parser.parse(read, progress_callback=stop)
+    except ValueError:  # stopped by ``stop``
+        parser.reset()
+    work_budget.check(f"parsing this {language} text")
+    raise OperatorError(
+        "ERR_PARSER_FAILED",
+        f"parsing this {language} text was stopped after {limit:.0f} s (the grammar is "
+        "very slow on it, e.g. comments or blocks nested thousands deep), so its "
+        "structure cannot be read. Use the line- or text-based actions",
+        {"limit_seconds": round(limit, 1), **UNCHANGED},
+    )
 
 
 def end_row(node: Node) -> int:
