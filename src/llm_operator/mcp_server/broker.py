@@ -182,7 +182,10 @@ class Broker:
         # The history is searched once: after that, this server's own counter is ahead
         # of it, and only another server on the same workspace could add ids (kept).
         known = _highest_known(self._reader.session, with_history=self._last_id == 0)
-        self._last_id = max(self._last_id, known) + 1
+        known = max(self._last_id, known)
+        # Claimed in the store, so another server on the same workspace, whose calls are
+        # not on record yet (a write waiting for its review), never picks the same id.
+        self._last_id = _claim_id(self._reader.session, known)
         return f"{ID_PREFIX}{self._last_id}"
 
     # -- calls -----------------------------------------------------------------------
@@ -412,6 +415,32 @@ def _writes(run: Run, decisions: Mapping[int, Decision]) -> bool:
 
 def _ids(group: _Group) -> str:
     return ", ".join(call.id for call in group.calls)
+
+
+_COUNTERS = "CREATE TABLE IF NOT EXISTS id_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)"
+
+
+def _claim_id(session: Session, known: int) -> int:
+    """The next id number after ``known`` and after every number any server on this
+    workspace claimed, claimed for this call in one transaction of the state store. The
+    table is made on first use (older stores need no migration). Where the store cannot
+    take it, ``known + 1``: ids are still checked against the memory when they run."""
+    state = session.state
+    if state is None or state.store is None:
+        return known + 1
+    from ..core.store.database import StoreError, guarded
+
+    try:
+        with guarded("claim a command id"), state.store.transaction() as db:
+            db.execute(_COUNTERS)
+            row = db.execute("SELECT value FROM id_counters WHERE name = 'mcp'").fetchone()
+            number = max(known, int(row[0]) if row is not None else 0) + 1
+            db.execute(
+                "INSERT OR REPLACE INTO id_counters (name, value) VALUES ('mcp', ?)", (number,)
+            )
+    except StoreError:
+        return known + 1
+    return number
 
 
 def _highest_known(session: Session, with_history: bool) -> int:
