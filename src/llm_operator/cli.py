@@ -605,10 +605,11 @@ def run() -> None:
     flushed, its state store closed (SQLite checkpoints its log as at any close) and the
     exit handlers have run; tearing the interpreter down module by module after that
     would add about a tenth to the run and change nothing, so the process leaves at once.
-    Everything else (the window, the MCP server, spec, pack) exits the usual way."""
+    Everything else (the window, the MCP server, spec, pack), and a run under a profiler
+    or a debugger, exits the usual way."""
     code = main()
-    if not _OPENED:
-        raise SystemExit(code)
+    if not _OPENED or sys.getprofile() is not None or sys.gettrace() is not None:
+        raise SystemExit(code)  # a profiler or debugger reports at the usual exit
     import atexit
     import os
 

@@ -65,3 +65,19 @@ def test_a_reader_that_goes_away_gets_no_traceback(
     _, err = child.communicate(reply.encode(), timeout=60)
     assert b"Traceback" not in err, err
     assert child.returncode == 1
+
+
+def test_a_run_under_a_profiler_exits_the_usual_way_so_the_profile_is_written(
+    workspace: Path, tmp_path: Path, cmd: Any
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
+    (tmp_path / "reply.txt").write_text(cmd("r1", "fs.read", path="a.txt"), encoding="utf-8")
+    profile = tmp_path / "exec.prof"
+    argv = [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "llm_operator.cli"]
+    argv += ["exec", "--workspace", str(workspace), "--state-dir", str(tmp_path / "state")]
+    done = subprocess.run(
+        [*argv, str(tmp_path / "reply.txt")], capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"| alpha" in done.stdout
+    assert profile.stat().st_size > 0
