@@ -185,9 +185,11 @@ def test_create_file_without_final_newline() -> None:
     assert apply_unified_diff("", patch, "new.txt").text == "one\ntwo"
 
 
-def test_remove_every_line_with_dev_null_gives_empty_text() -> None:
+def test_remove_every_line_with_dev_null_gives_empty_text_and_says_it_is_no_delete() -> None:
     patch = "--- a/f.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n"
-    assert apply_unified_diff("a\nb\n", patch, "f.txt").text == ""
+    done = apply_unified_diff("a\nb\n", patch, "f.txt")
+    assert done.text == ""
+    assert "left the file empty, not deleted: fs.delete deletes a file" in done.summary_note
 
 
 def test_add_final_newline() -> None:

@@ -700,6 +700,9 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     if parsed.executable is not None:
         mode = "executable (100755)" if parsed.executable else "not executable (100644)"
         note = f"{note}; file mode set to {mode}" if offsets else f"file mode set to {mode}"
+    if parsed.deletes:
+        # A model that meant a delete must not read "applied" as one.
+        note += "; '+++ /dev/null' left the file empty, not deleted: fs.delete deletes a file"
     return PatchResult(result, len(parsed.hunks), offsets, note, parsed.executable, tuple(kept))
 
 
