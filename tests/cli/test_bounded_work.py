@@ -19,19 +19,6 @@ from support.actions import b64, edits_b64
 from support.fixtures import cmd, reply
 from support.limited import TIME_LIMIT, run_limited
 
-
-@pytest.fixture
-def state(tmp_path: Path) -> Path:
-    return tmp_path / "state"
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
-
-
 # -- regexes --------------------------------------------------------------------------
 
 

@@ -10,25 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from support.actions import b64
 from support.fixtures import cmd, reply
 from support.limited import run_limited
 
 RLO = "\u202e"
-
-
-@pytest.fixture
-def state(tmp_path: Path) -> Path:
-    return tmp_path / "state"
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
 
 
 def test_search_summary_escapes_a_bidi_name_as_the_details_do(ws: Path, state: Path) -> None:
