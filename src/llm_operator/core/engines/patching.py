@@ -57,11 +57,15 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import OperatorError, mark, quote
 from ..wording import counted
 from .textfile import split_lines
+
+if TYPE_CHECKING:
+    from .diffing import LineDiff
 
 INVALID = "ERR_INVALID_PATCH"
 MISMATCH = "ERR_PATCH_CONTEXT_MISMATCH"
@@ -92,6 +96,36 @@ class PatchResult:
     # Runs of untouched lines: (first old line, first new line, count), 0-based, so the
     # encoder gives each its own line break back in a file with mixed breaks.
     kept: tuple[tuple[int, int, int], ...] = ()
+    # What each hunk replaced, in file order: the only places where ``text`` differs from
+    # the old text, so the review diff is worked out there alone (``line_diff``). Like the
+    # line counts of the old text and of ``text``, they follow from the fields above.
+    splices: tuple[Splice, ...] = field(default=(), compare=False, repr=False)
+    old_lines: int = field(default=0, compare=False, repr=False)
+    new_lines: int = field(default=0, compare=False, repr=False)
+
+    def line_diff(self, before: str) -> LineDiff:
+        """The diff of ``before`` (the text this result was made from) to ``text``, built
+        from what the hunks replaced: the text between them is copied unchanged, so only
+        the hunks' own lines are diffed, not the whole file."""
+        from .diffing import LineDiff
+
+        return LineDiff.spliced(before, self.text, self.splices, self.old_lines, self.new_lines)
+
+
+@dataclass(frozen=True)
+class Splice:
+    """One hunk as applied: old lines ``old_line`` (0-based) on, ``old_count`` of them in
+    characters ``old_start``..``old_end`` of the old text, replaced by ``new_count`` lines
+    from ``new_line`` on, in characters ``new_start``..``new_end`` of the new text."""
+
+    old_line: int
+    old_count: int
+    old_start: int
+    old_end: int
+    new_line: int
+    new_count: int
+    new_start: int
+    new_end: int
 
 
 @dataclass(frozen=True)
@@ -657,10 +691,14 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
 
     pieces: list[str] = []
     kept: list[tuple[int, int, int]] = []
+    splices: list[Splice] = []
     cursor = 0
     old_line = new_line = 0
+    new_at_char = 0  # characters of the result so far
+    shift = 0  # lines of the result minus lines of the text, up to the cursor
     for hunk, place in ordered:
         pieces.append(text[cursor : place.start])
+        new_at_char += place.start - cursor
         untouched = place.line - old_line
         if untouched > 0:
             kept.append((old_line, new_line, untouched))
@@ -670,12 +708,30 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
                 kept.append((old_at, new_at, 1))  # a context line is untouched too
             old_at += kind != "+"
             new_at += kind != "-"
-        new_line += untouched + len(hunk.new)
-        old_line = place.line + len(hunk.old)
+        replaced_from = new_at_char
+        new_count = 0
         if hunk.new:
             pieces.append("\n".join(hunk.new))
             # A hunk may drop the final newline only where it ends the file (_fits_end).
             pieces.append("" if hunk.new_no_eol else "\n")
+            new_at_char += len(pieces[-2]) + len(pieces[-1])
+            # Lines as the text has them: an empty last line without newline is none.
+            new_count = len(hunk.new) - (hunk.new_no_eol and hunk.new[-1] == "")
+        splices.append(
+            Splice(
+                place.line,
+                len(hunk.old),
+                place.start,
+                place.end,
+                place.line + shift,
+                new_count,
+                replaced_from,
+                new_at_char,
+            )
+        )
+        shift += new_count - len(hunk.old)
+        new_line += untouched + len(hunk.new)
+        old_line = place.line + len(hunk.old)
         cursor = place.end
     pieces.append(text[cursor:])
     rest = text.count("\n", cursor) + (0 if text.endswith("\n") or cursor >= len(text) else 1)
@@ -703,7 +759,17 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     if parsed.deletes:
         # A model that meant a delete must not read "applied" as one.
         note += "; '+++ /dev/null' left the file empty, not deleted: fs.delete deletes a file"
-    return PatchResult(result, len(parsed.hunks), offsets, note, parsed.executable, tuple(kept))
+    return PatchResult(
+        result,
+        len(parsed.hunks),
+        offsets,
+        note,
+        parsed.executable,
+        tuple(kept),
+        tuple(splices),
+        old_line + rest,
+        old_line + rest + shift,
+    )
 
 
 def _already_applied(hunk: Hunk, line: int, path: str) -> OperatorError:
