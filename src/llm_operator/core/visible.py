@@ -107,20 +107,25 @@ def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]
     return "".join(out), where
 
 
-def hidden_characters(text: str) -> tuple[int, tuple[str, ...]]:
+def hidden_characters(text: str, data: bytes | None = None) -> tuple[int, tuple[str, ...]]:
     """How many invisible or control characters ``text`` holds (line breaks and tabs
-    apart), and the distinct ones, in order of first appearance, as markers' names."""
+    apart), and the distinct ones, in order of first appearance, as markers' names.
+    ``data``: ``text`` encoded as UTF-8, when the caller has those bytes (ASCII text is
+    then looked at in them rather than encoded again)."""
     if text.isascii():  # the common case: only C0 controls and DEL to look for, in C
-        found = list(text.encode("ascii").translate(None, _ASCII_SHOWN).decode("ascii"))
+        # ASCII text is its UTF-8 bytes, one byte a character.
+        raw = data if data is not None and len(data) == len(text) else text.encode("ascii")
+        found = list(raw.translate(None, _ASCII_SHOWN).decode("ascii"))
     else:
         found = _HIDDEN.findall(text)
     names = tuple(dict.fromkeys(marker(char)[1:-1] for char in found))
     return len(found), names
 
 
-def hidden_note(text: str, limit: int = 5) -> str | None:
-    """A review line saying that ``text`` holds invisible or control characters, if it does."""
-    count, names = hidden_characters(text)
+def hidden_note(text: str, limit: int = 5, data: bytes | None = None) -> str | None:
+    """A review line saying that ``text`` holds invisible or control characters, if it does.
+    ``data``: ``text`` encoded as UTF-8, when the caller has those bytes."""
+    count, names = hidden_characters(text, data)
     if not count:
         return None
     listed = ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")

@@ -10,18 +10,30 @@
   outside the hunks as changed.
 - ``TextFile.decodes_back`` says, without the round trip, whether decoding the encoded
   text gives the text back (then the new bytes are not decoded again).
+- Hidden characters of ASCII text are looked for in its bytes, not in a new encoding.
+- Through a whole plan: the review of a patch names the same invisible characters and
+  lone carriage returns as a preview made from the planned bytes alone.
 """
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import base64
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.engines.diffing import LineDiff, unified_diff
 from llm_operator.core.engines.patching import PatchResult, apply_unified_diff
 from llm_operator.core.engines.textfile import BOM, TextFile
 from llm_operator.core.errors import OperatorError
+from llm_operator.core.plan.changes import FileChange
+from llm_operator.core.plan.preview import preview_change
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.files import line_count
+from llm_operator.core.visible import hidden_characters, hidden_note, is_plain, marker
+from support.fixtures import cmd
 
 # Few distinct lines, so that texts repeat lines (blank lines, closing braces) as code does.
 _LINE = st.sampled_from(["", "}", "a", "b", "x = 1", "  return x", "é", "a\u200b"])
@@ -215,3 +227,95 @@ def test_a_mixed_file_may_not_give_its_text_back() -> None:
     file = TextFile.decode(b"\n\r\r")
     assert TextFile.decode(file.encode("a\n\n")).text != "a\n\n"
     assert not file.decodes_back("a\n\n")
+
+
+# -- hidden characters, looked at in the new bytes --------------------------------------
+
+_ANY = st.sampled_from(["a", " ", "\t", "\n", "\x1b", "\x00", "\x7f", "é", "\u202e", "\u200b"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(_ANY, max_size=30))
+def test_hidden_characters_in_the_bytes_are_those_of_the_text(text: str) -> None:
+    data = text.encode("utf-8")
+    assert hidden_characters(text, data) == hidden_characters(text)
+    assert hidden_note(text, data=data) == hidden_note(text)
+
+
+def test_bytes_that_are_not_the_text_are_not_trusted() -> None:
+    # Only bytes of the text's length can be its ASCII bytes; others are not looked at.
+    assert hidden_characters("ab", b"a\x1bb") == (0, ())
+    assert hidden_characters("a\x1b", b"a\x1b\x00") == (1, ("U+001B",))
+
+
+# -- the whole plan: what fs.patch shows against the full computation -------------------
+
+_ADDED = st.sampled_from(["x", "é", "\u202e", "\u200b", "\x1b[2K", "a\rb", "\ufeffz", ""])
+
+
+@st.composite
+def _file_and_patch(draw: st.DrawFn) -> tuple[bytes, str]:
+    """A file in some break style, with or without BOM, and a one- or two-hunk patch of it
+    that may add invisible characters, a CR inside a line or a BOM character."""
+    lines = [f"line {n}" for n in range(draw(st.integers(3, 30)))]
+    style = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    bom = BOM if draw(st.booleans()) else b""
+    data = bom + "".join(line + style for line in lines).encode("utf-8")
+    hunks = []
+    for start in sorted(draw(st.sets(st.integers(0, len(lines) - 1), min_size=1, max_size=2))):
+        added = draw(st.lists(_ADDED, min_size=1, max_size=3))
+        removed = draw(st.booleans())
+        body = [("-" if removed else " ") + lines[start], *("+" + line for line in added)]
+        new = len(added) + (0 if removed else 1)
+        hunks.append(f"@@ -{start + 1},1 +{start + 1},{new} @@\n" + "\n".join(body) + "\n")
+    return data, "".join(hunks)
+
+
+def _hidden_by_the_one_rule(before: bytes, after: bytes) -> str | None:
+    """The review's hidden-character line, worked out the slow way: the new content as
+    the diff reads it (every CR a break, the BOM dropped unless new), every character
+    tried against the one rule (``is_plain``)."""
+    landed = TextFile.decode(after)
+    raw = after.decode("utf-8")
+    if before.startswith(BOM) and landed.bom:
+        raw = raw[1:]
+    raw = raw.replace("\r\n", "\n")
+    lone = raw.count("\r")
+    raw = raw.replace(
+        "\r", "\n" if not lone or (landed.newline == "\r" and not landed.mixed_newlines) else ""
+    )
+    found = [char for char in raw if char not in "\t\n" and not is_plain(char, one_line=False)]
+    if not found:
+        return None
+    names = list(dict.fromkeys(marker(char)[1:-1] for char in found))
+    listed = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    noun = "character" if len(found) == 1 else "characters"
+    return f"the new content holds {len(found)} invisible or control {noun} ({listed})"
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@example(case=(b"line 0\nline 1\n", "@@ -1,1 +1,2 @@\n line 0\n+\x1b[2K\n"))  # ASCII
+@example(case=(b"line 0\nline 1\n", "@@ -1,1 +1,2 @@\n line 0\n+a\u202eb\n"))
+@given(case=_file_and_patch())
+def test_a_patch_review_names_every_hidden_character_the_full_path_names(
+    case: tuple[bytes, str], workspace: Path, make_session: Callable[[], Session]
+) -> None:
+    data, patch = case
+    (workspace / "f.txt").write_bytes(data)
+    encoded = base64.b64encode(patch.encode("utf-8")).decode()
+    run = make_session().prepare(cmd("p1", "fs.patch", path="f.txt", patch_b64=encoded))
+    (item,) = run.pending
+    assert item.plan is not None
+    (change,) = item.plan.changes.changes
+    (shown,) = item.previews
+    # The full computation: the planned bytes decoded and diffed from scratch, and every
+    # character of the new text looked at as the one rule for every character does.
+    full = preview_change(FileChange(change.path, change.before, change.after))
+    assert shown.hidden == full.hidden
+    assert shown.breaks == full.breaks
+    assert shown.hidden == _hidden_by_the_one_rule(data, change.after or b"")
+    assert change.after_text == TextFile.decode(change.after or b"").text
+    old_text = TextFile.decode(data).text
+    assert apply_unified_diff(old_text, shown.diff, "f.txt").text == change.after_text
