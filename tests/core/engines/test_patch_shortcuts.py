@@ -11,6 +11,9 @@
 - ``TextFile.decodes_back`` says, without the round trip, whether decoding the encoded
   text gives the text back (then the new bytes are not decoded again).
 - Hidden characters of ASCII text are looked for in its bytes, not in a new encoding.
+- A hunk's place is found counting lines from where an earlier hunk's count stopped, and
+  the scan stops at the first place at or below the stated line: the places are those a
+  scan of the whole text from its start finds.
 - Through a whole plan: the review of a patch names the same invisible characters and
   lone carriage returns as a preview made from the planned bytes alone.
 """
@@ -25,7 +28,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.engines.diffing import LineDiff, unified_diff
-from llm_operator.core.engines.patching import PatchResult, apply_unified_diff
+from llm_operator.core.engines.patching import (
+    PatchResult,
+    _Counted,
+    _nearest,
+    _Place,
+    apply_unified_diff,
+)
 from llm_operator.core.engines.textfile import BOM, TextFile
 from llm_operator.core.errors import OperatorError
 from llm_operator.core.plan.changes import FileChange
@@ -319,3 +328,57 @@ def test_a_patch_review_names_every_hidden_character_the_full_path_names(
     assert change.after_text == TextFile.decode(change.after or b"").text
     old_text = TextFile.decode(data).text
     assert apply_unified_diff(old_text, shown.diff, "f.txt").text == change.after_text
+
+
+# -- placing hunks: fewer passes, the same places ---------------------------------------
+
+
+def _nearest_from_the_start(
+    text: str, needle: str, stated: int, fits: Callable[[int], bool]
+) -> list[_Place]:
+    """The places as found before the shortcuts: every occurrence from the start of the
+    text, each line counted from line 0, the scan run on past the best place."""
+    best: list[_Place] = []
+    best_distance = 0
+    line, counted_to = 0, 0
+    found = text.find(needle)
+    while found != -1:
+        line += text.count("\n", counted_to, found)
+        counted_to = found
+        distance = abs(line - stated)
+        if best and line - stated > best_distance:
+            break
+        end = found + len(needle)
+        if (found == 0 or text[found - 1] == "\n") and fits(end):
+            if not best or distance < best_distance:
+                best, best_distance = [_Place(line, found, end)], distance
+            elif distance == best_distance and best[-1].line != line:
+                best.append(_Place(line, found, end))
+        found = text.find(needle, found + 1)
+    return best
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    _LINES,
+    st.booleans(),
+    st.lists(
+        st.tuples(st.lists(_LINE, min_size=1, max_size=3), st.integers(0, 45), st.integers(1, 4)),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_hunks_are_placed_where_the_scan_from_the_start_places_them(
+    lines: list[str], final_newline: bool, asks: list[tuple[list[str], int, int]]
+) -> None:
+    text = _text(lines, final_newline)
+    known = _Counted()  # shared by the hunks of one patch, as apply_unified_diff shares it
+    for needle_lines, stated, every in asks:
+        needle = "\n".join(needle_lines) + "\n"
+
+        def fits(end: int, every: int = every) -> bool:
+            return end % every == 0  # some places do not fit, as at the file's end
+
+        assert _nearest(text, needle, stated, fits, known) == _nearest_from_the_start(
+            text, needle, stated, fits
+        )

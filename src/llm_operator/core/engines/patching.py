@@ -55,6 +55,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -481,15 +482,44 @@ def _offset_of_line(text: str, start: int, count: int) -> int | None:
     return None if match is None else match.end()
 
 
-def _nearest(text: str, needle: str, stated: int, fits: Callable[[int], bool]) -> list[_Place]:
+class _Counted:
+    """Character offsets of one text whose line is known (0 is line 0), so that the
+    hunks placed one after another count each newline about once, not once each."""
+
+    def __init__(self) -> None:
+        self.chars = [0]
+        self.lines = [0]
+
+    def below(self, char: int) -> tuple[int, int]:
+        """The known offset nearest ``char`` from below, and its line."""
+        at = bisect_right(self.chars, char) - 1
+        return self.chars[at], self.lines[at]
+
+    def note(self, char: int, line: int) -> None:
+        at = bisect_right(self.chars, char)
+        if self.chars[at - 1] != char:
+            self.chars.insert(at, char)
+            self.lines.insert(at, line)
+
+
+def _nearest(
+    text: str,
+    needle: str,
+    stated: int,
+    fits: Callable[[int], bool],
+    known: _Counted | None = None,
+) -> list[_Place]:
     """The places nearest line ``stated`` where ``needle`` (whole lines) occurs: one, or two
     equally near (one above, one below). Occurrences come from ``str.find`` over the text,
-    never split; the line of each is counted incrementally, and the scan stops once it is
-    farther below the stated line than the best place found."""
+    never split; the line of each is counted incrementally, from the nearest offset whose
+    line ``known`` holds, and the scan stops at the first place at or below the stated
+    line, or once it is farther below it than the best place found."""
     best: list[_Place] = []
     best_distance = 0
     line, counted_to = 0, 0
     found = text.find(needle)
+    if known is not None and found != -1:
+        counted_to, line = known.below(found)
     while found != -1:
         line += text.count("\n", counted_to, found)
         counted_to = found
@@ -502,11 +532,15 @@ def _nearest(text: str, needle: str, stated: int, fits: Callable[[int], bool]) -
                 best, best_distance = [_Place(line, found, end)], distance
             elif distance == best_distance and best[-1].line != line:
                 best.append(_Place(line, found, end))
+            if line >= stated:
+                break  # a later place starts a later line: farther below, never as near
         found = text.find(needle, found + 1)
+    if known is not None and counted_to:
+        known.note(counted_to, line)
     return best
 
 
-def _locate(text: str, hunk: Hunk) -> list[_Place]:
+def _locate(text: str, hunk: Hunk, known: _Counted | None = None) -> list[_Place]:
     """Where the hunk's old lines are nearest its stated line, anywhere in the file."""
     stated = hunk.stated_index
     if not hunk.old:
@@ -518,10 +552,12 @@ def _locate(text: str, hunk: Hunk) -> list[_Place]:
     needle = "\n".join(hunk.old) + ("" if hunk.old_no_eol else "\n")
     if not needle:
         return []  # an empty last line without newline: no text holds one
-    return _nearest(text, needle, stated, lambda end: _fits_end(text, hunk, end))
+    return _nearest(text, needle, stated, lambda end: _fits_end(text, hunk, end), known)
 
 
-def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
+def _applied_at(
+    text: str, hunk: Hunk, place: _Place | None, known: _Counted | None = None
+) -> int | None:
     """The line where the hunk's new side already stands, when the file looks patched:
     its new lines are found near the stated line, covering the place its old lines match
     (an append applied before), or where its old lines are not found at all."""
@@ -529,7 +565,7 @@ def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
         # A pure insertion has no context to tell a second copy from the first.
         return None
     needle = "\n".join(hunk.new) + ("" if hunk.new_no_eol else "\n")
-    found = _nearest(text, needle, hunk.stated_index, lambda end: True)
+    found = _nearest(text, needle, hunk.stated_index, lambda end: True, known)
     for done in found:
         if place is None or (done.start <= place.start and place.end <= done.end):
             return done.line
@@ -669,17 +705,20 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
             },
         )
     placed: list[tuple[Hunk, _Place]] = []
+    known = _Counted()
     for hunk in parsed.hunks:
-        places = _locate(text, hunk)
+        places = _locate(text, hunk, known)
         if not places:
-            done = _applied_at(text, hunk, None)
+            done = _applied_at(text, hunk, None, known)
             if done is not None:
                 raise _already_applied(hunk, done, path)
             raise _mismatch(text, hunk, 0, path)
         if len(places) > 1:
             raise _ambiguous(hunk, places, path)
         done = (
-            _applied_at(text, hunk, places[0]) if _misses_its_edge(text, hunk, places[0]) else None
+            _applied_at(text, hunk, places[0], known)
+            if _misses_its_edge(text, hunk, places[0])
+            else None
         )
         if done is not None:
             raise _already_applied(hunk, done, path)
