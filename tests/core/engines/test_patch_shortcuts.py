@@ -21,9 +21,12 @@
 from __future__ import annotations
 
 import base64
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +43,9 @@ from llm_operator.core.errors import OperatorError
 from llm_operator.core.plan.changes import FileChange
 from llm_operator.core.plan.preview import preview_change
 from llm_operator.core.plan.session import Session
+from llm_operator.core.store import files
 from llm_operator.core.store.files import line_count
+from llm_operator.core.store.fsaccess import locate
 from llm_operator.core.visible import hidden_characters, hidden_note, is_plain, marker
 from support.fixtures import cmd
 
@@ -382,3 +387,42 @@ def test_hunks_are_placed_where_the_scan_from_the_start_places_them(
         assert _nearest(text, needle, stated, fits, known) == _nearest_from_the_start(
             text, needle, stated, fits
         )
+
+
+# -- reading a file: as many bytes as it holds, never fewer -----------------------------
+
+
+def _grown_after_fstat(monkeypatch: pytest.MonkeyPatch, shown_size: int) -> None:
+    """fstat tells of ``shown_size`` bytes: the file grew between fstat and the read."""
+    real = os.fstat
+
+    def fstat(fd: int) -> os.stat_result:
+        info = real(fd)
+        fields = list(info)
+        fields[stat.ST_SIZE] = shown_size
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(files.os, "fstat", fstat)
+
+
+def test_a_file_that_grew_while_being_read_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = bytes(range(256)) * 40
+    (tmp_path / "f.bin").write_bytes(data)
+    with locate(tmp_path, "f.bin") as spot:
+        assert files.read_at(spot) == data
+        _grown_after_fstat(monkeypatch, 10)
+        assert files.read_at(spot) == data  # not cut at the size fstat told
+
+
+def test_a_file_that_grew_past_the_limit_while_being_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "f.bin").write_bytes(b"x" * 100)
+    _grown_after_fstat(monkeypatch, 10)
+    with locate(tmp_path, "f.bin") as spot, pytest.raises(OperatorError) as refused:
+        files.read_at(spot, limit=50)
+    assert refused.value.code == "ERR_FILE_TOO_LARGE"
+    with locate(tmp_path, "f.bin") as spot:
+        assert files.read_at(spot, limit=100) == b"x" * 100
