@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import os
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,7 +44,7 @@ from llm_operator.core.errors import OperatorError
 from llm_operator.core.plan.changes import FileChange
 from llm_operator.core.plan.preview import preview_change
 from llm_operator.core.plan.session import Session
-from llm_operator.core.store import files
+from llm_operator.core.store import files, saved
 from llm_operator.core.store.files import line_count
 from llm_operator.core.store.fsaccess import locate
 from llm_operator.core.visible import hidden_characters, hidden_note, is_plain, marker
@@ -426,3 +427,64 @@ def test_a_file_that_grew_past_the_limit_while_being_read_is_refused(
     assert refused.value.code == "ERR_FILE_TOO_LARGE"
     with locate(tmp_path, "f.bin") as spot:
         assert files.read_at(spot, limit=100) == b"x" * 100
+
+
+# -- the check before writing: every byte compared, a piece at a time --------------------
+
+
+def _holds(folder: Path, name: str, expected: bytes) -> bool:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        return saved.holds_exactly(fd, name, expected)
+    finally:
+        os.close(fd)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.binary(max_size=3000),
+    st.sampled_from(["same", "flip", "longer", "shorter", "other"]),
+    st.integers(0, 10_000),
+    st.sampled_from([1, 7, 64, 4096]),
+)
+def test_holds_exactly_answers_as_a_full_read_and_compare(
+    expected: bytes, change: str, where: int, chunk: int
+) -> None:
+    data = bytearray(expected)
+    if change == "flip" and data:
+        data[where % len(data)] ^= 0xFF
+    elif change == "longer":
+        data[where % (len(data) + 1) : where % (len(data) + 1)] = b"x"
+    elif change == "shorter" and data:
+        del data[where % len(data)]
+    elif change == "other":
+        data = bytearray(b"%d" % where)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "f").write_bytes(bytes(data))
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            full = saved.read_file_at(fd, "f") == expected
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(saved, "COMPARE_CHUNK", chunk)  # pieces of every size
+                assert saved.holds_exactly(fd, "f", expected) == full
+        finally:
+            os.close(fd)
+
+
+def test_a_changed_byte_anywhere_in_a_big_file_is_seen(tmp_path: Path) -> None:
+    expected = bytes(range(256)) * 4000  # about 1 MB: several pieces
+    for at in (0, saved.COMPARE_CHUNK - 1, saved.COMPARE_CHUNK, len(expected) - 1):
+        changed = bytearray(expected)
+        changed[at] ^= 1
+        (tmp_path / "f").write_bytes(bytes(changed))
+        assert not _holds(tmp_path, "f", expected)
+    (tmp_path / "f").write_bytes(expected + b"\n")
+    assert not _holds(tmp_path, "f", expected)
+    (tmp_path / "f").write_bytes(expected[:-1])
+    assert not _holds(tmp_path, "f", expected)
+    (tmp_path / "f").write_bytes(expected)
+    assert _holds(tmp_path, "f", expected)
+    (tmp_path / "f").write_bytes(b"")
+    assert _holds(tmp_path, "f", b"")
+    assert not _holds(tmp_path, "f", b"x")

@@ -60,8 +60,8 @@ from .saved import (
     SavedUnsupported,
     build_tree_at,
     capture_at,
+    holds_exactly,
     make_fifo_at,
-    read_file_at,
     remove_tree_at,
 )
 from .trashing import move_to_trash
@@ -350,7 +350,7 @@ def _check_fresh(workspace: Workspace, change: FileChange) -> _Target:
                 assert info is not None
                 if info.st_size != len(change.before):
                     found = f"a file of {info.st_size} bytes"
-                elif read_file_at(spot.dir_fd, spot.name) == change.before:
+                elif holds_exactly(spot.dir_fd, spot.name, change.before):
                     found = expected
                 else:
                     found = f"a file of {info.st_size} bytes with other content"

@@ -80,6 +80,31 @@ def read_file_at(dir_fd: int, name: str) -> bytes:
         return handle.read()
 
 
+# How much of a file ``holds_exactly`` reads at a time: small enough to stay in the cache.
+COMPARE_CHUNK = 256 * 1024
+
+
+def holds_exactly(dir_fd: int, name: str, expected: bytes) -> bool:
+    """Whether the file ``name`` holds ``expected``, byte for byte and no byte more.
+
+    The same answer as ``read_file_at(dir_fd, name) == expected``: every byte is read and
+    compared, but a piece at a time into one small buffer, so a big file is not copied
+    into a new object of its size (for a few MB, setting up that memory costs more than
+    the reading and the comparing)."""
+    buffer = bytearray(min(COMPARE_CHUNK, len(expected) + 1))
+    view = memoryview(buffer)
+    fd = os.open(name, READ_FLAGS, dir_fd=dir_fd)
+    with os.fdopen(fd, "rb", buffering=0) as handle:
+        done = 0
+        while True:
+            count = handle.readinto(buffer)
+            if not count:
+                return done == len(expected)
+            if done + count > len(expected) or not expected.startswith(view[:count], done):
+                return False
+            done += count
+
+
 # The most entries a too-large folder's listing keeps (names only, a few MB at most).
 LISTING_CAP = 100_000
 
