@@ -70,8 +70,8 @@ def run() -> list[str]:
 
     def in_process() -> bytes:
         file = TextFile.decode(data, "big.py")
-        result = apply_unified_diff(file.text, patch, "big.py")
-        after = file.encode(result.text, result.kept)
+        result = apply_unified_diff(file.text, patch, "big.py", raw=data)  # LF, no BOM
+        after = file.encode(result.text, result.kept, result.data)
         result.line_diff(file.text).unified("big.py")
         return after
 

@@ -193,6 +193,47 @@ def test_two_hunks_show_each_change_where_its_hunk_made_it() -> None:
     assert _full(before, result).unified("f.txt").endswith(" }\n-\n \n")
 
 
+@settings(max_examples=400, deadline=None)
+@given(_LINES, st.booleans(), _LINES, st.booleans(), st.booleans())
+def test_a_result_put_together_from_the_bytes_is_the_result_from_the_text(
+    old: list[str], old_eol: bool, new: list[str], new_eol: bool, ascii_only: bool
+) -> None:
+    if ascii_only:
+        old = [line for line in old if line.isascii()]
+    before, after = _text(old, old_eol), _text(new, new_eol)
+    patch = unified_diff(before, after, "f.txt")
+    if not patch:
+        return
+    try:
+        plain = apply_unified_diff(before, patch, "f.txt")
+    except OperatorError:
+        return
+    raw = before.encode("utf-8")
+    joined = apply_unified_diff(before, patch, "f.txt", raw=raw)
+    assert joined == plain
+    assert (joined.text, joined.splices, joined.old_lines, joined.new_lines) == (
+        plain.text,
+        plain.splices,
+        plain.old_lines,
+        plain.new_lines,
+    )
+    assert joined.data == (joined.text.encode("utf-8") if before.isascii() else None)
+    assert plain.data is None
+    file = TextFile.decode(raw)
+    assert file.encode(joined.text, joined.kept, joined.data) == file.encode(plain.text)
+
+
+def test_bytes_that_cannot_be_the_text_are_not_used() -> None:
+    patch = "@@ -1 +1 @@\n-a\n+b\n"
+    assert apply_unified_diff("a\n", patch, "f", raw=b"a\r\n").data is None  # not its length
+    assert apply_unified_diff("a\n", patch, "f", raw=b"a\n").data == b"b\n"
+    # A file whose bytes are not its text in UTF-8 is encoded as always.
+    crlf = TextFile.decode(b"a\r\n")
+    assert crlf.encode("b\n", None, b"b\n") == b"b\r\n"
+    with_bom = TextFile.decode(BOM + b"a\n")
+    assert with_bom.encode("b\n", None, b"b\n") == BOM + b"b\n"
+
+
 def test_a_line_removed_and_added_back_is_not_shown_as_changed() -> None:
     before = "a\nb\nc\n"
     result = apply_unified_diff(before, "@@ -1,3 +1,3 @@\n a\n-b\n+b\n c\n", "f.txt")
@@ -332,8 +373,12 @@ def test_a_patch_review_names_every_hidden_character_the_full_path_names(
     assert shown.breaks == full.breaks
     assert shown.hidden == _hidden_by_the_one_rule(data, change.after or b"")
     assert change.after_text == TextFile.decode(change.after or b"").text
-    old_text = TextFile.decode(data).text
+    old_file = TextFile.decode(data)
+    old_text = old_file.text
     assert apply_unified_diff(old_text, shown.diff, "f.txt").text == change.after_text
+    # The bytes to write are those of the full path: the patched text encoded again.
+    full_result = apply_unified_diff(old_text, patch, "f.txt")
+    assert change.after == old_file.encode(full_result.text, full_result.kept)
 
 
 # -- placing hunks: fewer passes, the same places ---------------------------------------

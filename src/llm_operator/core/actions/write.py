@@ -12,7 +12,7 @@ import stat
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from ..engines.textfile import TextFile
+from ..engines.textfile import BOM, TextFile
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange
 from ..protocol.names import visible_name
@@ -107,6 +107,7 @@ def plan_text_edit(
     executable: Callable[[], bool | None] = lambda: None,
     read: tuple[str, bytes] | None = None,
     diff: Callable[[str], LineDiff] | None = None,
+    utf8: Callable[[], bytes | None] = lambda: None,
 ) -> Result:
     """Decode ``path``, run ``edit`` on its text (-> new text, note), re-encode, plan.
 
@@ -115,11 +116,12 @@ def plan_text_edit(
     ``read``: the target and its bytes, when the caller has just found and read them.
     ``diff``: asked after the edit with the old text, the ``LineDiff`` of the edit when it
     knows what it replaced (the new text is then not diffed against the old again).
+    ``utf8``: asked after the edit, the new text in UTF-8 when the edit made those bytes.
     """
     rel, data = read if read is not None else (target_for_write(ctx, path), None)
     before, decoded = existing_text(ctx, rel, path, data)
     new_text, note = edit(decoded.text)
-    after = decoded.encode(new_text, kept())
+    after = decoded.encode(new_text, kept(), utf8())
     # The new bytes decode to the new text: the preview and the result need not decode them.
     known = decoded.decodes_back(new_text)
     line_diff = diff(decoded.text) if known and diff is not None else None
@@ -203,9 +205,12 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
         )
 
     done: list[PatchResult] = []
+    # Without BOM and CR, the file's bytes are its text in UTF-8: the patched bytes are put
+    # together from them (see apply_unified_diff).
+    raw = before if not before.startswith(BOM) and b"\r" not in before else None
 
     def edit(text: str) -> tuple[str, str]:
-        done.append(apply_unified_diff(text, fields.patch_b64, rel))
+        done.append(apply_unified_diff(text, fields.patch_b64, rel, raw=raw))
         return done[0].text, done[0].summary_note
 
     return plan_text_edit(
@@ -217,6 +222,7 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
         executable=lambda: done[0].executable,
         read=(rel, before),  # found and read once
         diff=lambda old_text: done[0].line_diff(old_text),
+        utf8=lambda: done[0].data,
     )
 
 

@@ -105,6 +105,8 @@ class PatchResult:
     splices: tuple[Splice, ...] = field(default=(), compare=False, repr=False)
     old_lines: int = field(default=0, compare=False, repr=False)
     new_lines: int = field(default=0, compare=False, repr=False)
+    # ``text`` in UTF-8, when it was put together from the caller's bytes (``raw``).
+    data: bytes | None = field(default=None, compare=False, repr=False)
 
     def line_diff(self, before: str) -> LineDiff:
         """The diff of ``before`` (the text this result was made from) to ``text``, built
@@ -679,12 +681,18 @@ def _numbered(lines: Sequence[str], first_index: int, marked: int) -> list[str]:
     return out
 
 
-def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
+def apply_unified_diff(
+    text: str, patch: str, path: str, *, raw: bytes | None = None
+) -> PatchResult:
     """Apply a single-file unified diff to LF ``text``; raise OperatorError on any problem.
 
     Each hunk is placed nearest its own stated line, whatever the order of the hunks;
     two equally near places, overlapping hunks and a hunk whose new side is already in
     place are refused rather than guessed.
+
+    ``raw``: ``text`` in UTF-8, when the caller has those bytes (a file's own bytes). An
+    ASCII text's result is then put together from them, its untouched parts never copied
+    out as text, and ``PatchResult.data`` holds the result in UTF-8.
     """
     parsed = parse_patch(patch, path)
     if parsed.creates and text:
@@ -726,7 +734,8 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         if then.start < at.end or (then.start == at.start and at.start != at.end):
             raise _overlap(first, at, second, then, path)
 
-    pieces: list[str] = []
+    # The result, in order: untouched ranges of ``text`` (start, end) and the new lines.
+    pieces: list[tuple[int, int] | str] = []
     kept: list[tuple[int, int, int]] = []
     splices: list[Splice] = []
     cursor = 0
@@ -734,7 +743,7 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     new_at_char = 0  # characters of the result so far
     shift = 0  # lines of the result minus lines of the text, up to the cursor
     for hunk, place in ordered:
-        pieces.append(text[cursor : place.start])
+        pieces.append((cursor, place.start))
         new_at_char += place.start - cursor
         untouched = place.line - old_line
         if untouched > 0:
@@ -748,10 +757,10 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         replaced_from = new_at_char
         new_count = 0
         if hunk.new:
-            pieces.append("\n".join(hunk.new))
             # A hunk may drop the final newline only where it ends the file (_fits_end).
-            pieces.append("" if hunk.new_no_eol else "\n")
-            new_at_char += len(pieces[-2]) + len(pieces[-1])
+            added = "\n".join(hunk.new) + ("" if hunk.new_no_eol else "\n")
+            pieces.append(added)
+            new_at_char += len(added)
             # Lines as the text has them: an empty last line without newline is none.
             new_count = len(hunk.new) - (hunk.new_no_eol and hunk.new[-1] == "")
         splices.append(
@@ -770,11 +779,11 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         new_line += untouched + len(hunk.new)
         old_line = place.line + len(hunk.old)
         cursor = place.end
-    pieces.append(text[cursor:])
+    pieces.append((cursor, len(text)))
     rest = text.count("\n", cursor) + (0 if text.endswith("\n") or cursor >= len(text) else 1)
     if rest > 0:
         kept.append((old_line, new_line, rest))
-    result = "".join(pieces)
+    result, data = _joined(text, pieces, raw)
     if parsed.deletes and result:
         remaining = split_lines(result)[0]
         raise OperatorError(
@@ -806,7 +815,23 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
         tuple(splices),
         old_line + rest,
         old_line + rest + shift,
+        data,
     )
+
+
+def _joined(
+    text: str, pieces: list[tuple[int, int] | str], raw: bytes | None
+) -> tuple[str, bytes | None]:
+    """The result text, and its UTF-8 bytes when put together from ``raw``. In an ASCII
+    text a character is a byte, so its ranges are those of ``raw``: the bytes are joined
+    from views of it (no copy of the untouched parts as text) and decoded once."""
+    if raw is None or len(raw) != len(text) or not text.isascii():
+        return "".join(text[p[0] : p[1]] if isinstance(p, tuple) else p for p in pieces), None
+    view = memoryview(raw)
+    data = b"".join(
+        view[p[0] : p[1]] if isinstance(p, tuple) else p.encode("utf-8") for p in pieces
+    )
+    return data.decode("utf-8"), data
 
 
 def _already_applied(hunk: Hunk, line: int, path: str) -> OperatorError:

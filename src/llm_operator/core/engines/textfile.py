@@ -101,13 +101,22 @@ class TextFile:
             return False
         return "\r" not in text and (self.bom or not text.startswith("\ufeff"))
 
-    def encode(self, text: str, kept: Sequence[tuple[int, int, int]] | None = None) -> bytes:
+    def encode(
+        self,
+        text: str,
+        kept: Sequence[tuple[int, int, int]] | None = None,
+        utf8: bytes | None = None,
+    ) -> bytes:
         """``text`` (LF line breaks) as bytes in this file's BOM and line-break style.
 
         ``kept`` (runs of untouched lines: first old line, first new line, count), when the
         edit knows them, says exactly which lines keep their own break in a file with mixed
-        breaks; without it they are found by matching the old and new lines.
+        breaks; without it they are found by matching the old and new lines. ``utf8``:
+        ``text`` in UTF-8, when the edit has it: a file with LF breaks and no BOM is those
+        very bytes, not encoded again.
         """
+        if utf8 is not None and not self.bom and self.newline == "\n" and not self.mixed_newlines:
+            return utf8
         if self.mixed_newlines and kept is not None:
             text = self._breaks_of_runs(text.replace("\r\n", "\n"), kept)
         elif self.mixed_newlines:
