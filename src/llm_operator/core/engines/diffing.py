@@ -16,6 +16,11 @@ Invariants:
   matched pair of lines gives a valid diff; anchors only decide how small it is.
 - Every item boundary is remembered as a (line, character) point, so the few lines a
   hunk prints are found by walking at most a few lines from a known point.
+- A change that is known to replace some ranges and copy the rest (a patch's hunks as
+  applied) is diffed range by range (``LineDiff.spliced``): the copied text is equal
+  without being read. The result is a true diff of the two texts; where equal lines could
+  be paired otherwise it pairs them as the ranges say, which a diff of the whole texts
+  may not.
 """
 
 from __future__ import annotations
@@ -377,7 +382,8 @@ class LineDiff:
 
     @property
     def opcodes(self) -> list[_Opcode]:
-        """As ``line_opcodes(before, after)`` gives them (a new list each time)."""
+        """As ``line_opcodes(before, after)`` gives them, or for a ``spliced`` diff as its
+        splices give them (a new list each time)."""
         if self._codes is None:
             self._codes = _opcodes(self.before, self.after)
         return list(self._codes)

@@ -89,7 +89,8 @@ class FileChange:
     def knowing_after_text(self, text: str, diff: LineDiff | None = None) -> FileChange:
         """This change, told that ``text`` is ``TextFile.decode(after).text`` (the planner
         made ``after`` from it and checked it decodes back) and, when given, that ``diff``
-        is ``LineDiff(before_text, text)`` (worked out from what the edit replaced)."""
+        is a ``LineDiff`` of ``before_text`` to ``text`` (worked out from what the edit
+        replaced, ``LineDiff.spliced``)."""
         self.__dict__["after_text"] = text
         if diff is not None:
             self.__dict__["line_diff"] = diff
