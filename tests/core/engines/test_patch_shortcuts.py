@@ -11,9 +11,10 @@
 - ``TextFile.decodes_back`` says, without the round trip, whether decoding the encoded
   text gives the text back (then the new bytes are not decoded again).
 - Hidden characters of ASCII text are looked for in its bytes, not in a new encoding.
-- A hunk's place is found counting lines from where an earlier hunk's count stopped, and
-  the scan stops at the first place at or below the stated line: the places are those a
-  scan of the whole text from its start finds.
+- A hunk's place is found counting lines from where an earlier hunk's count stopped,
+  searching from there when a place nearer than that is found, and the scan stops at the
+  first place at or below the stated line: the places are those a scan of the whole text
+  from its start finds.
 - Through a whole plan: the review of a patch names the same invisible characters and
   lone carriage returns as a preview made from the planned bytes alone.
 """
@@ -533,3 +534,17 @@ def test_a_changed_byte_anywhere_in_a_big_file_is_seen(tmp_path: Path) -> None:
     (tmp_path / "f").write_bytes(b"")
     assert _holds(tmp_path, "f", b"")
     assert not _holds(tmp_path, "f", b"x")
+
+
+def test_a_place_as_near_as_the_counted_offset_is_looked_for_before_it() -> None:
+    # The first hunk's scan stops counting inside line 2 ("pq", at its "q"); the second
+    # hunk, stated at line 4, finds "pq" at line 6 from there: two lines away, as far as
+    # line 2 is. The "pq" that starts line 2, before the counted offset, is as near: both
+    # are named (ambiguous), as the scan from the start names them.
+    text = "q\nA\npq\nA\nb\nc\npq\nB\n"
+    known = _Counted()
+    assert _nearest(text, "q\nA\n", 5, lambda end: True, known) == [_Place(0, 0, 4)]
+    assert known.up_to_line(4) == (5, 2)  # inside line 2
+    both = _nearest(text, "pq\n", 4, lambda end: True, known)
+    assert both == _nearest_from_the_start(text, "pq\n", 4, lambda end: True)
+    assert [place.line for place in both] == [2, 6]

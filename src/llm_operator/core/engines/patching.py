@@ -474,11 +474,16 @@ class _Counted:
 
     def __init__(self) -> None:
         self.chars = [0]
-        self.lines = [0]
+        self.lines = [0]  # the lines of ``chars``: ascending as they are
 
     def below(self, char: int) -> tuple[int, int]:
         """The known offset nearest ``char`` from below, and its line."""
         at = bisect_right(self.chars, char) - 1
+        return self.chars[at], self.lines[at]
+
+    def up_to_line(self, line: int) -> tuple[int, int]:
+        """The last known offset on line ``line`` or before it, and its line."""
+        at = bisect_right(self.lines, line) - 1
         return self.chars[at], self.lines[at]
 
     def note(self, char: int, line: int) -> None:
@@ -499,13 +504,45 @@ def _nearest(
     equally near (one above, one below). Occurrences come from ``str.find`` over the text,
     never split; the line of each is counted incrementally, from the nearest offset whose
     line ``known`` holds, and the scan stops at the first place at or below the stated
-    line, or once it is farther below it than the best place found."""
-    best: list[_Place] = []
-    best_distance = 0
-    line, counted_to = 0, 0
+    line, or once it is farther below it than the best place found.
+
+    With ``known`` offsets (earlier hunks of the patch), the scan starts at the last one
+    on or before the stated line: a place found from there nearer than that offset's line
+    is nearer than any place before it, so the text before it is not searched; otherwise
+    the whole text is."""
+    if known is not None:
+        start, start_line = known.up_to_line(stated)
+        if start:
+            best, line, counted_to = _scan(text, needle, stated, fits, start, start_line)
+            if best and abs(best[0].line - stated) < stated - start_line:
+                known.note(counted_to, line)
+                return best
     found = text.find(needle)
+    line = counted_to = 0
     if known is not None and found != -1:
         counted_to, line = known.below(found)
+    best, line, counted_to = _scan(text, needle, stated, fits, counted_to, line, found)
+    if known is not None and counted_to:
+        known.note(counted_to, line)
+    return best
+
+
+def _scan(
+    text: str,
+    needle: str,
+    stated: int,
+    fits: Callable[[int], bool],
+    counted_to: int,
+    line: int,
+    found: int | None = None,
+) -> tuple[list[_Place], int, int]:
+    """``_nearest``'s scan from character ``counted_to`` (on line ``line``), or from the
+    occurrence ``found`` at or after it: the best places, and the last offset counted
+    with its line."""
+    best: list[_Place] = []
+    best_distance = 0
+    if found is None:
+        found = text.find(needle, counted_to)
     while found != -1:
         line += text.count("\n", counted_to, found)
         counted_to = found
@@ -521,9 +558,7 @@ def _nearest(
             if line >= stated:
                 break  # a later place starts a later line: farther below, never as near
         found = text.find(needle, found + 1)
-    if known is not None and counted_to:
-        known.note(counted_to, line)
-    return best
+    return best, line, counted_to
 
 
 def _locate(text: str, hunk: Hunk, known: _Counted | None = None) -> list[_Place]:
