@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .splice import Splice
+    from .patching import Splice
 
 _Block = tuple[int, int, int]  # (a line, b line, length) of equal lines
 _Opcode = tuple[str, int, int, int, int]  # as difflib: tag, a range, b range

@@ -63,7 +63,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import OperatorError, mark, quote
 from ..wording import counted
-from .splice import Splice
 from .textfile import split_lines
 
 if TYPE_CHECKING:
@@ -116,6 +115,21 @@ class PatchResult:
         from .diffing import LineDiff
 
         return LineDiff.spliced(before, self.text, self.splices, self.old_lines, self.new_lines)
+
+
+class Splice(NamedTuple):
+    """One hunk as applied: old lines ``old_line`` (0-based) on, ``old_count`` of them in
+    characters ``old_start``..``old_end`` of the old text, replaced by ``new_count`` lines
+    from ``new_line`` on, in characters ``new_start``..``new_end`` of the new text."""
+
+    old_line: int
+    old_count: int
+    old_start: int
+    old_end: int
+    new_line: int
+    new_count: int
+    new_start: int
+    new_end: int
 
 
 class Hunk(NamedTuple):
