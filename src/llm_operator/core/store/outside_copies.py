@@ -30,12 +30,14 @@ from .database import StateStore, StoreError, guarded
 
 FOLDER = "undo-copies"
 OUTSIDE_MIN = 256 * 1024
-_DIGEST = re.compile(r"sha256:([0-9a-f]{64})")
-_NAME = re.compile(r"(\d+)-([0-9a-f]{64})(\.tmp-\d+)?")
+# Patterns, not compiled ones: ``re`` compiles each at its first use, so a run that never
+# keeps a copy outside never pays for them.
+_DIGEST = r"sha256:([0-9a-f]{64})"
+_NAME = r"(\d+)-([0-9a-f]{64})(\.tmp-\d+)?"
 
 
 def _file_name(batch: int, name: str) -> str:
-    found = _DIGEST.fullmatch(name)
+    found = re.fullmatch(_DIGEST, name)
     if found is None:  # never a path from the database: only digests name files
         raise ValueError("a saved copy's digest is not a sha256 digest")
     return f"{batch}-{found.group(1)}"
@@ -107,7 +109,7 @@ def sweep(db: sqlite3.Connection, state_folder: Path) -> list[str]:
     }
     removed = []
     for entry in names:
-        found = _NAME.fullmatch(entry)
+        found = re.fullmatch(_NAME, entry)
         if found is None:
             continue  # not ours: left alone
         batch, hexdigest, temp = int(found.group(1)), found.group(2), found.group(3)
