@@ -43,9 +43,23 @@ _INVISIBLE_RANGES = (
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0000-\U000e0fff"
 )
-_ONE_LINE = re.compile(f"[{_INVISIBLE_RANGES}\t\n]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
-_LINES = re.compile(f"[{_INVISIBLE_RANGES}]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)")
-_HIDDEN = re.compile(f"[{_INVISIBLE_RANGES}]")
+_SOURCES = {
+    "one line": f"[{_INVISIBLE_RANGES}\t\n]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)",
+    "lines": f"[{_INVISIBLE_RANGES}]|<(?=U\\+[0-9A-F]{{4,6}}>|0x[0-9A-F]{{2}}>)",
+    "hidden": f"[{_INVISIBLE_RANGES}]",
+}
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _rule(name: str) -> re.Pattern[str]:
+    """The pattern ``name`` of ``_SOURCES``, compiled when first used: the three cost about
+    a millisecond to compile, which a run that only counts ASCII text need not pay."""
+    pattern = _compiled.get(name)
+    if pattern is None:
+        pattern = _compiled[name] = re.compile(_SOURCES[name])
+    return pattern
+
+
 # Every ASCII character that is shown as itself (tab and line feed are not hidden either).
 _ASCII_SHOWN = bytes(range(0x20, 0x7F)) + b"\t\n"
 MARKER = re.compile(r"<U\+[0-9A-F]{4,6}>|<0x[0-9A-F]{2}>")
@@ -66,18 +80,18 @@ def _mark(found: re.Match[str]) -> str:
 
 def shown(text: str) -> str:
     """``text`` as one line a person can trust: every invisible character marked."""
-    return _ONE_LINE.sub(_mark, text)
+    return _rule("one line").sub(_mark, text)
 
 
 def shown_lines(text: str) -> str:
     """``text`` with its line breaks and tabs kept and every other invisible character
     marked: for diffs, file content and messages of several lines."""
-    return _LINES.sub(_mark, text)
+    return _rule("lines").sub(_mark, text)
 
 
 def is_plain(text: str, one_line: bool = True) -> bool:
     """Whether ``text`` is shown exactly as it is."""
-    return (_ONE_LINE if one_line else _LINES).search(text) is None
+    return _rule("one line" if one_line else "lines").search(text) is None
 
 
 def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]:
@@ -85,7 +99,7 @@ def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]
 
     Renderers that mark character spans (changed words of a diff line) move them with it.
     """
-    pattern = _ONE_LINE if one_line else _LINES
+    pattern = _rule("one line" if one_line else "lines")
     out: list[str] = []
     where: list[int] = []
     done = 0  # characters of ``text`` copied so far
@@ -107,20 +121,25 @@ def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]
     return "".join(out), where
 
 
-def hidden_characters(text: str) -> tuple[int, tuple[str, ...]]:
+def hidden_characters(text: str, data: bytes | None = None) -> tuple[int, tuple[str, ...]]:
     """How many invisible or control characters ``text`` holds (line breaks and tabs
-    apart), and the distinct ones, in order of first appearance, as markers' names."""
+    apart), and the distinct ones, in order of first appearance, as markers' names.
+    ``data``: ``text`` encoded as UTF-8, when the caller has those bytes (ASCII text is
+    then looked at in them rather than encoded again)."""
     if text.isascii():  # the common case: only C0 controls and DEL to look for, in C
-        found = list(text.encode("ascii").translate(None, _ASCII_SHOWN).decode("ascii"))
+        # ASCII text is its UTF-8 bytes, one byte a character.
+        raw = data if data is not None and len(data) == len(text) else text.encode("ascii")
+        found = list(raw.translate(None, _ASCII_SHOWN).decode("ascii"))
     else:
-        found = _HIDDEN.findall(text)
+        found = _rule("hidden").findall(text)
     names = tuple(dict.fromkeys(marker(char)[1:-1] for char in found))
     return len(found), names
 
 
-def hidden_note(text: str, limit: int = 5) -> str | None:
-    """A review line saying that ``text`` holds invisible or control characters, if it does."""
-    count, names = hidden_characters(text)
+def hidden_note(text: str, limit: int = 5, data: bytes | None = None) -> str | None:
+    """A review line saying that ``text`` holds invisible or control characters, if it does.
+    ``data``: ``text`` encoded as UTF-8, when the caller has those bytes."""
+    count, names = hidden_characters(text, data)
     if not count:
         return None
     listed = ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
@@ -21,6 +21,9 @@ from ..store.fsaccess import Spot
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, PathFields
+
+if TYPE_CHECKING:
+    from ..engines.diffing import LineDiff
 
 MAX_WRITE_BYTES = 10_000_000
 
@@ -74,14 +77,19 @@ def plan_file(
     notes: tuple[str, ...] = (),
     executable: bool | None = None,
     before_text: str | None = None,
+    after_text: str | None = None,
+    diff: LineDiff | None = None,
 ) -> Result:
     """A one-file plan, or an immediate outcome when nothing would change.
-    ``before_text``: ``before`` decoded, when the caller has it (not decoded again)."""
+    ``before_text``/``after_text``: ``before``/``after`` decoded, when the caller has them
+    (not decoded again); ``diff``: their ``LineDiff``, when the edit knows it."""
     if before == after and executable is None:
         return Outcome(True, f"{visible_name(rel)} already holds this content; nothing to write")
     change = FileChange(rel, before, after, executable=executable)
     if before_text is not None:
         change = change.knowing_before_text(before_text)
+    if after_text is not None:
+        change = change.knowing_after_text(after_text, diff if before_text is not None else None)
     return Plan(ChangeSet((change,)), Outcome(True, summary), notes)
 
 
@@ -98,20 +106,36 @@ def plan_text_edit(
     kept: Callable[[], Sequence[tuple[int, int, int]] | None] = lambda: None,
     executable: Callable[[], bool | None] = lambda: None,
     read: tuple[str, bytes] | None = None,
+    diff: Callable[[str], LineDiff] | None = None,
 ) -> Result:
     """Decode ``path``, run ``edit`` on its text (-> new text, note), re-encode, plan.
 
     BOM, line-break style and every untouched byte survive: TextFile re-applies them
     (``kept``, asked after the edit, names the untouched lines when the edit knows them).
     ``read``: the target and its bytes, when the caller has just found and read them.
+    ``diff``: asked after the edit with the old text, the ``LineDiff`` of the edit when it
+    knows what it replaced (the new text is then not diffed against the old again).
     """
     rel, data = read if read is not None else (target_for_write(ctx, path), None)
     before, decoded = existing_text(ctx, rel, path, data)
     new_text, note = edit(decoded.text)
     after = decoded.encode(new_text, kept())
+    # The new bytes decode to the new text: the preview and the result need not decode them.
+    known = decoded.decodes_back(new_text)
+    line_diff = diff(decoded.text) if known and diff is not None else None
+    shape = counted(line_diff.after.total, "line") if line_diff is not None else _shape(new_text)
     detail = f"; {note}" if note else ""
-    summary = f"{verb} {visible_name(rel)} (now {_shape(new_text)}{detail})"
-    return plan_file(rel, before, after, summary, executable=executable(), before_text=decoded.text)
+    summary = f"{verb} {visible_name(rel)} (now {shape}{detail})"
+    return plan_file(
+        rel,
+        before,
+        after,
+        summary,
+        executable=executable(),
+        before_text=decoded.text,
+        after_text=new_text if known else None,
+        diff=line_diff,
+    )
 
 
 # -- fs.write -----------------------------------------------------------------------
@@ -192,6 +216,7 @@ def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
         kept=lambda: done[0].kept,
         executable=lambda: done[0].executable,
         read=(rel, before),  # found and read once
+        diff=lambda old_text: done[0].line_diff(old_text),
     )
 
 

@@ -24,6 +24,10 @@ import difflib
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .patching import Splice
 
 _Block = tuple[int, int, int]  # (a line, b line, length) of equal lines
 _Opcode = tuple[str, int, int, int, int]  # as difflib: tag, a range, b range
@@ -59,9 +63,9 @@ def _split(segment: str) -> list[str]:
 class _Text:
     """A text and the (line, character) points where item boundaries fell."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, total: int | None = None) -> None:
         self.text = text
-        self.total = _count_lines(text, 0, len(text))
+        self.total = _count_lines(text, 0, len(text)) if total is None else total
         self._points: dict[int, int] = {0: 0}
         self._sorted: list[int] = []
 
@@ -118,11 +122,15 @@ def _common_prefix(a: str, b: str, alo: int, blo: int, limit: int) -> int:
         step *= 2
     else:
         return known
-    while step > 1:
-        step //= 2
-        if a[alo + known : alo + known + step] == b[blo + known : blo + known + step]:
-            known += step
-    return known
+    # The first difference lies in the last ``step`` characters compared: halve them.
+    low, high = known, known + step
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[alo + low : alo + middle] == b[blo + low : blo + middle]:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def _common_suffix(a: str, b: str, ahi: int, bhi: int, limit: int) -> int:
@@ -138,11 +146,14 @@ def _common_suffix(a: str, b: str, ahi: int, bhi: int, limit: int) -> int:
         step *= 2
     else:
         return known
-    while step > 1:
-        step //= 2
-        if a[ahi - known - step : ahi - known] == b[bhi - known - step : bhi - known]:
-            known += step
-    return known
+    low, high = known, known + step
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[ahi - middle : ahi - low] == b[bhi - middle : bhi - low]:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def _unique_line(text: str, needle: str, start: int, stop: int) -> int | None:
@@ -241,6 +252,10 @@ def _matching_blocks(a: _Text, b: _Text) -> list[_Block]:
         # autojunk only where the item is big: it trades minimality for speed, never validity.
         matcher = difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=big)
         blocks.extend((la + i, lb + j, n) for i, j, n in matcher.get_matching_blocks() if n)
+    return _merged(blocks)
+
+
+def _merged(blocks: list[_Block]) -> list[_Block]:
     blocks.sort()
     # Adjacent blocks (a trimmed prefix and an anchor, say) merge: an "equal" opcode must
     # never follow another, or the grouping would emit hunks without changes.
@@ -254,9 +269,13 @@ def _matching_blocks(a: _Text, b: _Text) -> list[_Block]:
 
 
 def _opcodes(a: _Text, b: _Text) -> list[_Opcode]:
+    return _codes_of(_matching_blocks(a, b), a, b)
+
+
+def _codes_of(blocks: list[_Block], a: _Text, b: _Text) -> list[_Opcode]:
     codes: list[_Opcode] = []
     i = j = 0
-    for ai, bj, size in [*_matching_blocks(a, b), (a.total, b.total, 0)]:
+    for ai, bj, size in [*blocks, (a.total, b.total, 0)]:
         if i < ai and j < bj:
             codes.append(("replace", i, ai, j, bj))
         elif i < ai:
@@ -318,6 +337,43 @@ class LineDiff:
     def __init__(self, before: str, after: str) -> None:
         self.before, self.after = _Text(before), _Text(after)
         self._codes: list[_Opcode] | None = None
+
+    @classmethod
+    def spliced(
+        cls,
+        before: str,
+        after: str,
+        splices: Sequence[Splice],
+        before_lines: int,
+        after_lines: int,
+    ) -> LineDiff:
+        """The diff of a change known to replace only the ``splices`` (in order, as a patch
+        applied them) and to copy every other character of ``before`` unchanged: each
+        splice's lines are diffed as a text of their own, the text between them is equal
+        without being read. ``before_lines``/``after_lines``: the texts' line counts."""
+        diff = cls.__new__(cls)
+        a, b = _Text(before, before_lines), _Text(after, after_lines)
+        diff.before, diff.after = a, b
+        blocks: list[_Block] = []
+        la = lb = 0  # the lines before the next splice are equal, as many on each side
+        for cut in splices:
+            if cut.old_line > la:
+                blocks.append((la, lb, cut.old_line - la))
+            a.mark(cut.old_line, cut.old_start)
+            b.mark(cut.new_line, cut.new_start)
+            a.mark(cut.old_line + cut.old_count, cut.old_end)
+            b.mark(cut.new_line + cut.new_count, cut.new_end)
+            old = _Text(before[cut.old_start : cut.old_end], cut.old_count)
+            new = _Text(after[cut.new_start : cut.new_end], cut.new_count)
+            blocks.extend(
+                (cut.old_line + i, cut.new_line + j, size)
+                for i, j, size in _matching_blocks(old, new)
+            )
+            la, lb = cut.old_line + cut.old_count, cut.new_line + cut.new_count
+        if a.total > la:
+            blocks.append((la, lb, a.total - la))
+        diff._codes = _codes_of(_merged(blocks), a, b)
+        return diff
 
     @property
     def opcodes(self) -> list[_Opcode]:

@@ -55,13 +55,18 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import OperatorError, mark, quote
 from ..wording import counted
 from .textfile import split_lines
+
+if TYPE_CHECKING:
+    from .diffing import LineDiff
 
 INVALID = "ERR_INVALID_PATCH"
 MISMATCH = "ERR_PATCH_CONTEXT_MISMATCH"
@@ -82,6 +87,8 @@ _TWO_FILE_GIT_LINES = (
 _SHOWN_LINES = 30
 
 
+# The engine's other records are named tuples: as cheap to use, and a module that makes
+# frozen dataclasses pays about half a millisecond for each when it is first imported.
 @dataclass(frozen=True)
 class PatchResult:
     text: str
@@ -92,10 +99,38 @@ class PatchResult:
     # Runs of untouched lines: (first old line, first new line, count), 0-based, so the
     # encoder gives each its own line break back in a file with mixed breaks.
     kept: tuple[tuple[int, int, int], ...] = ()
+    # What each hunk replaced, in file order: the only places where ``text`` differs from
+    # the old text, so the review diff is worked out there alone (``line_diff``). Like the
+    # line counts of the old text and of ``text``, they follow from the fields above.
+    splices: tuple[Splice, ...] = field(default=(), compare=False, repr=False)
+    old_lines: int = field(default=0, compare=False, repr=False)
+    new_lines: int = field(default=0, compare=False, repr=False)
+
+    def line_diff(self, before: str) -> LineDiff:
+        """The diff of ``before`` (the text this result was made from) to ``text``, built
+        from what the hunks replaced: the text between them is copied unchanged, so only
+        the hunks' own lines are diffed, not the whole file."""
+        from .diffing import LineDiff
+
+        return LineDiff.spliced(before, self.text, self.splices, self.old_lines, self.new_lines)
 
 
-@dataclass(frozen=True)
-class Hunk:
+class Splice(NamedTuple):
+    """One hunk as applied: old lines ``old_line`` (0-based) on, ``old_count`` of them in
+    characters ``old_start``..``old_end`` of the old text, replaced by ``new_count`` lines
+    from ``new_line`` on, in characters ``new_start``..``new_end`` of the new text."""
+
+    old_line: int
+    old_count: int
+    old_start: int
+    old_end: int
+    new_line: int
+    new_count: int
+    new_start: int
+    new_end: int
+
+
+class Hunk(NamedTuple):
     number: int  # 1-based, as the messages name it
     header: str
     old_start: int
@@ -113,8 +148,7 @@ class Hunk:
         return self.old_start if self.old_count == 0 else self.old_start - 1
 
 
-@dataclass(frozen=True)
-class ParsedPatch:
+class ParsedPatch(NamedTuple):
     hunks: tuple[Hunk, ...]
     creates: bool  # --- /dev/null, or a hunk @@ -0,0 ... @@ that makes the whole file
     deletes: bool  # +++ /dev/null
@@ -417,8 +451,7 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
     )
 
 
-@dataclass(frozen=True)
-class _Place:
+class _Place(NamedTuple):
     """Where a hunk applies: its first old line, and the characters its old lines span."""
 
     line: int
@@ -447,15 +480,44 @@ def _offset_of_line(text: str, start: int, count: int) -> int | None:
     return None if match is None else match.end()
 
 
-def _nearest(text: str, needle: str, stated: int, fits: Callable[[int], bool]) -> list[_Place]:
+class _Counted:
+    """Character offsets of one text whose line is known (0 is line 0), so that the
+    hunks placed one after another count each newline about once, not once each."""
+
+    def __init__(self) -> None:
+        self.chars = [0]
+        self.lines = [0]
+
+    def below(self, char: int) -> tuple[int, int]:
+        """The known offset nearest ``char`` from below, and its line."""
+        at = bisect_right(self.chars, char) - 1
+        return self.chars[at], self.lines[at]
+
+    def note(self, char: int, line: int) -> None:
+        at = bisect_right(self.chars, char)
+        if self.chars[at - 1] != char:
+            self.chars.insert(at, char)
+            self.lines.insert(at, line)
+
+
+def _nearest(
+    text: str,
+    needle: str,
+    stated: int,
+    fits: Callable[[int], bool],
+    known: _Counted | None = None,
+) -> list[_Place]:
     """The places nearest line ``stated`` where ``needle`` (whole lines) occurs: one, or two
     equally near (one above, one below). Occurrences come from ``str.find`` over the text,
-    never split; the line of each is counted incrementally, and the scan stops once it is
-    farther below the stated line than the best place found."""
+    never split; the line of each is counted incrementally, from the nearest offset whose
+    line ``known`` holds, and the scan stops at the first place at or below the stated
+    line, or once it is farther below it than the best place found."""
     best: list[_Place] = []
     best_distance = 0
     line, counted_to = 0, 0
     found = text.find(needle)
+    if known is not None and found != -1:
+        counted_to, line = known.below(found)
     while found != -1:
         line += text.count("\n", counted_to, found)
         counted_to = found
@@ -468,11 +530,15 @@ def _nearest(text: str, needle: str, stated: int, fits: Callable[[int], bool]) -
                 best, best_distance = [_Place(line, found, end)], distance
             elif distance == best_distance and best[-1].line != line:
                 best.append(_Place(line, found, end))
+            if line >= stated:
+                break  # a later place starts a later line: farther below, never as near
         found = text.find(needle, found + 1)
+    if known is not None and counted_to:
+        known.note(counted_to, line)
     return best
 
 
-def _locate(text: str, hunk: Hunk) -> list[_Place]:
+def _locate(text: str, hunk: Hunk, known: _Counted | None = None) -> list[_Place]:
     """Where the hunk's old lines are nearest its stated line, anywhere in the file."""
     stated = hunk.stated_index
     if not hunk.old:
@@ -484,10 +550,12 @@ def _locate(text: str, hunk: Hunk) -> list[_Place]:
     needle = "\n".join(hunk.old) + ("" if hunk.old_no_eol else "\n")
     if not needle:
         return []  # an empty last line without newline: no text holds one
-    return _nearest(text, needle, stated, lambda end: _fits_end(text, hunk, end))
+    return _nearest(text, needle, stated, lambda end: _fits_end(text, hunk, end), known)
 
 
-def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
+def _applied_at(
+    text: str, hunk: Hunk, place: _Place | None, known: _Counted | None = None
+) -> int | None:
     """The line where the hunk's new side already stands, when the file looks patched:
     its new lines are found near the stated line, covering the place its old lines match
     (an append applied before), or where its old lines are not found at all."""
@@ -495,7 +563,7 @@ def _applied_at(text: str, hunk: Hunk, place: _Place | None) -> int | None:
         # A pure insertion has no context to tell a second copy from the first.
         return None
     needle = "\n".join(hunk.new) + ("" if hunk.new_no_eol else "\n")
-    found = _nearest(text, needle, hunk.stated_index, lambda end: True)
+    found = _nearest(text, needle, hunk.stated_index, lambda end: True, known)
     for done in found:
         if place is None or (done.start <= place.start and place.end <= done.end):
             return done.line
@@ -635,17 +703,20 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
             },
         )
     placed: list[tuple[Hunk, _Place]] = []
+    known = _Counted()
     for hunk in parsed.hunks:
-        places = _locate(text, hunk)
+        places = _locate(text, hunk, known)
         if not places:
-            done = _applied_at(text, hunk, None)
+            done = _applied_at(text, hunk, None, known)
             if done is not None:
                 raise _already_applied(hunk, done, path)
             raise _mismatch(text, hunk, 0, path)
         if len(places) > 1:
             raise _ambiguous(hunk, places, path)
         done = (
-            _applied_at(text, hunk, places[0]) if _misses_its_edge(text, hunk, places[0]) else None
+            _applied_at(text, hunk, places[0], known)
+            if _misses_its_edge(text, hunk, places[0])
+            else None
         )
         if done is not None:
             raise _already_applied(hunk, done, path)
@@ -657,10 +728,14 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
 
     pieces: list[str] = []
     kept: list[tuple[int, int, int]] = []
+    splices: list[Splice] = []
     cursor = 0
     old_line = new_line = 0
+    new_at_char = 0  # characters of the result so far
+    shift = 0  # lines of the result minus lines of the text, up to the cursor
     for hunk, place in ordered:
         pieces.append(text[cursor : place.start])
+        new_at_char += place.start - cursor
         untouched = place.line - old_line
         if untouched > 0:
             kept.append((old_line, new_line, untouched))
@@ -670,12 +745,30 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
                 kept.append((old_at, new_at, 1))  # a context line is untouched too
             old_at += kind != "+"
             new_at += kind != "-"
-        new_line += untouched + len(hunk.new)
-        old_line = place.line + len(hunk.old)
+        replaced_from = new_at_char
+        new_count = 0
         if hunk.new:
             pieces.append("\n".join(hunk.new))
             # A hunk may drop the final newline only where it ends the file (_fits_end).
             pieces.append("" if hunk.new_no_eol else "\n")
+            new_at_char += len(pieces[-2]) + len(pieces[-1])
+            # Lines as the text has them: an empty last line without newline is none.
+            new_count = len(hunk.new) - (hunk.new_no_eol and hunk.new[-1] == "")
+        splices.append(
+            Splice(
+                place.line,
+                len(hunk.old),
+                place.start,
+                place.end,
+                place.line + shift,
+                new_count,
+                replaced_from,
+                new_at_char,
+            )
+        )
+        shift += new_count - len(hunk.old)
+        new_line += untouched + len(hunk.new)
+        old_line = place.line + len(hunk.old)
         cursor = place.end
     pieces.append(text[cursor:])
     rest = text.count("\n", cursor) + (0 if text.endswith("\n") or cursor >= len(text) else 1)
@@ -703,7 +796,17 @@ def apply_unified_diff(text: str, patch: str, path: str) -> PatchResult:
     if parsed.deletes:
         # A model that meant a delete must not read "applied" as one.
         note += "; '+++ /dev/null' left the file empty, not deleted: fs.delete deletes a file"
-    return PatchResult(result, len(parsed.hunks), offsets, note, parsed.executable, tuple(kept))
+    return PatchResult(
+        result,
+        len(parsed.hunks),
+        offsets,
+        note,
+        parsed.executable,
+        tuple(kept),
+        tuple(splices),
+        old_line + rest,
+        old_line + rest + shift,
+    )
 
 
 def _already_applied(hunk: Hunk, line: int, path: str) -> OperatorError:

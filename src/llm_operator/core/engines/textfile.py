@@ -87,6 +87,20 @@ class TextFile:
             raw = raw.replace(style, "\n")
         return cls(raw, bom, style)
 
+    def decodes_back(self, text: str) -> bool:
+        """Whether ``TextFile.decode(self.encode(text)).text == text``, told without the
+        round trip (False may also mean "not known": a file with mixed breaks).
+
+        Decoding leaves no CR in a text and drops a leading BOM; encoding puts a BOM back
+        only where the file had one, and turns every LF into the file's one break. So in a
+        file with one break style the text comes back exactly when it holds no CR and, in
+        a file without a BOM, does not begin with U+FEFF (the BOM's character). In a file
+        with mixed breaks, a line kept with a CR break before one with an LF break would
+        read back as one CRLF break: those are decoded again."""
+        if self.mixed_newlines:
+            return False
+        return "\r" not in text and (self.bom or not text.startswith("\ufeff"))
+
     def encode(self, text: str, kept: Sequence[tuple[int, int, int]] | None = None) -> bytes:
         """``text`` (LF line breaks) as bytes in this file's BOM and line-break style.
 

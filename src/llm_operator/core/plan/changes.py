@@ -86,6 +86,15 @@ class FileChange:
         self.__dict__["before_text"] = text
         return self
 
+    def knowing_after_text(self, text: str, diff: LineDiff | None = None) -> FileChange:
+        """This change, told that ``text`` is ``TextFile.decode(after).text`` (the planner
+        made ``after`` from it and checked it decodes back) and, when given, that ``diff``
+        is ``LineDiff(before_text, text)`` (worked out from what the edit replaced)."""
+        self.__dict__["after_text"] = text
+        if diff is not None:
+            self.__dict__["line_diff"] = diff
+        return self
+
     @property
     def is_new(self) -> bool:
         return self.before is None and not self.before_is_dir and not self.before_is_symlink

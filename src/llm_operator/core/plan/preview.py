@@ -97,7 +97,7 @@ def _hidden(before: bytes | None, after: bytes | None, text: str) -> tuple[str |
     if after is None:
         return None, None
     if b"\r" not in after and not after.startswith(BOM):
-        return hidden_note(text), None
+        return hidden_note(text, data=after), None  # ``after`` is ``text`` in UTF-8
     landed = TextFile.decode(after)
     raw = after.decode("utf-8")
     if before is not None and before.startswith(BOM) and landed.bom:

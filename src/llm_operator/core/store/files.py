@@ -231,7 +231,11 @@ def read_at(
         if info.st_size > limit:
             raise too_large(spot.rel, info.st_size, limit)
         try:
-            data = handle.read(limit + 1)
+            # As many bytes as fstat says, and one more to see a file that grew: a buffer
+            # of ``limit`` bytes would cost more to set up than the read itself.
+            data = handle.read(min(info.st_size, limit) + 1)
+            if len(data) > info.st_size:  # it grew while being read: on to the limit
+                data += handle.read(limit + 1 - len(data))
         except OSError as exc:
             raise named_os_error(exc, spot.rel, "read", "ERR_READ_FAILED") from None
         charge(len(data))
