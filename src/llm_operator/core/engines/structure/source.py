@@ -383,20 +383,54 @@ def errors_note(source: Source) -> list[dict[str, Any]]:
     ]
 
 
-_QUERIES: dict[str, Any] = {}
+# The Python nodes that can hold a ``block`` in a tree without errors (the grammar's
+# compound statements, their clauses, and the block itself); a block anywhere else hangs
+# under an ERROR node, reached through the nodes marked ``has_error``. A walk through
+# these alone finds every block a query for ``(block)`` finds (a test holds the two to
+# each other), without compiling a query, which costs more than the walk.
+_PYTHON_BLOCK_HOLDERS = frozenset(
+    {
+        "module",
+        "block",
+        "function_definition",
+        "class_definition",
+        "decorated_definition",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "except_clause",
+        "except_group_clause",
+        "finally_clause",
+        "with_statement",
+        "match_statement",
+        "case_clause",
+    }
+)
+
+
+def python_blocks(root: Node) -> list[Node]:
+    """Every ``block`` node under ``root``, in file order."""
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "block":
+            found.append(node)
+        for child in reversed(node.named_children):
+            if child.type in _PYTHON_BLOCK_HOLDERS or child.has_error:
+                stack.append(child)
+    return found
 
 
 def empty_python_blocks(source: Source) -> list[dict[str, Any]]:
     """Python bodies left without a statement: tree-sitter accepts them, Python does not."""
     if source.spec.name != "python":
         return []
-    from tree_sitter import Query, QueryCursor
-
-    query = _QUERIES.get("python")
-    if query is None:
-        query = _QUERIES["python"] = Query(grammar_of("python"), "(block) @block")
     found = []
-    for block in QueryCursor(query).captures(source.root).get("block", []):
+    for block in python_blocks(source.root):
         if block.start_byte == block.end_byte and block.parent is not None:
             row = block.parent.start_point.row
             found.append(
