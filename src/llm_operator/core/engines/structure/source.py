@@ -110,11 +110,13 @@ def let_others_run() -> None:
 # character for every level around it (a tab may stand for two), so the prefix bounds the
 # nesting: text where it could pass MAX_NESTING is refused before the parser sees it.
 MAX_NESTING = 200
-_LOOSE_PREFIX = re.compile(rb"^[ \t>*+\-0-9.)?:]{%d,}" % (MAX_NESTING // 2), re.M)
+_LOOSE_PREFIX = rb"^[ \t>*+\-0-9.)?:]{%d,}" % (MAX_NESTING // 2)
 _PREFIX_TOKEN = {
-    "markdown": re.compile(rb"[ >]|\t|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])"),
-    "yaml": re.compile(rb" |\t|[-?:](?=[ \t])"),
+    "markdown": rb"[ >]|\t|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])",
+    "yaml": rb" |\t|[-?:](?=[ \t])",
 }
+# The patterns of this module are compiled when a file of their language is parsed
+# (``re`` keeps them), not when the module is imported: each grammar uses one or two.
 
 
 # Kotlin's scanner keeps a stack of the strings open around an interpolation and aborts
@@ -134,10 +136,11 @@ def check_nesting(language: str, data: bytes) -> None:
             "line- or text-based actions",
             {"limit": MAX_KOTLIN_TEMPLATES, **UNCHANGED},
         )
-    token = _PREFIX_TOKEN.get(language)
-    if token is None:
+    pattern = _PREFIX_TOKEN.get(language)
+    if pattern is None:
         return
-    for found in _LOOSE_PREFIX.finditer(data):
+    token = re.compile(pattern)
+    for found in re.finditer(_LOOSE_PREFIX, data, re.M):
         levels, at = 1, found.start()
         while (step := token.match(data, at)) is not None:
             levels += 2 if step.group() == b"\t" else 1
@@ -279,10 +282,9 @@ def parse_text(spec: LanguageSpec, path: str, file: TextFile, text: str) -> Sour
     return Source(path, spec, file, text, data, text.split("\n"), tree)
 
 
-_CPP_HINTS = re.compile(
+_CPP_HINTS = (
     rb"^\s*(?:namespace\b|template\s*<|class\s+\w+[^;]*\{|(?:public|private|protected):)"
-    rb"|::|\bFMT_BEGIN_NAMESPACE\b",
-    re.M,
+    rb"|::|\bFMT_BEGIN_NAMESPACE\b"
 )
 
 
@@ -291,16 +293,15 @@ _CPP_HINTS = re.compile(
 # FMT_CONSTEXPR int f()), and `if FMT_CONSTEXPR20 (`. Masked with spaces of the same
 # length, so every offset stays valid; used only when it leaves fewer parse errors.
 _MACRO_WORD = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]+"
-_MACROS = re.compile(
+_MACROS = (
     rb"^[ \t]*(" + _MACRO_WORD + rb")[ \t]*$"
     rb"|\b(" + _MACRO_WORD + rb")(?=[ \t]+[A-Za-z_~])"
-    rb"|(?<=\bif )(" + _MACRO_WORD + rb")(?=[ \t]*\()",
-    re.M,
+    rb"|(?<=\bif )(" + _MACRO_WORD + rb")(?=[ \t]*\()"
 )
 
 
 def _mask_macros(data: bytes) -> bytes:
-    return _MACROS.sub(lambda m: b" " * len(m.group(0)), data)
+    return re.sub(_MACROS, lambda m: b" " * len(m.group(0)), data, flags=re.M)
 
 
 def _masked(source: Source) -> Source:
@@ -322,7 +323,11 @@ def load_source(data: bytes, path: str) -> Source:
         exc.details.update(UNCHANGED)
         raise
     source = with_errors(parse_text(spec, path, file, file.text))
-    if spec.name == "c" and path.lower().endswith(".h") and _CPP_HINTS.search(source.data):
+    if (
+        spec.name == "c"
+        and path.lower().endswith(".h")
+        and re.search(_CPP_HINTS, source.data, re.M)
+    ):
         cpp = with_errors(parse_text(SPECS["cpp"], path, file, file.text))
         if len(cpp.errors) < len(source.errors) or not source.errors:
             source = cpp
