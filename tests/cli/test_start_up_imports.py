@@ -8,8 +8,8 @@ only outline and structure actions load tree-sitter, and then only the grammar t
 (never the language pack's package, which loads three grammars of its own); an outline
 loads no structure editing code, an edit no moving code, and a text replacement in a
 structure none of the code that re-indents content or fixes list separators or JSON
-commas; reads load no diff, journal or apply code; only a delete loads send2trash; each
-engine loads with its action only.
+commas, nor the write family's module; reads load no diff, journal or apply code; only a
+delete loads send2trash; each engine loads with its action only.
 docs/architecture.md says the same in prose, and benchmarks/bench_startup.py measures what
 this leaves.
 """
@@ -107,6 +107,7 @@ FAMILIES: dict[str, Callable[[Path], dict[str, str]]] = {
     "delete": _delete,
 }
 READS = {"read", "searchTree", "outline"}
+WRITE_FAMILY = {"write", "patch", "applyEdits", "delete"}  # core/actions/write.py
 
 
 def _loaded(tmp_path: Path, family: str) -> set[str]:
@@ -150,6 +151,8 @@ def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) ->
     assert (STRUCTURE_EDITING in loaded) == (family == "structure")
     assert STRUCTURE_MOVING not in loaded
     assert not _found(loaded, STRUCTURE_PLACING)
+    if family not in WRITE_FAMILY:  # (the action index imports a family by importlib, unlisted)
+        assert "llm_operator.core.actions.write" not in loaded
     writes = family not in READS
     assert _found(loaded, WRITING) == (WRITING if writes else set())
     engines = {engine for name, engine in ENGINES.items() if name == family}
