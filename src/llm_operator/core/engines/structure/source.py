@@ -43,6 +43,10 @@ MAX_CONTENT_BYTES = 1024 * 1024
 UNCHANGED: dict[str, Any] = {"state": "FILE_UNCHANGED"}
 
 YIELD_CHUNK = 16 * 1024
+# A tree made through a read callback reads a node's ``text`` through it again, piece by
+# piece: names and headings are short, and a YIELD_CHUNK piece for each (a 16 KB copy)
+# was most of the time a target's lookup took.
+TEXT_PIECE = 256
 _LANGUAGES: dict[str, Language] = {}
 _THREAD = threading.local()
 
@@ -171,8 +175,11 @@ def parse(language: str, data: bytes) -> Tree:
     check_nesting(language, data)
     parser = parser_for(language)
     yielding = len(data) > YIELD_CHUNK and threading.current_thread() is not threading.main_thread()
+    parsing = [True]
 
     def read(offset: int, _point: Point) -> bytes:
+        if not parsing[0]:  # a node's ``text``, read through here too: a short piece
+            return data[offset : offset + TEXT_PIECE]
         if yielding:
             let_others_run()
         return data[offset : offset + YIELD_CHUNK]
@@ -184,9 +191,12 @@ def parse(language: str, data: bytes) -> Tree:
         return time.monotonic() > deadline or work_budget.spent()
 
     try:
-        return parser.parse(read, progress_callback=stop)
+        tree = parser.parse(read, progress_callback=stop)
     except ValueError:  # stopped by ``stop``
         parser.reset()
+    else:
+        parsing[0] = False
+        return tree
     work_budget.check(f"parsing this {language} text")
     raise OperatorError(
         "ERR_PARSER_FAILED",
