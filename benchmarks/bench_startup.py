@@ -17,11 +17,13 @@
 All runs take turns round by round so that a change in the machine's load falls on all of
 them alike; medians of wall time and of the child's CPU time are printed (on a loaded
 machine the CPU time is the steadier), with the load average before and after.
-Run: python benchmarks/bench_startup.py
+Run: python benchmarks/bench_startup.py [--family NAME]  (--family: only that family's row,
+e.g. --family "structure edit", and no marginals)
 """
 
 from __future__ import annotations
 
+import argparse
 import base64
 import functools
 import json
@@ -162,18 +164,18 @@ def _ratio(run: Stats, base: Stats) -> str:
     return f"{run.wall / base.wall:4.1f}x wall, {run.cpu / base.cpu:4.1f}x CPU"
 
 
-def bench_families(tmp: Path) -> list[str]:
+def bench_families(tmp: Path, cases: list[Case]) -> list[str]:
     ws, kept = tmp / "ws", tmp / "state"
     _make_workspace(ws)
     runs = Runs()
     counter = iter(range(1, 1_000_000))
-    for case in CASES:  # warm the bytecode caches and create the kept store
+    for case in cases:  # warm the bytecode caches and create the kept store
         _checked(
             runs.time("warm", _exec_argv(ws, kept), case.prepare(ws, next(counter))), case.name
         )
     for _ in range(ROUNDS):
         runs.time("python -c pass", [PY, "-c", "pass"])
-        for case in CASES:
+        for case in cases:
             out = runs.time(case.name, _exec_argv(ws, kept), case.prepare(ws, next(counter)))
             _checked(out, case.name)
             fresh = Path(tempfile.mkdtemp(prefix="state-", dir=tmp))
@@ -186,7 +188,7 @@ def bench_families(tmp: Path) -> list[str]:
         "exec of one command, state folder kept (target <= 8x) | first run on a new state "
         "folder (target <= 10x) | where a kept-state run's time goes",
     ]
-    for case in CASES:
+    for case in cases:
         kept_run, first = runs.stats(case.name), runs.stats(f"{case.name} first")
         reply = functools.partial(lambda prepare: prepare(ws, next(counter)), case.prepare)
         where = _breakdown(ws, kept, reply, tmp / "probe.json", kept_run, base)
@@ -329,12 +331,17 @@ def _load() -> str:
     return "load average " + " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def run() -> list[str]:
+def run(family: str | None = None) -> list[str]:
+    """Every family's row and the marginals; or only ``family``'s row."""
+    cases = [case for case in CASES if family in (None, case.name)]
+    if not cases:
+        raise SystemExit(f"no family {family!r}; the families: {[c.name for c in CASES]}")
     tmp = Path(tempfile.mkdtemp(prefix="bench-startup-"))
     try:
         lines = [f"before: {_load()} on {os.cpu_count()} CPUs"]
-        lines += bench_families(tmp)
-        lines += bench_marginals(tmp)
+        lines += bench_families(tmp, cases)
+        if family is None:
+            lines += bench_marginals(tmp)
         lines.append(f"after: {_load()}")
         return lines
     finally:
@@ -342,4 +349,6 @@ def run() -> list[str]:
 
 
 if __name__ == "__main__":
-    print("\n".join(run()))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--family", help="only this family's row, no marginals")
+    print("\n".join(run(parser.parse_args().family)))

@@ -6,8 +6,9 @@ makes it. The calls are those of a dry run (the run is deterministic: fixed hash
 no byte-code writing), numbered per system call as strace's ``when=N`` counts them; the
 writes to stdout and stderr are left alone (they carry the report, not the state).
 Scenarios: a 5-write batch on a store made earlier, the same batch as the first run on a
-new store, deletes, an undo, and the run that follows a crash (a kill at a rename left
-an open batch and a temp file). After each trial:
+new store, deletes, an undo, the run that follows a crash (a kill at a rename left an
+open batch and a temp file), and a batch and its undo on a file big enough for its undo
+copy to be a file beside the store. After each trial:
 - no traceback;
 - every file holds wholly its old or its new bytes;
 - every result the faulty run printed matches the disk (ok: true -> the new bytes);
@@ -87,6 +88,18 @@ DELETE_FILES: dict[str, tuple[bytes | None, bytes | None]] = {
     "folder/inside.txt": (OLD, None),
 }
 DELETE_IDS = {"x1": "gone.txt", "x2": "folder/inside.txt"}
+
+# A file whose undo copy is kept as a file beside the store (outside_copies), not in it.
+BIG_OLD = OLD.replace(b"last", b"".join(b"filler %06d\n" % n for n in range(20_000)) + b"last")
+BIG_NEW = BIG_OLD.replace(b"first line\n", b"first line\ninserted\n", 1)
+BIG = "\n".join(
+    [_insert("b1", "big.txt"), cmd("w2", "fs.write", path="e.txt", content_b64=b64(REPLACED))]
+)
+BIG_FILES: dict[str, tuple[bytes | None, bytes | None]] = {
+    "big.txt": (BIG_OLD, BIG_NEW),
+    "e.txt": (OLD, REPLACED),
+}
+BIG_IDS = {"b1": "big.txt", "w2": "e.txt"}
 
 
 @dataclass
@@ -332,6 +345,17 @@ def _batch_done(world: World) -> None:
     assert all(r.ok for r in results), results
 
 
+def _big_store_made(world: World) -> None:
+    _seed(world, BIG_FILES)
+    run_session(world.session(), cmd("r0", "fs.read", path="e.txt"))
+
+
+def _big_batch_done(world: World) -> None:
+    _seed(world, BIG_FILES)
+    results = run_session(world.session(), BIG, True)
+    assert all(r.ok for r in results), results
+
+
 def _crashed(world: World) -> None:
     """A run killed as it renamed its third file into place: an open batch, a temp file."""
     _store_made(world)
@@ -350,6 +374,8 @@ def _scenarios() -> dict[str, Scenario]:
         "deletes": Scenario("deletes", exec_, DELETES, DELETE_FILES, DELETE_IDS, _for_deletes),
         "undo": Scenario("undo", ("undo",), BATCH, BATCH_FILES, {}, _batch_done),
         "after a crash": Scenario("after a crash", exec_, BATCH, BATCH_FILES, BATCH_IDS, _crashed),
+        "big file": Scenario("big file", exec_, BIG, BIG_FILES, BIG_IDS, _big_store_made),
+        "big undo": Scenario("big undo", ("undo",), BIG, BIG_FILES, {}, _big_batch_done),
     }
 
 

@@ -6,8 +6,10 @@ pydantic (not a dependency), Qt, the file watcher, the MCP SDK, networkx, argpar
 exec line is read without it), RE2 (none of these commands has a regex) or the undo code;
 only outline and structure actions load tree-sitter, and then only the grammar they parse
 (never the language pack's package, which loads three grammars of its own); an outline
-loads no structure editing code, an edit no moving code; reads load no diff, journal or
-apply code; only a delete loads send2trash; each engine loads with its action only.
+loads no structure editing code, an edit no moving code, and a text replacement in a
+structure none of the code that re-indents content or fixes list separators or JSON
+commas, nor the write family's module; reads load no diff, journal or apply code; only a
+delete loads send2trash; each engine loads with its action only.
 docs/architecture.md says the same in prose, and benchmarks/bench_startup.py measures what
 this leaves.
 """
@@ -46,6 +48,12 @@ NEVER = {
 PARSERS = {"tree_sitter", "llm_operator.core.engines.structure"}
 STRUCTURE_EDITING = "llm_operator.core.engines.structure.operations"
 STRUCTURE_MOVING = "llm_operator.core.engines.structure.moving"  # fs.moveStructure only
+# Placing content (insert, replace, move) and deleting a structure only; JSON commas: JSON.
+STRUCTURE_PLACING = {
+    "llm_operator.core.engines.structure.indentation",
+    "llm_operator.core.engines.structure.separators",
+    "llm_operator.core.engines.structure.commas",
+}
 WRITING = {
     "difflib",
     "llm_operator.core.plan.changes",
@@ -99,6 +107,7 @@ FAMILIES: dict[str, Callable[[Path], dict[str, str]]] = {
     "delete": _delete,
 }
 READS = {"read", "searchTree", "outline"}
+WRITE_FAMILY = {"write", "patch", "applyEdits", "delete"}  # core/actions/write.py
 
 
 def _loaded(tmp_path: Path, family: str) -> set[str]:
@@ -141,6 +150,9 @@ def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) ->
     assert _found(loaded, PARSERS) == (PARSERS if parses else set())
     assert (STRUCTURE_EDITING in loaded) == (family == "structure")
     assert STRUCTURE_MOVING not in loaded
+    assert not _found(loaded, STRUCTURE_PLACING)
+    if family not in WRITE_FAMILY:  # (the action index imports a family by importlib, unlisted)
+        assert "llm_operator.core.actions.write" not in loaded
     writes = family not in READS
     assert _found(loaded, WRITING) == (WRITING if writes else set())
     engines = {engine for name, engine in ENGINES.items() if name == family}

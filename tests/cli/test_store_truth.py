@@ -521,6 +521,34 @@ def test_a_commit_over_the_file_size_limit_takes_the_change_back_and_names_the_l
     assert "For the chat" not in undo.stdout
 
 
+def test_an_undo_copy_kept_as_a_file_over_the_file_size_limit_writes_nothing(
+    workspace: Path, state_dir: Path, cmd: Any, parse_results: Any
+) -> None:
+    """A 400 KB file's undo copy is a file beside the store (outside_copies); under a
+    350 KB ``ulimit -f`` it cannot be written. The small new content would fit: the result
+    names the undo copy and the limit, the file keeps its bytes, no part of the copy is
+    left in the state folder and there is nothing to undo."""
+    before = "".join(f"line {n:06d} of a big file\n" for n in range(16_000))  # 400,000 bytes
+    (workspace / "big.txt").write_text(before, encoding="utf-8")
+    where = ("--workspace", workspace, "--state-dir", state_dir)
+    text = cmd("w1", "fs.write", path="big.txt", content="tiny")
+
+    done = run_cli("exec", "--yes", *where, stdin=text, limit=350_000)
+
+    assert "Traceback" not in done.stderr
+    (write,) = parse_results(done.stdout)
+    assert not write.ok
+    assert "undo copy of big.txt" in write.summary
+    assert "file-size limit, ulimit -f" in write.summary
+    assert "nothing was written" in write.summary
+    assert str(state_dir) not in done.stdout
+    assert (workspace / "big.txt").read_text(encoding="utf-8") == before
+    copies = store_file(workspace, state_dir).parent / "undo-copies"
+    assert not copies.exists() or os.listdir(copies) == []
+    undo = run_cli("undo", *where)
+    assert undo.stdout.startswith("Nothing to undo")
+
+
 def test_a_read_only_file_on_another_mount_of_the_home_disk_is_trashed_as_its_rename_allows(
     tmp_path: Path, state_dir: Path, cmd: Any, parse_results: Any
 ) -> None:

@@ -11,6 +11,7 @@ import base64
 import binascii
 import inspect
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -231,6 +232,21 @@ def model_validator(*, mode: str) -> Callable[[_Check], _Check]:
 _Model = TypeVar("_Model", bound="FieldsModel")
 
 
+def own_hints(cls: type) -> dict[str, Any]:
+    """The annotations ``cls`` declares itself, evaluated as ``typing.get_type_hints``
+    evaluates them (names looked up in the module, then in the class). get_type_hints would
+    evaluate every base class's annotations again for each class made, a good part of the
+    start-up of an action family with several fields classes."""
+    module = vars(sys.modules[cls.__module__])
+    names = dict(vars(cls))
+    hints: dict[str, Any] = {}
+    for name, value in inspect.get_annotations(cls).items():
+        if value is None:
+            value = type(None)
+        hints[name] = eval(value, names, module) if isinstance(value, str) else value
+    return hints
+
+
 class FieldsModel:
     """Declared fields, checked without any third-party library (start-up time counts).
 
@@ -245,10 +261,8 @@ class FieldsModel:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        hints = typing.get_type_hints(cls, include_extras=True)
         fields = dict(cls.model_fields)
-        for name in inspect.get_annotations(cls):
-            hint = hints[name]
+        for name, hint in own_hints(cls).items():
             if typing.get_origin(hint) is ClassVar:
                 continue
             fields[name] = _field_info(cls, name, hint)

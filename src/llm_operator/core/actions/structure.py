@@ -19,7 +19,7 @@ from ..store.files import not_found
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, Count, PathFields, model_validator, one_of, pick_text
-from .write import target_for_write
+from .write_target import target_for_write
 
 POSITIONS = ("before", "after", "start", "end")
 

@@ -21,36 +21,12 @@ from ..store.fsaccess import Spot
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
 from .fields import B64Text, PathFields
+from .write_target import target_for_write
 
 if TYPE_CHECKING:
     from ..engines.diffing import LineDiff
 
 MAX_WRITE_BYTES = 10_000_000
-
-
-def target_for_write(ctx: ActionContext, path: str) -> str:
-    """The canonical relative path a write of ``path`` lands on (symlinks followed)."""
-    with ctx.workspace.locate(path) as spot:
-        ctx.workspace.check_spot_writable(path, spot)
-        if spot.is_dir:
-            raise OperatorError(
-                "ERR_IS_A_DIRECTORY", f"{path!r} is a folder; writes need a file path"
-            )
-        if spot.info is not None and not spot.is_file:
-            raise OperatorError(
-                "ERR_NOT_A_FILE",
-                f"{path!r} is {kind_name(spot.info.st_mode)}, not a regular file; writes "
-                "replace regular files only",
-            )
-        rel = spot.rel
-    if path.rstrip().endswith("/"):
-        # The resolver drops the slash; without this, "notes/" would become a file "notes".
-        raise OperatorError(
-            "ERR_INVALID_PATH",
-            f"{path!r} ends with /, so it names a folder; writes need a file path "
-            "(name the file, without a trailing /)",
-        )
-    return rel
 
 
 def existing_text(

@@ -29,12 +29,32 @@ import difflib
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .patching import Splice
+from typing import Protocol
 
 _Block = tuple[int, int, int]  # (a line, b line, length) of equal lines
+
+
+class Splice(Protocol):
+    """What ``LineDiff.spliced`` reads of one replaced range (patching's ``Splice``)."""
+
+    @property
+    def old_line(self) -> int: ...
+    @property
+    def old_count(self) -> int: ...
+    @property
+    def old_start(self) -> int: ...
+    @property
+    def old_end(self) -> int: ...
+    @property
+    def new_line(self) -> int: ...
+    @property
+    def new_count(self) -> int: ...
+    @property
+    def new_start(self) -> int: ...
+    @property
+    def new_end(self) -> int: ...
+
+
 _Opcode = tuple[str, int, int, int, int]  # as difflib: tag, a range, b range
 
 _HUNK_COUNTS = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")

@@ -66,6 +66,7 @@ CREATE TABLE IF NOT EXISTS blobs (
     batch INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
     digest TEXT NOT NULL,
     data BLOB NOT NULL,
+    outside INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (batch, digest)
 );
 CREATE TABLE IF NOT EXISTS notices (
@@ -89,6 +90,22 @@ CREATE TABLE IF NOT EXISTS runs (
 def has_batch_column(db: sqlite3.Connection) -> bool:
     """Whether the runs table names each run's batch (stores made before it did not)."""
     return any(row[1] == "batch" for row in db.execute("PRAGMA table_info(runs)"))
+
+
+# Columns later versions added, with their definitions: ALTER TABLE adds them to an older
+# store at its first open (each is nullable or has a default, so an older app keeps
+# reading and writing the store). runs.batch: the batch of each run, for the history;
+# blobs.outside: 1 where the copy is a file beside the database (see outside_copies).
+_ADDED_COLUMNS = (("runs", "batch", "INTEGER"), ("blobs", "outside", "INTEGER NOT NULL DEFAULT 0"))
+
+
+def _missing_columns(db: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    rows = db.execute(
+        "SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p "
+        "WHERE m.type = 'table' AND m.name IN ('runs', 'blobs')"
+    ).fetchall()
+    have = {(str(table), str(column)) for table, column in rows}
+    return [added for added in _ADDED_COLUMNS if (added[0], added[1]) not in have]
 
 
 class StoreError(OperatorError):
@@ -148,8 +165,10 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
     else:
         why = getattr(exc, "strerror", None) or str(exc)
         limit = _file_size_limit()
-        if limit is not None and "i/o" in text:
-            # SQLite reports a write past RLIMIT_FSIZE (EFBIG) as a plain I/O error.
+        too_big = isinstance(exc, OSError) and exc.errno == 27  # EFBIG
+        if limit is not None and ("i/o" in text or too_big):
+            # SQLite reports a write past RLIMIT_FSIZE (EFBIG) as a plain I/O error; an
+            # undo copy kept as a file (outside_copies) gets EFBIG itself.
             why += (
                 f" (this process may not write files larger than {limit} bytes: its "
                 "file-size limit, ulimit -f)"
@@ -226,7 +245,7 @@ class StateStore:
                     f"the state store was written by a newer version of the app (schema "
                     f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
                 )
-            self._add_run_batch_column()
+            self._add_columns()
             return
         with self.transaction():
             for statement in _SCHEMA.split(";"):
@@ -239,17 +258,17 @@ class StateStore:
 
                     import_json_state(db, self.folder)
 
-    def _add_run_batch_column(self) -> None:
-        """Stores made before runs named their batch get the column (a nullable one: an
-        older app keeps reading and writing them). Where the store cannot be written the
-        history simply shows no undo state."""
+    def _add_columns(self) -> None:
+        """Give a store made by an earlier version the columns added since. Where the
+        store cannot be written, the history shows no undo state, and no write can
+        happen anyway."""
         with contextlib.suppress(sqlite3.Error):
             with self.reading() as db:
-                if has_batch_column(db):
+                if not _missing_columns(db):
                     return
             with self.transaction() as db:
-                if not has_batch_column(db):
-                    db.execute("ALTER TABLE runs ADD COLUMN batch INTEGER")
+                for table, column, definition in _missing_columns(db):
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

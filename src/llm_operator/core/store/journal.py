@@ -37,6 +37,8 @@ from .batch_records import (
     read_info,
 )
 from .database import StateStore, guarded
+from .outside_copies import OUTSIDE_MIN, sweep_outside
+from .outside_copies import save as save_outside
 from .workspace import Workspace
 
 if TYPE_CHECKING:
@@ -112,31 +114,48 @@ class BatchRecorder(Recorder):
         )
         blobs: dict[str, bytes] = {}
         node = None if saved is None else node_to_json(saved, blobs, change)
-        command_id, action = self._command or (None, None)
         self._seq += 1
         shown = without_surrogates(change.path)
-        with guarded(f"save the undo copy of {shown}"), self._store.transaction() as db:
-            for name, data in blobs.items():
-                db.execute(
-                    "INSERT OR IGNORE INTO blobs (batch, digest, data) VALUES (?, ?, ?)",
-                    (self.batch, name, data),
-                )
-            db.execute(
-                "INSERT INTO entries (batch, seq, command_id, action, path, kind, before, "
-                "after, created_dirs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    self.batch,
-                    self._seq,
-                    command_id,
-                    action,
-                    shown,
-                    kind,
-                    None if node is None else json.dumps(node, ensure_ascii=True),
-                    change.after_digest,
-                    json.dumps(list(created_dirs), ensure_ascii=True),
-                ),
-            )
+        big = {name: data for name, data in blobs.items() if len(data) >= OUTSIDE_MIN}
+        with guarded(f"save the undo copy of {shown}"):
+            if big:
+                save_outside(self._store.folder, self.batch, big)  # durable before its row
+            with self._store.transaction() as db:
+                self._insert(db, blobs, big, shown, kind, node, change, created_dirs)
         self._pending.append((self._seq, change.path))
+
+    def _insert(
+        self,
+        db: sqlite3.Connection,
+        blobs: dict[str, bytes],
+        big: dict[str, bytes],
+        shown: str,
+        kind: ChangeKind,
+        node: dict[str, Any] | None,
+        change: FileChange,
+        created_dirs: tuple[str, ...],
+    ) -> None:
+        command_id, action = self._command or (None, None)
+        for name, data in blobs.items():
+            db.execute(
+                "INSERT OR IGNORE INTO blobs (batch, digest, data, outside) VALUES (?, ?, ?, ?)",
+                (self.batch, name, b"", 1) if name in big else (self.batch, name, data, 0),
+            )
+        db.execute(
+            "INSERT INTO entries (batch, seq, command_id, action, path, kind, before, "
+            "after, created_dirs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.batch,
+                self._seq,
+                command_id,
+                action,
+                shown,
+                kind,
+                None if node is None else json.dumps(node, ensure_ascii=True),
+                change.after_digest,
+                json.dumps(list(created_dirs), ensure_ascii=True),
+            ),
+        )
 
     def changeset_applied(self) -> None:
         self._pending = []
@@ -172,6 +191,7 @@ class BatchRecorder(Recorder):
                 also(db)
         self._closed = True
         self._unforgotten = []
+        sweep_outside(self._store)  # copies of changes taken back, now named by no row
         if used is None:
             return None
         return Journal(self._store).info(self.batch)
@@ -214,6 +234,7 @@ class Journal:
                 "INSERT INTO batches (label, created, state) VALUES (?, ?, 'open')",
                 (without_surrogates(label), now),
             )
+        sweep_outside(self.store)  # the copies of the batches just dropped
         assert cursor.lastrowid is not None
         return BatchRecorder(self.store, cursor.lastrowid)
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ..wording import counted
 from .database import StateStore, StoreError, guarded
 from .leftovers import remove_temp_beside
+from .outside_copies import sweep_outside
 from .rewinding import Progress, load_blobs, load_stories, remove_created_dirs, rewind
 from .workspace import Workspace
 
@@ -113,7 +114,7 @@ def recover(store: StateStore, workspace: Workspace) -> list[Recovered]:
 def _recover_one(store: StateStore, workspace: Workspace, batch: int) -> Recovered:
     with guarded("read the undo journal"), store.reading() as db:
         stories, damaged = load_stories(db, batch)
-        blobs, bad = load_blobs(db, batch, stories)
+        blobs, bad = load_blobs(db, store.folder, batch, stories)
     damaged += bad
     broken = {problem.partition(":")[0] for problem in damaged}
     progress = Progress(problems=list(damaged))
@@ -136,6 +137,7 @@ def _recover_one(store: StateStore, workspace: Workspace, batch: int) -> Recover
             store.transaction() as db,
         ):
             db.execute("DELETE FROM batches WHERE id = ?", (batch,))
+        sweep_outside(store)
     return Recovered(
         str(batch),
         tuple(progress.restored + progress.removed),

@@ -31,6 +31,7 @@ from .applying import (
 )
 from .batch_records import blob_names
 from .oserrors import reason_of
+from .outside_copies import read as read_outside
 from .saved import read_file_at
 from .workspace import Workspace
 
@@ -93,22 +94,31 @@ def load_stories(db: sqlite3.Connection, batch: int) -> tuple[list[PathStory], l
 
 
 def load_blobs(
-    db: sqlite3.Connection, batch: int, stories: list[PathStory]
+    db: sqlite3.Connection, state_folder: Path, batch: int, stories: list[PathStory]
 ) -> tuple[dict[str, bytes], list[str]]:
-    """The saved bytes the stories need, each checked against its digest."""
+    """The saved bytes the stories need (from the database, or from a file beside it:
+    ``outside_copies``), each checked against its digest."""
     blobs: dict[str, bytes] = {}
     damaged: list[str] = []
     for story in stories:
         for name in blob_names(story.before):
             row = db.execute(
-                "SELECT data FROM blobs WHERE batch = ? AND digest = ?", (batch, name)
+                "SELECT data, outside FROM blobs WHERE batch = ? AND digest = ?", (batch, name)
             ).fetchone()
-            if row is None:
+            data = None if row is None else bytes(row[0])
+            if row is not None and row[1]:
+                try:
+                    data = read_outside(state_folder, batch, name)
+                except OSError as exc:
+                    why = reason_of(exc)
+                    damaged.append(f"{story.path}: its saved copy cannot be read ({why})")
+                    continue
+            if data is None:
                 damaged.append(f"{story.path}: its saved copy is missing")
-            elif digest(bytes(row[0])) != name:
+            elif digest(data) != name:
                 damaged.append(f"{story.path}: its saved copy does not match its digest")
             else:
-                blobs[name] = bytes(row[0])
+                blobs[name] = data
     return blobs, damaged
 
 

@@ -119,7 +119,7 @@ def undo_last(
         if expected is not None and str(batch) != expected:
             return _not_the_one_asked(info)
         stories, damaged = load_stories(db, batch)
-        blobs, bad_copies = load_blobs(db, batch, stories)
+        blobs, bad_copies = load_blobs(db, store.folder, batch, stories)
     damaged += bad_copies
     if not stories and not damaged:
         damaged.append("the batch has no readable record of any change")

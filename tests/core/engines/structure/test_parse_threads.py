@@ -91,3 +91,27 @@ def test_two_threads_parsing_with_one_grammar_get_their_own_trees() -> None:
         worker.join(120)
     for data, trees in got.items():
         assert trees == [expected[data]] * 5
+
+
+@pytest.mark.parametrize("in_thread", [False, True], ids=["main", "worker"])
+def test_a_nodes_text_is_its_bytes_however_it_is_read_back(in_thread: bool) -> None:
+    # tree-sitter reads a node's text back through the parse's read callback, which then
+    # hands out short pieces: long nodes and pieces ending inside a character still read
+    # back as the very bytes of the file.
+    line = "    name = '\U0001f600 \u20ac \u00e9 \u4e2d\u6587' + " + "x" * 300 + "\n"
+    data = ("class A:\n" + "".join(f"  def f{n}(self):\n  {line}" for n in range(300))).encode()
+    assert len(data) > 4 * YIELD_CHUNK
+
+    def texts() -> str:
+        tree = parse("python", data)
+        nodes, stack = [], [tree.root_node]
+        while stack:
+            node = stack.pop()
+            nodes.append(node)
+            stack += node.children
+        wrong = [n for n in nodes if n.text != data[n.start_byte : n.end_byte]]
+        return f"{len(nodes)} nodes, {len(wrong)} wrong"
+
+    found = _in_thread(texts) if in_thread else texts()
+    assert found.endswith(" 0 wrong")
+    assert int(found.split()[0]) > 3000

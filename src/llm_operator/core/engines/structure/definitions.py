@@ -4,7 +4,6 @@ second as the outline does, so every line the outline shows names its structure.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,18 +14,60 @@ if TYPE_CHECKING:
 # Node types that define something a reader navigates by, across the grammars: classes,
 # functions, methods, types, modules. Other statements are looked through, so a def
 # inside ``if TYPE_CHECKING:`` or ``#ifdef`` still shows, at the level of its parent.
-_DEFINITION = re.compile(
-    r"(?:^|_)(?:class|function|method|constructor|interface|struct|enum|trait|impl|module|"
-    r"namespace|protocol|extension|union|record|singleton|mod)(?:_|$)|"
-    r"^(?:type_alias|type_spec|type_alias_declaration|companion_object|object_declaration|type_item|type_declaration|type_definition|"
-    r"annotation_type_declaration|"
-    r"macro_definition|decorated_definition|template_declaration)$"
+# A type defines when one of its "_"-separated words is a definition word, or it is one
+# of the definition types; sets, not a regular expression, which would be compiled at
+# every start (a test holds these to the expressions they replace, over every node type
+# of every grammar).
+_DEFINITION_WORDS = frozenset(
+    {
+        "class",
+        "function",
+        "method",
+        "constructor",
+        "interface",
+        "struct",
+        "enum",
+        "trait",
+        "impl",
+        "module",
+        "namespace",
+        "protocol",
+        "extension",
+        "union",
+        "record",
+        "singleton",
+        "mod",
+    }
+)
+_DEFINITION_TYPES = frozenset(
+    {
+        "type_alias",
+        "type_spec",
+        "type_alias_declaration",
+        "companion_object",
+        "object_declaration",
+        "type_item",
+        "type_declaration",
+        "type_definition",
+        "annotation_type_declaration",
+        "macro_definition",
+        "decorated_definition",
+        "template_declaration",
+    }
 )
 # Expressions that merely mention a definition word (``struct_expression``, a Ruby
-# ``simple_symbol``) define nothing.
-_NOT_DEFINITION = re.compile(
-    r"^(?!function|class|generator).*_expression$|_call_expression$|_invocation$|"
-    r"_(?:identifier|literal|pattern|call|arguments?)$"
+# ``simple_symbol``) define nothing: any ``*_expression`` but function, class and
+# generator ones, and calls, invocations, identifiers, literals, patterns and arguments.
+_EXPRESSION_DEFINES = ("function", "class", "generator")
+_NEVER_DEFINES = (
+    "_call_expression",
+    "_invocation",
+    "_identifier",
+    "_literal",
+    "_pattern",
+    "_call",
+    "_argument",
+    "_arguments",
 )
 # Languages whose structures are data (keys, rules, elements): every structure shows.
 _DATA_LANGUAGES = frozenset({"json", "yaml", "toml", "css", "html"})
@@ -45,8 +86,11 @@ _WRAPPING_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 def _type_defines(kind: str) -> bool:
     known = _TYPE_DEFINES.get(kind)
     if known is None:
-        known = bool(_DEFINITION.search(kind)) and not _NOT_DEFINITION.search(kind)
-        _TYPE_DEFINES[kind] = known
+        named = kind in _DEFINITION_TYPES or not _DEFINITION_WORDS.isdisjoint(kind.split("_"))
+        mention = kind.endswith(_NEVER_DEFINES) or (
+            kind.endswith("_expression") and not kind.startswith(_EXPRESSION_DEFINES)
+        )
+        known = _TYPE_DEFINES[kind] = named and not mention
     return known
 
 

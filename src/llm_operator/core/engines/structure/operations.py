@@ -1,7 +1,10 @@
 """Read, replace, delete, text replacement and insertion on one structure.
 
 Every operation is pure: the file's bytes and the parameters in, new bytes and the
-seed's result JSON out. Line numbers in results are 1-based and inclusive.
+seed's result JSON out. Line numbers in results are 1-based and inclusive. The code that
+re-indents sent content and fixes list separators is imported by the operations that
+place content or remove a structure: a text replacement, the most common edit, starts
+without it.
 """
 
 from __future__ import annotations
@@ -10,7 +13,6 @@ from typing import Any
 
 from ...errors import OperatorError, mark, quote
 from .boundaries import structure_range
-from .indentation import check_indentation, detect_unit, local_unit, rebase
 from .layout import insert_block, remove_block, separation, split_body
 from .reports import (
     Located,
@@ -20,7 +22,6 @@ from .reports import (
     finish,
     locate,
 )
-from .separators import apply_endings, end_sent_member, removal_endings
 from .source import (
     UNCHANGED,
     Source,
@@ -69,6 +70,8 @@ def read_structure(source: bytes, path: str, target: list[str]) -> dict[str, Any
 
 
 def replace_structure(source: bytes, path: str, target: list[str], content: str) -> StructureEdit:
+    from .indentation import check_indentation, detect_unit, local_unit, rebase
+
     src = load_source(source, path)
     text = prepare_content(content)
     located = locate(src, target, "replace_structure")
@@ -92,6 +95,8 @@ def structure_range_of(src: Source, def_row: int) -> tuple[int, int]:
 
 
 def delete_structure(source: bytes, path: str, target: list[str]) -> StructureEdit:
+    from .separators import apply_endings, removal_endings
+
     src = load_source(source, path)
     located = locate(src, target, "delete_structure")
     match = located.match
@@ -240,6 +245,9 @@ def replace_all_text_in_structure(
 def _insert(
     source: bytes, path: str, target: list[str], content: str, *, after: bool
 ) -> StructureEdit:
+    from .indentation import check_indentation, detect_unit, local_unit, rebase
+    from .separators import apply_endings, end_sent_member
+
     src = load_source(source, path)
     text = prepare_content(content)
     body, final_newline = split_body(src)

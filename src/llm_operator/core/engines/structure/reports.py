@@ -7,7 +7,6 @@ from typing import Any
 
 from ...errors import OperatorError, quote
 from .boundaries import indent_of, owns_lines, structure_range
-from .commas import fixed_if_clean
 from .layout import join_body
 from .source import (
     UNCHANGED,
@@ -103,6 +102,8 @@ def finish(
     """
     text = join_body(body, final_newline)
     if source.spec.name == "json":
+        from .commas import fixed_if_clean
+
         text = fixed_if_clean(source.text, text)
     edited = reparse(source, text)
     errors = list(edited.errors)

@@ -43,6 +43,10 @@ MAX_CONTENT_BYTES = 1024 * 1024
 UNCHANGED: dict[str, Any] = {"state": "FILE_UNCHANGED"}
 
 YIELD_CHUNK = 16 * 1024
+# A tree made through a read callback reads a node's ``text`` through it again, piece by
+# piece: names and headings are short, and a YIELD_CHUNK piece for each (a 16 KB copy)
+# was most of the time a target's lookup took.
+TEXT_PIECE = 256
 _LANGUAGES: dict[str, Language] = {}
 _THREAD = threading.local()
 
@@ -110,11 +114,13 @@ def let_others_run() -> None:
 # character for every level around it (a tab may stand for two), so the prefix bounds the
 # nesting: text where it could pass MAX_NESTING is refused before the parser sees it.
 MAX_NESTING = 200
-_LOOSE_PREFIX = re.compile(rb"^[ \t>*+\-0-9.)?:]{%d,}" % (MAX_NESTING // 2), re.M)
+_LOOSE_PREFIX = rb"^[ \t>*+\-0-9.)?:]{%d,}" % (MAX_NESTING // 2)
 _PREFIX_TOKEN = {
-    "markdown": re.compile(rb"[ >]|\t|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])"),
-    "yaml": re.compile(rb" |\t|[-?:](?=[ \t])"),
+    "markdown": rb"[ >]|\t|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t])",
+    "yaml": rb" |\t|[-?:](?=[ \t])",
 }
+# The patterns of this module are compiled when a file of their language is parsed
+# (``re`` keeps them), not when the module is imported: each grammar uses one or two.
 
 
 # Kotlin's scanner keeps a stack of the strings open around an interpolation and aborts
@@ -134,10 +140,11 @@ def check_nesting(language: str, data: bytes) -> None:
             "line- or text-based actions",
             {"limit": MAX_KOTLIN_TEMPLATES, **UNCHANGED},
         )
-    token = _PREFIX_TOKEN.get(language)
-    if token is None:
+    pattern = _PREFIX_TOKEN.get(language)
+    if pattern is None:
         return
-    for found in _LOOSE_PREFIX.finditer(data):
+    token = re.compile(pattern)
+    for found in re.finditer(_LOOSE_PREFIX, data, re.M):
         levels, at = 1, found.start()
         while (step := token.match(data, at)) is not None:
             levels += 2 if step.group() == b"\t" else 1
@@ -168,8 +175,11 @@ def parse(language: str, data: bytes) -> Tree:
     check_nesting(language, data)
     parser = parser_for(language)
     yielding = len(data) > YIELD_CHUNK and threading.current_thread() is not threading.main_thread()
+    parsing = [True]
 
     def read(offset: int, _point: Point) -> bytes:
+        if not parsing[0]:  # a node's ``text``, read through here too: a short piece
+            return data[offset : offset + TEXT_PIECE]
         if yielding:
             let_others_run()
         return data[offset : offset + YIELD_CHUNK]
@@ -181,9 +191,12 @@ def parse(language: str, data: bytes) -> Tree:
         return time.monotonic() > deadline or work_budget.spent()
 
     try:
-        return parser.parse(read, progress_callback=stop)
+        tree = parser.parse(read, progress_callback=stop)
     except ValueError:  # stopped by ``stop``
         parser.reset()
+    else:
+        parsing[0] = False
+        return tree
     work_budget.check(f"parsing this {language} text")
     raise OperatorError(
         "ERR_PARSER_FAILED",
@@ -279,10 +292,9 @@ def parse_text(spec: LanguageSpec, path: str, file: TextFile, text: str) -> Sour
     return Source(path, spec, file, text, data, text.split("\n"), tree)
 
 
-_CPP_HINTS = re.compile(
+_CPP_HINTS = (
     rb"^\s*(?:namespace\b|template\s*<|class\s+\w+[^;]*\{|(?:public|private|protected):)"
-    rb"|::|\bFMT_BEGIN_NAMESPACE\b",
-    re.M,
+    rb"|::|\bFMT_BEGIN_NAMESPACE\b"
 )
 
 
@@ -291,16 +303,15 @@ _CPP_HINTS = re.compile(
 # FMT_CONSTEXPR int f()), and `if FMT_CONSTEXPR20 (`. Masked with spaces of the same
 # length, so every offset stays valid; used only when it leaves fewer parse errors.
 _MACRO_WORD = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]+"
-_MACROS = re.compile(
+_MACROS = (
     rb"^[ \t]*(" + _MACRO_WORD + rb")[ \t]*$"
     rb"|\b(" + _MACRO_WORD + rb")(?=[ \t]+[A-Za-z_~])"
-    rb"|(?<=\bif )(" + _MACRO_WORD + rb")(?=[ \t]*\()",
-    re.M,
+    rb"|(?<=\bif )(" + _MACRO_WORD + rb")(?=[ \t]*\()"
 )
 
 
 def _mask_macros(data: bytes) -> bytes:
-    return _MACROS.sub(lambda m: b" " * len(m.group(0)), data)
+    return re.sub(_MACROS, lambda m: b" " * len(m.group(0)), data, flags=re.M)
 
 
 def _masked(source: Source) -> Source:
@@ -322,7 +333,11 @@ def load_source(data: bytes, path: str) -> Source:
         exc.details.update(UNCHANGED)
         raise
     source = with_errors(parse_text(spec, path, file, file.text))
-    if spec.name == "c" and path.lower().endswith(".h") and _CPP_HINTS.search(source.data):
+    if (
+        spec.name == "c"
+        and path.lower().endswith(".h")
+        and re.search(_CPP_HINTS, source.data, re.M)
+    ):
         cpp = with_errors(parse_text(SPECS["cpp"], path, file, file.text))
         if len(cpp.errors) < len(source.errors) or not source.errors:
             source = cpp
@@ -383,20 +398,54 @@ def errors_note(source: Source) -> list[dict[str, Any]]:
     ]
 
 
-_QUERIES: dict[str, Any] = {}
+# The Python nodes that can hold a ``block`` in a tree without errors (the grammar's
+# compound statements, their clauses, and the block itself); a block anywhere else hangs
+# under an ERROR node, reached through the nodes marked ``has_error``. A walk through
+# these alone finds every block a query for ``(block)`` finds (a test holds the two to
+# each other), without compiling a query, which costs more than the walk.
+_PYTHON_BLOCK_HOLDERS = frozenset(
+    {
+        "module",
+        "block",
+        "function_definition",
+        "class_definition",
+        "decorated_definition",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "except_clause",
+        "except_group_clause",
+        "finally_clause",
+        "with_statement",
+        "match_statement",
+        "case_clause",
+    }
+)
+
+
+def python_blocks(root: Node) -> list[Node]:
+    """Every ``block`` node under ``root``, in file order."""
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "block":
+            found.append(node)
+        for child in reversed(node.named_children):
+            if child.type in _PYTHON_BLOCK_HOLDERS or child.has_error:
+                stack.append(child)
+    return found
 
 
 def empty_python_blocks(source: Source) -> list[dict[str, Any]]:
     """Python bodies left without a statement: tree-sitter accepts them, Python does not."""
     if source.spec.name != "python":
         return []
-    from tree_sitter import Query, QueryCursor
-
-    query = _QUERIES.get("python")
-    if query is None:
-        query = _QUERIES["python"] = Query(grammar_of("python"), "(block) @block")
     found = []
-    for block in QueryCursor(query).captures(source.root).get("block", []):
+    for block in python_blocks(source.root):
         if block.start_byte == block.end_byte and block.parent is not None:
             row = block.parent.start_point.row
             found.append(
