@@ -3,7 +3,8 @@
 One real ``exec`` per family (read, searchTree, outline, write, patch, applyEdits, structure
 edit, delete), with ``-X importtime`` listing every module it imported. No exec loads
 pydantic (not a dependency), Qt, the file watcher, the MCP SDK, networkx, argparse (a plain
-exec line is read without it), RE2 (none of these commands has a regex) or the undo code;
+exec line is read without it), RE2 (none of these commands has a regex), platformdirs (a
+plain Linux account's folders are worked out without it) or the undo code;
 only outline and structure actions load tree-sitter, and then only the grammar they parse
 (never the language pack's package, which loads three grammars of its own); an outline
 loads no structure editing code, an edit no moving code, and a text replacement in a
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -44,6 +46,7 @@ NEVER = {
     "re2",
     "argparse",
     "tree_sitter_language_pack",
+    "platformdirs",  # a plain Linux account's folders are worked out without it (user_dirs)
 }
 PARSERS = {"tree_sitter", "llm_operator.core.engines.structure"}
 STRUCTURE_EDITING = "llm_operator.core.engines.structure.operations"
@@ -119,12 +122,16 @@ def _loaded(tmp_path: Path, family: str) -> set[str]:
     block = "".join(f"{key}: {value}\n" for key, value in fields.items())
     reply = f"OPERATOR_CMD\nversion: 1\nid: {family}1\n{block}END_OPERATOR_CMD\n"
     argv = ["-X", "importtime", "-m", "llm_operator.cli", "exec", "--yes", "--workspace"]
+    # The settings file where a user's would be: a plain account with its own HOME.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_OPERATOR_", "XDG_"))}
+    env["HOME"] = str(tmp_path / "home")
     done = subprocess.run(
         [sys.executable, *argv, str(ws), "--state-dir", str(state), "-"],
         input=reply,
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr

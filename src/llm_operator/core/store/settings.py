@@ -48,9 +48,9 @@ def default_settings_path() -> Path:
     override = os.environ.get(CONFIG_ENV)
     if override:
         return Path(override) / "settings.json"
-    import platformdirs  # lazy: keeps start-up light
+    from .user_dirs import user_config_dir
 
-    return Path(platformdirs.user_config_dir("llm-operator", appauthor=False)) / "settings.json"
+    return user_config_dir() / "settings.json"
 
 
 @dataclass

@@ -9,9 +9,9 @@ from pathlib import Path
 
 def default_state_dir() -> Path:
     """The platform's user state folder for llm-operator."""
-    import platformdirs  # lazy: only needed when no --state-dir is given
+    from .user_dirs import user_state_dir  # lazy: only needed when no --state-dir is given
 
-    return Path(platformdirs.user_state_dir("llm-operator", appauthor=False))
+    return user_state_dir()
 
 
 def workspace_state_dir(state_dir: Path, root: Path) -> Path:
