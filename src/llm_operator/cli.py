@@ -258,9 +258,10 @@ def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from .method_cache import install
+        from . import method_cache, pattern_cache
 
-        install()  # before the session's modules create their classes
+        pattern_cache.install()  # before the session's modules compile their patterns
+        method_cache.install()  # and create their classes
         session = _open_session(args.workspace, args.state_dir)
         if session is None:
             return EXIT_USAGE
