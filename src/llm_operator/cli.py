@@ -286,6 +286,11 @@ def _open_session(workspace: Path, state_dir: Path | None) -> Session | None:
     except OperatorError as error:
         print(f"llm-operator: {error.message}", file=sys.stderr)
         return None
+    # The settings' patterns are compiled: what comes next is the store, the reply and files,
+    # whose patterns are never kept beside the bytecode.
+    from . import pattern_cache
+
+    pattern_cache.literals_only()
     session = Session(chosen, state_dir if state_dir is not None else default_state_dir())
     _OPENED.append(session)
     return session

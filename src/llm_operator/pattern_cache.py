@@ -3,7 +3,7 @@ installation and Python version instead of at every start of the command line.
 
 A short ``exec`` run compiles a few dozen patterns (the standard library's and ours, most
 of them while modules load), and parsing each into the regex engine's code is a good part
-of its start-up (about 10 ms of a structure edit). ``install`` gives ``re``'s compiler a
+of its start-up (about 8 ms of a structure edit). ``install`` gives ``re``'s compiler a
 step that looks the pattern up in a table of that code first and hands it to the engine
 (``_sre.compile``), as ``re`` itself would after parsing. The table is kept beside the
 package's bytecode (``__pycache__``, one file per interpreter cache tag, bytecode magic
@@ -11,12 +11,16 @@ number, regex engine version and optimization level) and written back at exit wh
 compiled a new pattern, as ``method_cache`` keeps the dataclass methods: never under
 ``PYTHONDONTWRITEBYTECODE``, and silently not where the folder cannot be written.
 
-Only a pattern that is a literal of the code that compiles it (a constant of its code
-object, such as ``re.compile(r"...")`` in a module or a function) is kept: a pattern built
-at run time (from a reply, a file, a glob or a setting) is compiled as usual and never
-written anywhere. The engine checks the code it is given as it checks any compiled
-pattern; a table that cannot be read, or holds anything but the expected values, is
-ignored as a whole, and an entry the engine refuses is compiled afresh.
+Only what the program itself writes is kept: a pattern that is a literal of the code that
+compiles it (a constant of its code object, such as ``re.compile(r"...")`` in a module or
+a function), and a pattern built while the run sets itself up, before anything of a reply
+or a file is read (``literals_only`` marks that moment: the secret-looking file patterns
+of the settings are joined into one pattern then). A pattern built afterwards (from a
+reply, a file, a glob) is compiled as usual and never written anywhere.
+
+The engine checks the code it is given as it checks any compiled pattern; a table that
+cannot be read, or holds anything but the expected values, is ignored as a whole, and an
+entry the engine refuses is compiled afresh.
 """
 
 from __future__ import annotations
@@ -116,6 +120,7 @@ class _Patterns:
         self.table = _read(path)
         self.used: set[tuple[str | bytes, int]] = set()
         self.compiled = False
+        self.built_too = True  # until literals_only()
         self.original = compiler.compile
         # Module attributes set through the module's namespace: neither has stubs.
         self.engine = _Engine(vars(compiler)["_sre"])
@@ -123,7 +128,7 @@ class _Patterns:
 
     def compile(self, pattern: Any, flags: int = 0) -> Any:
         """re's compiler step, with the parsed code of a literal pattern looked up first."""
-        if not _keepable(pattern, flags):
+        if not _keepable(pattern, flags, self.built_too):
             return self.original(pattern, flags)
         key = (pattern, flags)
         entry = self.table.get(key)
@@ -176,12 +181,15 @@ class _Patterns:
                 os.unlink(temp)
 
 
-def _keepable(pattern: object, flags: int) -> bool:
-    """Whether ``pattern`` is a literal of the code that asked ``re`` to compile it."""
+def _keepable(pattern: object, flags: int, built_too: bool) -> bool:
+    """Whether ``pattern`` may be kept: a literal of the code that asked ``re`` to compile
+    it, or (``built_too``, while the run sets itself up) any pattern."""
     if not isinstance(pattern, (str, bytes)) or len(pattern) > MAX_PATTERN:
         return False
     if flags & re.DEBUG:
         return False  # the compiler prints the code: let it
+    if built_too:
+        return True
     frame: types.FrameType | None = sys._getframe(2)  # past this step and re's _compile
     while frame is not None and frame.f_globals.get("__name__") in _RE_MODULES:
         frame = frame.f_back  # re.compile, re.match, re.sub...
@@ -203,3 +211,10 @@ def install() -> None:
     _installed.append(patterns)
     vars(compiler)["compile"] = patterns.compile
     atexit.register(patterns.save)
+
+
+def literals_only() -> None:
+    """From now on keep only literal patterns: call it before anything of a reply, a file or
+    the store is read."""
+    for patterns in _installed:
+        patterns.built_too = False

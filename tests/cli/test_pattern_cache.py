@@ -33,6 +33,7 @@ def hooked(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
 
 def _use(monkeypatch: pytest.MonkeyPatch, table: Path) -> pattern_cache._Patterns:
     patterns = pattern_cache._Patterns(str(table), COMPILER)
+    patterns.built_too = False  # as after the run's set-up: only literals are kept
     monkeypatch.setattr(COMPILER, "compile", patterns.compile)
     re.purge()  # re's own in-process cache would answer before the table is asked
     return patterns
@@ -183,3 +184,20 @@ def test_an_exec_uses_the_table_and_keeps_nothing_of_the_reply(tmp_path: Path) -
     kept = Path(path).read_bytes()
     for text in (b"reply_regex", b"glob_from_reply", b"exclude_from_reply", b"marker_in_a"):
         assert text not in kept
+
+
+def test_a_pattern_built_while_the_run_sets_itself_up_is_kept(
+    tmp_path: Path, hooked: pytest.MonkeyPatch
+) -> None:
+    """Before the reply and the files (the settings' secret-looking file patterns, joined)
+    a built pattern is kept; after ``literals_only`` it is not."""
+    table = tmp_path / "regex.marshal"
+    patterns = _use(hooked, table)
+    patterns.built_too = True  # as a run starts
+    hooked.setattr(pattern_cache, "_installed", [patterns])
+    parts = ["settings", "pattern"]
+    re.compile("|".join(parts))
+    pattern_cache.literals_only()
+    re.compile("_".join(parts))
+    patterns.save()
+    assert [pattern for pattern, _ in marshal.loads(table.read_bytes())] == ["settings|pattern"]
