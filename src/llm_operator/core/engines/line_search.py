@@ -16,6 +16,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -111,6 +112,7 @@ _RANK = {byte: rank for rank, byte in enumerate(_COMMON)}
 _MISSES = 32  # false candidates per file before falling back to a plain find
 
 
+@functools.lru_cache(maxsize=16)  # a tree search asks for the same needle in every file
 def _finder(needle: bytes) -> Callable[[bytes, int], int]:
     """``find(data, start)`` for ``needle``, jumping between the needle's rarest byte.
 
