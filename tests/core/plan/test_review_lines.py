@@ -191,3 +191,57 @@ def test_trailing_spaces_alone_are_named_too(make_session: Any, cmd: Any, worksp
         "Look closely: 1 changed line will look as before (new line 2: only its trailing "
         "spaces or tabs differ)"
     )
+
+
+def _write_review(make_session: Any, cmd: Any, path: str, new: bytes) -> tuple[str, ...]:
+    content = base64.b64encode(new).decode("ascii")
+    run = make_session().prepare(cmd("w1", "fs.write", path=path, content_b64=content))
+    (preview,) = run.pending[0].previews
+    return tuple(preview.review)
+
+
+def test_a_line_turned_from_lf_to_crlf_is_named_though_the_diff_shows_nothing(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """``cd build\\r`` is another command than ``cd build``: the diff reads CRLF as LF and
+    shows no change, so the review says which line's break changes."""
+    (workspace / "clean.sh").write_bytes(b"#!/bin/sh\ncd build\nrm -rf ./*\n")
+    review = _write_review(make_session, cmd, "clean.sh", b"#!/bin/sh\ncd build\r\nrm -rf ./*\n")
+    assert review == (
+        "Will write clean.sh (+0 -0)",
+        "Look closely: 1 line will end in CRLF (\\r\\n), not LF (\\n) as the file's lines "
+        "did (new line 2); the diff does not show line breaks",
+    )
+
+
+def test_lines_turned_from_crlf_to_lf_and_new_crlf_files_are_named(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    # fs.write keeps a CRLF file's breaks; a change that does not (bytes planned
+    # otherwise) is named line by line all the same.
+    from llm_operator.core.engines.diffing import LineDiff
+    from llm_operator.core.plan.preview import _ending_changes
+
+    before, after = b"@echo off\r\ncd build\r\ndir\r\n", b"@echo off\r\ncd build\ndir\nver\r\n"
+    lines = LineDiff("@echo off\ncd build\ndir\n", "@echo off\ncd build\ndir\nver\n")
+    assert _ending_changes(before, after, lines) == (
+        "Look closely: 2 lines will end in LF (\\n), not CRLF (\\r\\n) as the file's lines "
+        "did (new line 2, ...); the diff does not show line breaks"
+    )
+    review = _write_review(make_session, cmd, "new.sh", b"#!/bin/sh\r\necho hi\r\n")
+    assert review == (
+        "Will create new.sh (+2)",
+        "Look closely: 2 lines of the new file end in CRLF (\\r\\n) (new line 1, ...); the "
+        "diff does not show line breaks",
+    )
+
+
+def test_breaks_kept_as_they_were_say_nothing(make_session: Any, cmd: Any, workspace: Path) -> None:
+    """A CRLF file edited with CRLF lines, and an LF file, get no line-break note."""
+    (workspace / "win.txt").write_bytes(b"one\r\ntwo\r\nthree\r\n")
+    review = _write_review(make_session, cmd, "win.txt", b"one\r\n2\r\nthree\r\nfour\r\n")
+    assert review == ("Will write win.txt (+2 -1)",)
+    (workspace / "unix.txt").write_bytes(b"one\ntwo\n")
+    assert _write_review(make_session, cmd, "unix.txt", b"one\n2\n") == (
+        "Will write unix.txt (+1 -1)",
+    )

@@ -19,6 +19,7 @@ from ..wording import counted
 
 if TYPE_CHECKING:
     from ..actions.base import Plan, Reveal
+    from ..engines.diffing import LineDiff
     from .changes import FileChange
 
 LineKind = Literal["context", "added", "removed", "hunk", "note"]
@@ -55,6 +56,7 @@ class ChangePreview:
     inside: tuple[int, int] | None = None  # a folder delete: the files and folders it takes
     breaks: str | None = None  # line breaks the diff shows that the file will not have
     alike: str | None = None  # changed lines that look the same before and after
+    endings: str | None = None  # lines whose break (CRLF or LF) the diff does not show
 
     @property
     def verb(self) -> str:
@@ -83,6 +85,8 @@ class ChangePreview:
             lines.append(f"Look closely: {self.hidden}, marked <U+...> wherever shown")
         if self.breaks is not None:
             lines.append(self.breaks)
+        if self.endings is not None:
+            lines.append(self.endings)
         if self.alike is not None:
             lines.append(self.alike)
         return tuple(lines)
@@ -160,7 +164,56 @@ def preview_change(change: FileChange) -> ChangePreview:
         hidden=hidden,
         breaks=breaks,
         alike=_look_alike(rows),
+        endings=_ending_changes(change.before, change.after, lines),
     )
+
+
+_BREAK_NAMES = {b"\r\n": "CRLF (\\r\\n)", b"\n": "LF (\\n)"}
+
+
+def _endings(data: bytes) -> list[bytes]:
+    """The line break after each line of ``data``, as the diff numbers its lines (every
+    CRLF, LF and lone CR ends one); a last line without one has none."""
+    return re.findall(rb"\r\n|\r|\n", data)
+
+
+def _ending_changes(before: bytes | None, after: bytes | None, lines: LineDiff) -> str | None:
+    """A review line for lines whose break turns from LF to CRLF or back: the diff reads
+    text as fs.read does (CRLF as LF), so such a line shows as unchanged, or not at all,
+    while ``cd dir\\r`` in a script is another command. A kept line is compared with its
+    old break, a new or changed one with the break most of the old file's lines have; in a
+    new file every CRLF is named. Lone CRs have a note of their own (``_hidden``)."""
+    if after is None or (b"\r\n" not in after and (before is None or b"\r\n" not in before)):
+        return None  # no CRLF on either side: every break is an LF, as the diff shows it
+    new = _endings(after)
+    old = _endings(before) if before is not None else []
+    usual = max((b"\r\n", b"\n"), key=old.count) if old else b"\n"
+    changed: dict[bytes, list[int]] = {b"\r\n": [], b"\n": []}
+    for tag, i1, i2, j1, j2 in lines.opcodes:
+        if tag == "equal" and new[j1:j2] == old[i1:i2]:
+            continue  # kept lines with their breaks (compared in C: most of a big file)
+        for j in range(j1, min(j2, len(new))):
+            kept = tag == "equal" and i1 + j - j1 < len(old)
+            was = old[i1 + j - j1] if kept else usual
+            if new[j] != was and new[j] in changed and was in _BREAK_NAMES:
+                changed[new[j]].append(j + 1)
+    parts = []
+    for to, other in ((b"\r\n", b"\n"), (b"\n", b"\r\n")):
+        if rows := changed[to]:
+            where = f"new line {rows[0]}" + (", ..." if len(rows) > 1 else "")
+            if before is None:
+                parts.append(
+                    f"{counted(len(rows), 'line')} of the new file end in "
+                    f"{_BREAK_NAMES[to]} ({where})"
+                )
+            else:
+                parts.append(
+                    f"{counted(len(rows), 'line')} will end in {_BREAK_NAMES[to]}, "
+                    f"not {_BREAK_NAMES[other]} as the file's lines did ({where})"
+                )
+    if not parts:
+        return None
+    return f"Look closely: {'; '.join(parts)}; the diff does not show line breaks"
 
 
 def _look_alike(rows: tuple[DiffLine, ...]) -> str | None:
