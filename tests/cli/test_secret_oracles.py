@@ -313,3 +313,28 @@ def test_secret_files_are_never_opened_before_approval(tmp_path: Path) -> None:
     secret = re.compile(r'"(?:[^"]*/)?(?:\.env|secrets\.py|credentials\.json|settings\.env)"')
     read_opens = [line for line in opens if secret.search(line) and "O_PATH" not in line]
     assert not read_opens, read_opens
+
+
+def test_a_gitignore_that_looks_secret_is_never_read(tmp_path: Path) -> None:
+    """A .gitignore in a folder named like a secret is a secret-looking file itself: what
+    it ignores must not change a folder search's or outline's counts. Two workspaces differ
+    only in its bytes (one ignores nothing, the other everything) and answer the same."""
+    gitignores = {"A": "zzzz\n", "B": "*\n!x\n"}
+    text = "\n\n".join(
+        [
+            block("tree", "fs.searchTree", path=".", query="hello"),
+            block("o", "fs.outline", path="."),
+        ]
+    )
+    done = {}
+    for which, ignore in gitignores.items():
+        root = tmp_path / which / "ws"
+        (root / "secrets.d").mkdir(parents=True)
+        (root / "notes.txt").write_text("hello\n", encoding="utf-8")
+        (root / "secrets.d" / "conf.yml").write_text("val: 1\n", encoding="utf-8")
+        (root / "secrets.d" / "more.yml").write_text("val: 2\n", encoding="utf-8")
+        (root / "secrets.d" / ".gitignore").write_text(ignore, encoding="utf-8")
+        done[which] = run_exec(root, tmp_path / which / "state", "--no", text)
+    assert done["A"].returncode == done["B"].returncode == 0, done["A"].stdout
+    assert done["A"].stdout == done["B"].stdout
+    assert "# secret-looking files not searched: 3 " in _details(done["A"].stdout, "tree")

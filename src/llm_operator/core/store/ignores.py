@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..work_budget import charge
@@ -123,8 +123,13 @@ def compile_lenient(lines: Sequence[str]) -> Patterns:
 class Ignores:
     """A stack of (folder, compiled .gitignore) pairs, pushed and popped by the walk."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(
+        self, enabled: bool = True, is_secret: Callable[[str], bool] | None = None
+    ) -> None:
         self.enabled = enabled
+        # A .gitignore that looks secret (in a folder named like a secret) is never read:
+        # what it ignores would make the walk's answers depend on its bytes.
+        self.is_secret = is_secret
         self._specs: list[tuple[str, Patterns]] = []
         # Compiling costs about 0.15 ms a line: a deep tree of long .gitignore files must
         # not use up a reply's budget before the walk moves, so the lines are capped.
@@ -135,6 +140,8 @@ class Ignores:
         """Push the .gitignore of the folder open at ``fd`` (workspace path ``rel``), if any;
         return how many entries were pushed (0 or 1), for ``pop``."""
         if not self.enabled:
+            return 0
+        if self.is_secret is not None and self.is_secret(f"{rel}/.gitignore"):
             return 0
         data = _read(fd)
         if data is None:

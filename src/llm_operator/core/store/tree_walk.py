@@ -383,7 +383,7 @@ def walk_files(
     root_fd = os.open(workspace.root, _DIR_FLAGS)
     try:
         start_key = _key(start)
-        ignores = Ignores(enabled=gitignore)
+        ignores = Ignores(enabled=gitignore, is_secret=workspace.is_secret)
         # The .gitignore files of the folders above the start apply too, as in git.
         for depth in range(len(start_key)):
             above = "/".join(start_key[:depth]) or "."
