@@ -402,3 +402,48 @@ def test_a_regex_edit_slow_per_match_stops_at_the_budget(ws: Path, state: Path) 
     (result,) = run_limited(ws, state, text, "--no", env=env)
     assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
     assert "stopped: this regex edit used up this reply's work budget" in result.summary
+
+
+# -- planning that compares lines -------------------------------------------------------
+
+
+def test_the_nearest_line_of_a_missing_find_in_a_minified_file_ends(ws: Path, state: Path) -> None:
+    """An edit whose find is missing names the most similar line: difflib over a 300 KB
+    line and a 5,000-character find took minutes; each side is compared by its start."""
+    rng = __import__("random").Random(1)
+    line = "".join(rng.choice("abcdefghij") for _ in range(300_000))
+    (ws / "bundle.min.js").write_text(f'var x="{line}";\n')
+    find = "".join(rng.choice("abcdefghij") for _ in range(5_000))
+    edits = edits_b64({"op": "replaceFirst", "find": find, "text": "y"})
+    text = reply(cmd("e1", "fs.applyEdits", path="bundle.min.js", edits_b64=edits))
+    (result,) = run_limited(ws, state, text, "--no")
+    assert result.code == "ERR_ANCHOR_NOT_FOUND", result.summary
+    assert result.json()["details"]["nearest_line"] == 1
+
+
+def test_a_patch_whose_context_repeats_a_million_times_stops_at_the_budget(
+    ws: Path, state: Path
+) -> None:
+    """Hunks stated past the end whose one context line is every line of a 4 MB file: each
+    was placed by walking every occurrence; now the walk looks at the reply's budget, and a
+    write the budget stopped is not planned a second time under the lock."""
+    (ws / "f.txt").write_text("a\n" * 2_000_000)
+    patch = "--- a/f.txt\n+++ b/f.txt\n" + "@@ -9999999,1 +9999999,2 @@\n a\n+b\n" * 20
+    text = reply(cmd("p1", "fs.patch", path="f.txt", patch_b64=b64(patch)))
+    env = {"LLM_OPERATOR_WORK_BUDGET": "2:1000000000"}
+    (result,) = run_limited(ws, state, text, "--no", env=env)
+    assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
+    assert "placing the patch's hunks" in result.summary
+    assert (ws / "f.txt").read_text() == "a\n" * 2_000_000
+
+
+def test_a_write_over_a_file_of_mixed_breaks_and_many_equal_lines_ends(
+    ws: Path, state: Path
+) -> None:
+    """An overwrite keeps each kept line's own break, found by pairing old and new lines:
+    difflib without its junk heuristic took minutes over 200,000 blank lines."""
+    (ws / "notes.txt").write_bytes(b"title\r\n" + b"\n" * 200_000)
+    text = reply(cmd("w1", "fs.write", path="notes.txt", content_b64=b64("title\n" + "\n" * 5_000)))
+    (result,) = run_limited(ws, state, text, "--yes")
+    assert result.ok, result.summary
+    assert (ws / "notes.txt").read_bytes() == b"title\r\n" + b"\n" * 5_000

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import OperatorError, mark, quote
 from ..wording import counted
+from ..work_budget import check
 from .textfile import split_lines
 
 if TYPE_CHECKING:
@@ -555,9 +556,13 @@ def _scan(
     with its line."""
     best: list[_Place] = []
     best_distance = 0
+    steps = 0
     if found is None:
         found = text.find(needle, counted_to)
     while found != -1:
+        steps += 1
+        if steps % 4096 == 0:  # a line repeated a million times is a million steps
+            check("placing the patch's hunks")
         line += text.count("\n", counted_to, found)
         counted_to = found
         distance = abs(line - stated)

@@ -46,7 +46,7 @@ from ..store.rejections import Rejection
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
-from ..work_budget import charge_details, not_run, reply_budget
+from ..work_budget import charge_details, is_not_run, not_run, reply_budget
 from .batch_writer import BatchWriter, taken_back, with_warning
 from .secrecy import guard_failure, guard_result, hold, secret_paths
 
@@ -414,9 +414,15 @@ class Session:
         if isinstance(produced, Outcome):
             if not produced.ok:
                 produced = self._on_planned_content(produced, command, overlay)
-            if spec.kind is Kind.WRITE and self.state is not None:
+            if (
+                spec.kind is Kind.WRITE
+                and self.state is not None
+                and not is_not_run(produced.summary)
+            ):
                 # "Already holds this content" is a claim about the files: it is only
-                # true once a crashed run's batch is known to be taken back.
+                # true once a crashed run's batch is known to be taken back. (A write the
+                # reply's budget stopped claims nothing about them: planning it again
+                # under the lock would only spend a second budget.)
                 entry.gated = (command, produced)
                 return
             entry.result = Result(command.id, produced)
