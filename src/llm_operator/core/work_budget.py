@@ -43,6 +43,8 @@ ENVIRONMENT = "LLM_OPERATOR_WORK_BUDGET"
 
 @dataclass
 class WorkBudget:
+    """A reply's work budget: the limits (seconds, bytes read, details) and what is used so far."""
+
     seconds: float
     max_bytes: int
     started: float

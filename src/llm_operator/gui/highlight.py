@@ -32,6 +32,8 @@ COMMENT_FG = "#6e7781"
 
 @dataclass(frozen=True)
 class Language:
+    """What the diff highlighter colours in one language family: its keywords and comments."""
+
     keywords: frozenset[str]
     line_comment: str | None
     block_comment: tuple[str, str] | None = None

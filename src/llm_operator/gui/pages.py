@@ -32,6 +32,8 @@ _SIGN = {"added": "+", "removed": "-", "context": " "}
 
 @dataclass
 class Page:
+    """A page of text: its lines and one ``RowStyle`` per line."""
+
     lines: list[str] = field(default_factory=list)
     rows: list[RowStyle] = field(default_factory=list)
 

@@ -25,6 +25,9 @@ Decide = Callable[[list["Pending"]], dict[int, "Decision"]]
 
 @dataclass(frozen=True)
 class RunDone:
+    """A finished run, as the window gets it: the run, the decisions, the results and the files
+    it touched."""
+
     run: Run
     decisions: dict[int, Decision]
     results: list[Result]

@@ -25,6 +25,8 @@ _KIND_WORDS = {"edited": "restores", "created": "removes", "deleted": "brings ba
 
 @dataclass(frozen=True)
 class BatchSummary:
+    """The newest batch as the window's undo asks about it: its commands, files and time."""
+
     id: str
     commands: str  # the batch's command ids, as the journal labels it
     files: tuple[tuple[str, str], ...]  # (path, "edited" | "created" | "deleted")

@@ -118,6 +118,9 @@ def unreviewed(action: str, command_id: str, why: str) -> Result:
 
 @dataclass
 class _Call:
+    """One tool call on its way to a result: its id, action and block, how to report its
+    progress, and the future its result is set on."""
+
     id: str
     action: str
     block: str
@@ -128,6 +131,9 @@ class _Call:
 
 @dataclass
 class _Group:
+    """Calls of one client run as one reply: a read alone, or the writes gathered together
+    (one review, one journal batch)."""
+
     calls: list[_Call] = field(default_factory=list)
     client: str = ""
     executing: bool = False  # execute was called: files may have changed

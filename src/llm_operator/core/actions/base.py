@@ -111,6 +111,9 @@ class OutlineMemo(Protocol):
 
 @dataclass
 class ActionContext:
+    """What an executor is given: the workspace, its files as this message's earlier writes
+    would leave them, and where outlines are kept (None: nowhere)."""
+
     workspace: Workspace
     files: FileSource
     outlines: OutlineMemo | None = None
@@ -146,6 +149,8 @@ class QuickCheck:
 
 @dataclass(frozen=True)
 class ActionSpec:
+    """An action as declared once: name, class (read or write), fields, executor, description."""
+
     name: str
     kind: Kind
     model: type[Fields] | LazyModel

@@ -91,6 +91,8 @@ def files_under(
 
 @dataclass(frozen=True)
 class _FileBlock:
+    """One file's part of a folder outline: its path, a note ("python, 120 lines"), its lines."""
+
     rel: str
     note: str
     lines: list[str]
@@ -98,6 +100,9 @@ class _FileBlock:
 
 @dataclass
 class FolderOutline:
+    """A folder outline as far as the caps let it go: each file's outline, what was skipped and
+    why, and what cut it (``next_after``: where the next call resumes)."""
+
     rel: str
     depth: int
     after: str | None

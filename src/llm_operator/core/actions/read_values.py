@@ -31,6 +31,8 @@ _DIGITS = re.compile(r"[0-9]{1,9}\Z")
 
 @dataclass(frozen=True)
 class PathValues:
+    """The fields of fs.list, fs.read or fs.stat (a path alone), checked without the model."""
+
     path: str
 
     def model_dump(self) -> dict[str, Any]:
@@ -40,12 +42,16 @@ class PathValues:
 
 @dataclass(frozen=True)
 class SliceValues(PathValues):
+    """fs.readSlice's fields, checked without the model: the path, first line, line count."""
+
     start: int
     lines: int
 
 
 @dataclass(frozen=True)
 class SearchValues(PathValues):
+    """fs.search's fields, checked without the model: the path and a plain query."""
+
     query: str
 
     @property

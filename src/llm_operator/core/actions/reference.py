@@ -18,6 +18,8 @@ from .fields import FieldInfo
 
 @dataclass(frozen=True)
 class FieldDoc:
+    """One row of an action's field table in docs/actions.md."""
+
     name: str
     kind: str  # "text", "base64 UTF-8", "whole number"
     required: str  # "yes", "no", or "one of this and `<partner>`"

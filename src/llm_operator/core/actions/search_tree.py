@@ -130,6 +130,9 @@ def _select(fields: SearchTreeFields) -> Select | None:
 
 @dataclass
 class _Tally:
+    """What fs.searchTree has found so far: the match lines, what it skipped and why, the caps
+    that cut it and where the next call resumes."""
+
     counts: WalkCounts = field(default_factory=WalkCounts)
     scanned: int = 0
     binary: int = 0

@@ -81,6 +81,9 @@ class CommentStyle:
 
 @dataclass(frozen=True)
 class _Language:
+    """One language of the table: its comment style, its other names, and the extensions and
+    file names that default to it."""
+
     style: CommentStyle
     aliases: tuple[str, ...]
     extensions: tuple[str, ...]

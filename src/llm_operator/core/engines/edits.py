@@ -62,6 +62,8 @@ _FORMAT = (
 
 @dataclass(frozen=True)
 class EditsResult:
+    """An edit list's outcome: the new text, how many edits it applied, and their summary."""
+
     text: str
     applied: int
     summary_note: str
@@ -101,6 +103,8 @@ class Key:
 
 @dataclass(frozen=True)
 class InsertAfter:
+    """An insertAfter edit: ``text`` goes in after the ``occurrence``-th ``anchor``."""
+
     anchor: str
     text: str
     occurrence: int = 1
@@ -109,6 +113,8 @@ class InsertAfter:
 
 @dataclass(frozen=True)
 class InsertBefore:
+    """An insertBefore edit: ``text`` goes in before the ``occurrence``-th ``anchor``."""
+
     anchor: str
     text: str
     occurrence: int = 1
@@ -117,6 +123,8 @@ class InsertBefore:
 
 @dataclass(frozen=True)
 class ReplaceFirst:
+    """A replaceFirst edit: the first match of ``find`` becomes ``text``."""
+
     find: str
     text: str
     regex: bool = False
@@ -127,6 +135,9 @@ class ReplaceFirst:
 
 @dataclass(frozen=True)
 class ReplaceAll:
+    """A replaceAll edit: every match of ``find`` becomes ``text``, once their number is checked
+    against ``expectedCount`` (when given)."""
+
     find: str
     text: str
     regex: bool = False
@@ -138,6 +149,8 @@ class ReplaceAll:
 
 @dataclass(frozen=True)
 class ReplaceRange:
+    """A replaceRange edit: ``text`` in place of lines ``startLine`` through ``endLine``."""
+
     startLine: int
     endLine: int
     text: str
@@ -167,6 +180,8 @@ OPS: dict[str, tuple[type[EditModel], tuple[Key, ...]]] = {
 
 @dataclass(frozen=True)
 class EditList:
+    """A checked edit list: its edits, in the order they apply."""
+
     edits: tuple[EditModel, ...]
     version: int = 1
 

@@ -92,6 +92,9 @@ _SHOWN_LINES = 30
 # frozen dataclasses pays about half a millisecond for each when it is first imported.
 @dataclass(frozen=True)
 class PatchResult:
+    """An applied patch: the new text, the hunk count and each hunk's offset from its stated
+    line, the summary note, and the file mode it sets (None: left as it was)."""
+
     text: str
     hunks: int
     offsets: tuple[int, ...]

@@ -56,6 +56,9 @@ def split_lines(text: str) -> tuple[list[str], bool]:
 
 @dataclass(frozen=True)
 class TextFile:
+    """A file's text as the engines edit it (LF breaks, no BOM), and what writing it back
+    needs: its BOM and line breaks."""
+
     text: str
     bom: bool = False
     newline: str = "\n"

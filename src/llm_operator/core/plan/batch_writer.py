@@ -44,6 +44,9 @@ Wait = Callable[[], None]
 
 @dataclass
 class BatchWriter:
+    """One run's dealings with the store: the write lock, the batch it writes, the memory
+    entries its commit keeps."""
+
     state: WorkspaceState | None
     label: str
     on_wait: Wait | None = None

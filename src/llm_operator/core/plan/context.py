@@ -49,6 +49,8 @@ def primer_text() -> str:
 
 @dataclass(frozen=True)
 class TreeEntry:
+    """One file of the context builder's tree: its path, size in bytes, whether it looks secret."""
+
     rel: str
     size: int
     secret: bool
@@ -56,6 +58,8 @@ class TreeEntry:
 
 @dataclass(frozen=True)
 class WorkspaceTree:
+    """The workspace's files in walk order, as the context builder lists them."""
+
     files: tuple[TreeEntry, ...]
     ignored: int  # files and folders .gitignore left out
     cut: bool  # more than MAX_TREE_FILES files: the rest are not listed
@@ -83,12 +87,16 @@ def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> Workspa
 
 @dataclass(frozen=True)
 class LeftOut:
+    """A file kept out of a context message, and why."""
+
     rel: str
     reason: str
 
 
 @dataclass(frozen=True)
 class Chosen:
+    """The files chosen for a context message, in order, and those left out."""
+
     files: tuple[str, ...]
     left_out: tuple[LeftOut, ...]
 
@@ -164,6 +172,9 @@ def read_for_context(
 
 @dataclass(frozen=True)
 class ContextPack:
+    """A built context message: the files packed in it, those left out and why, and the
+    outline of the rest (when one was asked for)."""
+
     files: tuple[str, ...]
     left_out: tuple[LeftOut, ...]
     message: ContextMessage

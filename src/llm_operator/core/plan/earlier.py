@@ -85,6 +85,8 @@ def _plain(summary: str) -> str:
 
 @dataclass(frozen=True)
 class Tally:
+    """How many of a run's commands ended each way, and how many were asked again."""
+
     ok: int = 0
     failed: int = 0
     rejected: int = 0

@@ -36,6 +36,8 @@ MIN_SIMILARITY = 0.3
 
 @dataclass(frozen=True)
 class DiffLine:
+    """One row of a preview's diff: its kind, text, old and new line numbers, changed words."""
+
     kind: LineKind
     text: str  # the line without its "+", "-" or " " column
     old_no: int | None = None
@@ -45,6 +47,9 @@ class DiffLine:
 
 @dataclass(frozen=True)
 class ChangePreview:
+    """What one file change will do, for a person to check: the diff as text and as rows, and
+    what a diff does not show (mode, invisible characters, line breaks)."""
+
     path: str
     badge: Badge
     diff: str  # unified diff, or a note for content that is not text

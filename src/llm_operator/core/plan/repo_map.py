@@ -103,6 +103,9 @@ def used_identifiers(text: str) -> Counter[str]:
 
 @dataclass(frozen=True)
 class MapFile:
+    """One outlined file as the map knows it: its outline lines, the name each defines, the
+    names it uses."""
+
     rel: str
     note: str  # "python, 120 lines", as a folder outline heads the file
     lines: tuple[str, ...]  # outline lines as fs.outline renders them
@@ -112,6 +115,8 @@ class MapFile:
 
 @dataclass(frozen=True)
 class MapIndex:
+    """The workspace's outlined files, in walk order: what the map is ranked and cut from."""
+
     files: tuple[MapFile, ...]
     withheld: int  # secret-looking files: never read for the map
     cut: bool  # the tree has more than MAX_MAP_FILES outlined files: the rest are not mapped
@@ -266,6 +271,8 @@ def pagerank(
 
 @dataclass(frozen=True)
 class RepoMap:
+    """The outline of the rest of the workspace, and how much of it fit the budget."""
+
     text: str  # "" when nothing fits or nothing is left to outline
     files: int  # files shown
     total_files: int  # files that could have been shown

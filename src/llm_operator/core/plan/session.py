@@ -64,6 +64,8 @@ WAITING = "waiting for another run on this workspace"
 
 @dataclass(frozen=True)
 class Decision:
+    """The user's answer to a pending command: approved or not, and the reason given."""
+
     approved: bool
     reason: str = ""
 
@@ -102,6 +104,8 @@ class Pending:
 
 @dataclass
 class RunItem:
+    """One command block of a reply in the session's hands: its result, or what it waits for."""
+
     index: int
     id: str
     action: str | None
@@ -123,6 +127,9 @@ class RunItem:
 
 @dataclass
 class Run:
+    """One pasted reply in the session's hands: its scan, an item per command block (in message
+    order), and notes for the user."""
+
     scan: Scan
     items: list[RunItem]
     notices: list[str] = field(default_factory=list)

@@ -36,6 +36,8 @@ _TWINNED_KEYS = INLINE_TEXT_KEYS | {"query", "q", "anchor"}
 
 @dataclass(frozen=True)
 class Line:
+    """One line of a block's body as pasted, and its number in the scanned text."""
+
     number: int  # 1-based line number within the scanned text
     raw: str
 

@@ -43,12 +43,16 @@ CHARS_PER_TOKEN = 4
 
 @dataclass(frozen=True)
 class PackedFile:
+    """A file that goes into a context message whole: its path and text."""
+
     rel: str
     text: str  # decoded file text, LF line ends
 
 
 @dataclass(frozen=True)
 class ContextMessage:
+    """A context message in parts of at most ``limit`` characters, to be pasted in order."""
+
     parts: tuple[str, ...]
     chars: int  # of the message as one piece (before any split)
 

@@ -27,6 +27,9 @@ class Detected:
 
 @dataclass(frozen=True)
 class DetectedPaste:
+    """What a reply holds, before anything runs: its command blocks, its OPERATOR_RESULT count
+    and notes on the paste."""
+
     commands: list[Detected]
     result_blocks: int
     notes: tuple[str, ...]  # about the paste as a whole (results pasted back, escapes)

@@ -40,6 +40,8 @@ def is_blank(line: str) -> bool:
 
 @dataclass(frozen=True)
 class KeyValue:
+    """A ``key: value`` line, key and value trimmed."""
+
     key: str
     value: str
 

@@ -31,6 +31,8 @@ _MIN_SLICE_BYTES = 48
 
 @dataclass(frozen=True)
 class Parts:
+    """Results cut into parts a chat input accepts, in order, and the blocks too long for one."""
+
     texts: tuple[str, ...]
     too_long: tuple[str, ...] = ()  # ids of blocks longer than one part
 

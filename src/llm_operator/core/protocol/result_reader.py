@@ -22,6 +22,8 @@ _B64 = re.compile(r"details_b64: ([A-Za-z0-9+/=]+)\Z")
 
 @dataclass(frozen=True)
 class ReadResult:
+    """One OPERATOR_RESULT block read back: id, ok, summary, the details' exact bytes and form."""
+
     id: str
     ok: bool
     summary: str

@@ -77,6 +77,8 @@ ScanItem = CommandBlock | BlockProblem
 
 @dataclass(frozen=True)
 class Scan:
+    """A scanned message: its command and refused blocks, in order, and what else it held."""
+
     items: tuple[ScanItem, ...]
     result_blocks: int = 0  # OPERATOR_RESULT blocks found in the message (never run)
     truncated: bool = False  # the message was longer than SCAN_LIMIT

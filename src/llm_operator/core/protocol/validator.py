@@ -29,6 +29,8 @@ _WORKSPACE_KEYS = frozenset({"root", "cwd", "projectroot", "project_root", "base
 
 @dataclass(frozen=True)
 class Command:
+    """A valid command: its id, its action's declaration, its field values, its block."""
+
     id: str
     spec: ActionSpec
     fields: FieldValues  # the model, or the values of a quick check (ActionSpec.quick)
@@ -46,6 +48,8 @@ class Command:
 
 @dataclass(frozen=True)
 class Invalid:
+    """A block the validator refused: the error code and message, its id if known, its line."""
+
     code: str
     message: str
     id: str | None

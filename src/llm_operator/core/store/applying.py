@@ -282,6 +282,9 @@ def _restore_at(fd: int, name: str, shown: Path, saved: SavedEntry) -> list[str]
 
 @dataclass(frozen=True)
 class _Target:
+    """A change checked against the disk and found as previewed: where it lands and what the
+    write needs."""
+
     change: FileChange
     real: Path  # root joined with rel: for the journal and messages, never opened by name
     rel: str

@@ -12,12 +12,16 @@ ChangeKind = Literal["edited", "created", "deleted"]
 
 @dataclass(frozen=True)
 class BatchChange:
+    """One path a batch changed, and how: edited, created or deleted."""
+
     path: str
     kind: ChangeKind
 
 
 @dataclass(frozen=True)
 class BatchCommand:
+    """A command of a batch: its id, action and the first path it wrote."""
+
     id: str
     action: str
     path: str
@@ -25,6 +29,8 @@ class BatchCommand:
 
 @dataclass(frozen=True)
 class BatchInfo:
+    """One batch as the journal records it: its label, time, changes and commands, and state."""
+
     id: str
     label: str
     created: datetime

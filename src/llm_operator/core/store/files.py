@@ -35,6 +35,8 @@ and every other whole-file read refuse a larger file by its size, before reading
 
 @dataclass(frozen=True)
 class FoundFile:
+    """A regular file as ``find_file`` saw it: its real path, size and identity (device, inode)."""
+
     rel: str  # canonical workspace-relative path of the real file
     real: Path
     size: int

@@ -25,6 +25,8 @@ MAX_RUNS = 200
 
 @dataclass(frozen=True)
 class RunEntry:
+    """One run in the history: when it ran, its command and failure counts, its results."""
+
     at: float
     commands: int
     failed: int

@@ -28,6 +28,8 @@ DROPPED_NOTE = " [details not kept; send the command again under a new id to get
 
 @dataclass(frozen=True)
 class Remembered:
+    """What the memory holds of a command id: its content's fingerprint, result and time."""
+
     fingerprint: str
     outcome: Outcome
     at: float  # seconds since the epoch

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class UndoNotice:
+    """A queued undo notice: its number (its result's id is ``undo-<n>``), summary and details."""
+
     n: int
     summary: str
     details: str  # JSON

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Recovered:
+    """What recovery did with one batch a killed run left (open, or half undone): the paths
+    put back, those left alone, and what went wrong."""
+
     batch: str
     rewound: tuple[str, ...]
     left_alone: tuple[str, ...]

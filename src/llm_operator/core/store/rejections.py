@@ -35,6 +35,8 @@ def digest(fingerprint: str) -> str:
 
 @dataclass(frozen=True)
 class Rejection:
+    """The user's rejection of a command id: a digest of its content, the reason, the time."""
+
     fingerprint: str  # ``digest`` of the command's content
     reason: str  # as the user typed it; "" for none
     at: float  # seconds since the epoch

@@ -52,6 +52,9 @@ class PathStory:
 
 @dataclass
 class Progress:
+    """How far a rewind has got: the paths restored, removed, already right or left alone, and
+    its problems."""
+
     restored: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)

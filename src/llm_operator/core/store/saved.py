@@ -25,17 +25,23 @@ _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 @dataclass(frozen=True)
 class SavedFile:
+    """A regular file as it was: its bytes and permission bits."""
+
     data: bytes
     mode: int
 
 
 @dataclass(frozen=True)
 class SavedLink:
+    """A symlink as it was: its target, never followed."""
+
     target: str
 
 
 @dataclass(frozen=True)
 class SavedDir:
+    """A folder as it was: its permission bits and its entries by name."""
+
     mode: int
     children: tuple[tuple[str, SavedEntry], ...]
 

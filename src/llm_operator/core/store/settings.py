@@ -55,6 +55,8 @@ def default_settings_path() -> Path:
 
 @dataclass
 class Settings:
+    """The app's settings, a JSON key per field, kept in the file at ``path`` (None: unsaved)."""
+
     geometry: str = ""  # QMainWindow.saveGeometry(), base64
     splitter: str = ""  # QSplitter.saveState() of the paste/results split, base64
     recent_workspaces: list[str] = field(default_factory=list)

@@ -139,6 +139,9 @@ def _key(rel: str) -> tuple[str, ...]:
 
 @dataclass
 class _Walk:
+    """One walk under a folder: the root descriptor it opens everything from, its filter,
+    resume point, .gitignore rules and counts."""
+
     workspace: Workspace
     root_fd: int
     select: Select | None

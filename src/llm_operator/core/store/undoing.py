@@ -33,6 +33,8 @@ from .workspace import Workspace
 
 @dataclass(frozen=True)
 class UndoReport:
+    """What an undo did or why it refused: the batch, each path's fate, the notice for the chat."""
+
     batch: BatchInfo | None  # None when there was nothing to undo
     restored: tuple[str, ...]  # paths given back their previous content
     removed: tuple[str, ...]  # files and folders the batch had created

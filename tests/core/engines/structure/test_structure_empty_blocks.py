@@ -74,6 +74,8 @@ BROKEN = [
     "def f():\n    pass\n  ]\n    def g():\n",
     "@a b\ndef f():\n",
     "try:\n    if a:\n        pass\n        except E:\n",
+    # An except clause indented as the try's body: the empty body lands in an ERROR node.
+    "try:\n        except E:\n",
     "if a:\n    pass\n    else:\n",
     "def f():\n    yield from\n    if a:\n",
 ]

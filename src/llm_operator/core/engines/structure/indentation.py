@@ -198,6 +198,8 @@ def column_zero_comments(root: Node, spec: LanguageSpec) -> set[int]:
 
 @dataclass(frozen=True)
 class Rebased:
+    """Content shifted onto a new indentation: its lines, and the rows not checked as code."""
+
     lines: list[str]
     # Rows inside string literals or blank: not code, so not checked for indentation.
     unchecked: frozenset[int]

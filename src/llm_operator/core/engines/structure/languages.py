@@ -24,6 +24,9 @@ _COMMENTS = frozenset(
 
 @dataclass(frozen=True)
 class LanguageSpec:
+    """One language's rules for the structure engine: which nodes hold structures and which are
+    structures, and how its code is indented and spaced."""
+
     name: str
     containers: frozenset[str]
     # None: every named child of a container is a structure (except those below).

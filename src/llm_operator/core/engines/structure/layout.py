@@ -84,6 +84,9 @@ def separation(source: Source, match: Match, content: list[str], kind: str | Non
 
 @dataclass(frozen=True)
 class Removal:
+    """The lines left when a block is taken out, and the old rows ``first``..``last`` that
+    went: the block and the blank lines that go with it."""
+
     body: list[str]
     first: int
     last: int

@@ -29,6 +29,8 @@ MAX_COUNTED_ERRORS = 20
 
 @dataclass(frozen=True)
 class OutlineEntry:
+    """One line of an outline: a structure's depth, line range and definition line."""
+
     depth: int  # 0 for a top-level structure
     start: int  # 1-based, attached comments and decorators included
     end: int  # 1-based, inclusive
@@ -43,6 +45,8 @@ class OutlineEntry:
 
 @dataclass(frozen=True)
 class FileOutline:
+    """A file's outline: its language, line count, structures in file order and parse errors."""
+
     language: str
     line_count: int
     entries: tuple[OutlineEntry, ...]

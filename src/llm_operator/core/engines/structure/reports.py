@@ -40,6 +40,8 @@ class StructureMove:
 
 @dataclass(frozen=True)
 class Located:
+    """The structure a write acts on, and its rows ``start``..``end`` (0-based, inclusive)."""
+
     match: Match
     start: int
     end: int

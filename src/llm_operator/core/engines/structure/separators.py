@@ -42,6 +42,8 @@ _LISTS: dict[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class Member:
+    """One member of a separated list, and the punctuation that ends it on its last line."""
+
     node: Node
     ending: str  # "", "," or ";"
     row: int  # the row of the member's last line

@@ -217,6 +217,9 @@ def end_row(node: Node) -> int:
 
 @dataclass(frozen=True)
 class Source:
+    """A file parsed for the structure engine: its text (LF, as lines and as UTF-8), its syntax
+    tree and the syntax errors found in it."""
+
     path: str
     spec: LanguageSpec
     file: TextFile

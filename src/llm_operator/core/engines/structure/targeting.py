@@ -123,6 +123,8 @@ def name_of(source: Source, node: Node, depth: int = 0) -> str | None:
 
 @dataclass(frozen=True)
 class Candidate:
+    """A structure a target level may name: its node, definition row, keys and definition line."""
+
     node: Node
     def_row: int
     keys: tuple[str, ...]
@@ -131,6 +133,9 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Match:
+    """The structure a target names, with its parent (None at the top level) and its siblings,
+    itself among them."""
+
     candidate: Candidate
     parent: Candidate | None
     siblings: tuple[Candidate, ...]
