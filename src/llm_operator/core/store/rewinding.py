@@ -181,6 +181,40 @@ def describe(found: str) -> str:
     return f"a {found}"
 
 
+def holds_folder(workspace: Workspace, path: str, node: dict[str, Any]) -> bool:
+    """Whether the folder at ``path`` holds just what ``node`` (a saved folder) held: the
+    same names, files of the same bytes, links to the same targets, folders alike to any
+    depth. An undo stopped part way (an I/O error, a kill) gives a deleted folder back so,
+    and that is no later edit to refuse the next undo for; anything else is."""
+    from .files import open_dir
+
+    if node["type"] != "dir":
+        return False
+    stack = [(path, node)]
+    while stack:
+        rel, saved = stack.pop()
+        try:
+            with open_dir(workspace, rel) as (_, fd):
+                names = set(os.listdir(fd))
+        except (OSError, OperatorError):
+            return False
+        children = {str(name): child for name, child in saved["children"]}
+        if names != set(children):
+            return False
+        for name, child in children.items():
+            try:
+                _, current = fingerprint_of(workspace, f"{rel}/{name}")
+            except (OSError, OperatorError):
+                return False
+            if child["type"] == "dir":
+                if current != "folder":
+                    return False
+                stack.append((f"{rel}/{name}", child))
+            elif current != node_fingerprint(child):  # too large or special: never alike
+                return False
+    return True
+
+
 def conflict(workspace: Workspace, story: PathStory) -> str | None:
     """Why ``story.path`` may not be rewound: it holds neither the batch's nor its old state."""
     try:
@@ -191,6 +225,10 @@ def conflict(workspace: Workspace, story: PathStory) -> str | None:
         return f"{story.path}: cannot be reached any more ({exc.message})"
     if current in story.afters or current == node_fingerprint(story.before):
         return None
+    if current == "folder" and story.before is not None and holds_folder(
+        workspace, story.path, story.before
+    ):
+        return None  # the folder the batch deleted, given back by an undo stopped part way
     return (
         f"{story.path}: holds {describe(current)} now, but the batch left "
         f"{describe(story.last_after)} there"
