@@ -245,3 +245,25 @@ def test_breaks_kept_as_they_were_say_nothing(make_session: Any, cmd: Any, works
     assert _write_review(make_session, cmd, "unix.txt", b"one\n2\n") == (
         "Will write unix.txt (+1 -1)",
     )
+
+
+def test_a_word_mixing_look_alike_scripts_is_named(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """ "p\\u0430ypal" (a Cyrillic a) looks like "paypal": the two lines read the same."""
+    (workspace / "config.py").write_bytes(b'URL = "https://paypal.com/api"\n')
+    new = 'URL = "https://p\u0430ypal.com/api"\n'.encode()
+    review = _write_review(make_session, cmd, "config.py", new)
+    assert review == (
+        "Will write config.py (+1 -1)",
+        "Look closely: 1 new line has a word mixing letters of two scripts (new line 1: "
+        "U+0430 CYRILLIC SMALL LETTER A among Latin letters)",
+    )
+
+
+def test_words_of_one_script_each_say_nothing(make_session: Any, cmd: Any, workspace: Path) -> None:
+    (workspace / "greet.txt").write_bytes(b"hello\n")
+    new = "hello \u043f\u0440\u0438\u0432\u0435\u0442 \u03b3\u03b5\u03b9\u03ac caf\u00e9 2\u00b2\n"
+    assert _write_review(make_session, cmd, "greet.txt", new.encode()) == (
+        "Will write greet.txt (+1 -1)",
+    )

@@ -62,6 +62,7 @@ class ChangePreview:
     breaks: str | None = None  # line breaks the diff shows that the file will not have
     alike: str | None = None  # changed lines that look the same before and after
     endings: str | None = None  # lines whose break (CRLF or LF) the diff does not show
+    scripts: str | None = None  # new lines with a word of letters of two scripts
 
     @property
     def verb(self) -> str:
@@ -92,6 +93,8 @@ class ChangePreview:
             lines.append(self.breaks)
         if self.endings is not None:
             lines.append(self.endings)
+        if self.scripts is not None:
+            lines.append(self.scripts)
         if self.alike is not None:
             lines.append(self.alike)
         return tuple(lines)
@@ -170,6 +173,57 @@ def preview_change(change: FileChange) -> ChangePreview:
         breaks=breaks,
         alike=_look_alike(rows),
         endings=_ending_changes(change.before, change.after, lines),
+        scripts=_mixed_scripts(rows),
+    )
+
+
+# Scripts whose letters look like Latin ones (and each other's): a word that mixes them is
+# how "p\u0430ypal" (a Cyrillic a) passes for "paypal".
+_LOOK_ALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC")
+
+
+def _script(char: str) -> str | None:
+    import unicodedata
+
+    if not char.isalpha():
+        return None
+    name = unicodedata.name(char, "")
+    return next((s for s in _LOOK_ALIKE_SCRIPTS if name.startswith(s + " ")), None)
+
+
+def _mixed_word(line: str) -> tuple[str, str, str] | None:
+    """The first letter of ``line`` whose word mixes scripts that look alike: (the
+    letter, its script, the word's other script)."""
+    for word in re.findall(r"[^\W\d_]+", line):
+        if word.isascii():
+            continue
+        scripts = {script for char in word if (script := _script(char)) is not None}
+        if len(scripts) < 2:
+            continue
+        main = "LATIN" if "LATIN" in scripts else sorted(scripts)[0]
+        odd = next(c for c in word if (script := _script(c)) is not None and script != main)
+        return odd, str(_script(odd)), main
+    return None
+
+
+def _mixed_scripts(rows: tuple[DiffLine, ...]) -> str | None:
+    """A review line for new lines with a word whose letters come from two scripts that
+    look alike (Latin with Cyrillic or Greek...): it reads as another word, and a person
+    comparing it with the old line sees no change."""
+    import unicodedata
+
+    found = [
+        (row.new_no, mixed)
+        for row in rows
+        if row.kind == "added" and not row.text.isascii() and (mixed := _mixed_word(row.text))
+    ]
+    if not found:
+        return None
+    line, (char, _, main) = found[0]
+    return (
+        f"Look closely: {counted(len(found), 'new line')} {'has' if len(found) == 1 else 'have'} "
+        f"a word mixing letters of two scripts (new line {line}: "
+        f"U+{ord(char):04X} {unicodedata.name(char, '?')} among {main.title()} letters)"
     )
 
 

@@ -225,8 +225,10 @@ def conflict(workspace: Workspace, story: PathStory) -> str | None:
         return f"{story.path}: cannot be reached any more ({exc.message})"
     if current in story.afters or current == node_fingerprint(story.before):
         return None
-    if current == "folder" and story.before is not None and holds_folder(
-        workspace, story.path, story.before
+    if (
+        current == "folder"
+        and story.before is not None
+        and holds_folder(workspace, story.path, story.before)
     ):
         return None  # the folder the batch deleted, given back by an undo stopped part way
     return (
