@@ -4,7 +4,8 @@ One real ``exec`` per family (read, searchTree, outline, write, patch, applyEdit
 edit, delete), with ``-X importtime`` listing every module it imported. No exec loads
 pydantic (not a dependency), Qt, the file watcher, the MCP SDK, networkx, argparse (a plain
 exec line is read without it), RE2 (none of these commands has a regex), platformdirs (a
-plain Linux account's folders are worked out without it) or the undo code;
+plain Linux account's folders are worked out without it), OpenSSL (small data is hashed by
+the built-in SHA-256) or the undo code;
 only outline and structure actions load tree-sitter, and then only the grammar they parse
 (never the language pack's package, which loads three grammars of its own); an outline
 loads no structure editing code, an edit no moving code, and a text replacement in a
@@ -47,6 +48,7 @@ NEVER = {
     "argparse",
     "tree_sitter_language_pack",
     "platformdirs",  # a plain Linux account's folders are worked out without it (user_dirs)
+    "_hashlib",  # OpenSSL: small data is hashed by the built-in SHA-256 (core/hashing.py)
 }
 PARSERS = {"tree_sitter", "llm_operator.core.engines.structure"}
 STRUCTURE_EDITING = "llm_operator.core.engines.structure.operations"

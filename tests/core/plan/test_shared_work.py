@@ -5,7 +5,6 @@ big file each extra pass is a visible part of the run."""
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from llm_operator.core.engines import diffing
 from llm_operator.core.engines.diffing import unified_diff
 from llm_operator.core.engines.textfile import TextFile
+from llm_operator.core.plan import changes
 from llm_operator.core.plan.session import Session
 
 
@@ -47,7 +47,7 @@ def test_a_patch_decodes_hashes_and_diffs_its_file_once_each_way(
     big = {len(before), len(after)}  # the file's sizes before and after, in bytes
 
     decodes = _count_calls(monkeypatch, TextFile, "decode", lambda data, *rest: len(data) in big)
-    hashes = _count_calls(monkeypatch, hashlib, "sha256", lambda data=b"", *rest: len(data) in big)
+    hashes = _count_calls(monkeypatch, changes, "sha256_hex", lambda data, *rest: len(data) in big)
     diffs = _count_calls(
         monkeypatch, diffing, "_matching_blocks", lambda a, b: a.total > 1000 or b.total > 1000
     )

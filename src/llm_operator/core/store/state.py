@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
+
+from ..hashing import sha256_hex
 
 
 def default_state_dir() -> Path:
@@ -21,6 +22,6 @@ def workspace_state_dir(state_dir: Path, root: Path) -> Path:
     folders with one name never share a journal).
     """
     real = str(root.resolve())
-    key = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    key = sha256_hex(real.encode("utf-8", "surrogateescape"))[:16]
     name = re.sub(r"[^A-Za-z0-9._-]", "_", root.name)[:40] or "root"
     return state_dir / "workspaces" / f"{name}-{key}"
