@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from ..errors import InvalidCommand, OperatorError
 from ..protocol.names import listed_name, visible_name
 from ..store.files import find_file, line_count, open_dir, read_text
-from ..store.workspace import is_trash_name
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Secrecy
 from .read_values import (
@@ -82,7 +81,9 @@ def run_list(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     with open_dir(ctx.workspace, fields.path) as (rel, fd), os.scandir(fd) as scan:
         for entry in sorted(scan, key=lambda e: e.name):
             is_dir = entry.is_dir(follow_symlinks=False)
-            if is_dir and rel == "." and is_trash_name(entry.name):
+            if is_dir and ctx.workspace.is_trash(
+                entry.name if rel == "." else f"{rel}/{entry.name}"
+            ):
                 continue
             if ctx.workspace.is_app_state(entry.name if rel == "." else f"{rel}/{entry.name}"):
                 continue  # the app's own state folder is never listed

@@ -33,6 +33,7 @@ from typing import Any
 from ..errors import OperatorError
 from .fsaccess import DIR_FLAGS, Spot
 from .oserrors import reason_of
+from .workspace import home_trash
 
 TRASH_ATTEMPTS = 3
 _INFO_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -49,11 +50,8 @@ def _inside(root: Path, folder: str) -> str | None:
 def landing(root: Path, path_text: str) -> str | None:
     """The workspace-relative trash folder send2trash will use for ``path_text``, if it is
     inside the workspace (None otherwise or where it cannot be told)."""
-    if sys.platform == "darwin" or os.name == "nt":
-        return None
-    try:
-        import send2trash.plat_other as freedesktop
-    except ImportError:
+    freedesktop = _freedesktop()
+    if freedesktop is None:
         return None
     try:
         path_dev = os.lstat(path_text).st_dev
@@ -109,7 +107,30 @@ def _freedesktop() -> Any:
         import send2trash.plat_other as freedesktop
     except ImportError:
         return None
+    # send2trash takes an empty XDG_DATA_HOME for a relative path (a Trash folder in the
+    # current folder, unprotected); the spec says to ignore an empty or relative one.
+    trash = home_trash()
+    freedesktop.XDG_DATA_HOME = os.fsencode(os.path.dirname(trash))
+    freedesktop.HOMETRASH_B = os.fsencode(trash)
+    freedesktop.HOMETRASH = trash
     return freedesktop
+
+
+def _no_link_on_the_way(top: bytes, trash: bytes) -> None:
+    """Refuse a trash folder reached through a symbolic link below ``top`` (a planted
+    ``.Trash-<uid>`` link would make the trash create and fill folders elsewhere): ELOOP,
+    which the delete reports as a trash it cannot use, before anything is created."""
+    steps = os.path.relpath(trash, top).split(b"/")
+    if steps[0] in (b".", b".."):
+        steps = []  # not below top: the trash folder itself and its two are looked at
+    checked, here = [], top
+    for step in steps:
+        here = os.path.join(here, step)
+        checked.append(here)
+    checked += [trash, os.path.join(trash, b"files"), os.path.join(trash, b"info")]
+    for path in checked:
+        if os.path.islink(path):
+            raise OSError(errno.ELOOP, _LINKED_TRASH)
 
 
 def _trash_rename(src_dir_fd: int, name: str, files_fd: int, dest: str) -> None:
@@ -147,6 +168,7 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
     else:
         topdir = freedesktop.find_mount_point(path_b)
         trash = freedesktop.find_ext_volume_trash(topdir)
+    _no_link_on_the_way(topdir, trash)
     files_dir, info_dir = os.path.join(trash, b"files"), os.path.join(trash, b"info")
     freedesktop.check_create(files_dir)
     freedesktop.check_create(info_dir)
@@ -182,6 +204,7 @@ def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:
     removes. Called without send2trash's access pre-check, which asks whether the entry
     itself is writable: a read-only file in a folder the user may write would be refused
     as "permission denied", although moving it is allowed and its own rename would work."""
+    _no_link_on_the_way(freedesktop.XDG_DATA_HOME, freedesktop.HOMETRASH_B)
     freedesktop.trash_move(
         os.fsencode(path_text), freedesktop.HOMETRASH_B, freedesktop.XDG_DATA_HOME, cross_dev=True
     )
@@ -205,13 +228,17 @@ def _vanished(spot: Spot) -> OperatorError:
     )
 
 
+_LINKED_TRASH = "the trash folder is reached through a symbolic link"
+
+
 def _unavailable(shown: str, exc: OSError) -> OperatorError:
+    reason = _LINKED_TRASH if exc.strerror == _LINKED_TRASH else reason_of(exc)
     return OperatorError(
         "ERR_TRASH_UNAVAILABLE",
-        f"could not move {shown} to the system trash ({reason_of(exc)}); "
+        f"could not move {shown} to the system trash ({reason}); "
         "nothing was deleted. Deletes only ever go to the trash: the user can free "
         "or fix the trash, or delete the path by hand.",
-        {"path": shown, "reason": reason_of(exc)},
+        {"path": shown, "reason": reason},
     )
 
 

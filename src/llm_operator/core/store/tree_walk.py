@@ -40,7 +40,6 @@ from ..protocol.names import is_plain_name
 from ..work_budget import charge, spent
 from .ignores import Ignores
 from .pathtext import check_path_text
-from .workspace import is_trash_name
 
 if TYPE_CHECKING:
     from .workspace import Workspace
@@ -276,7 +275,7 @@ class _Walk:
         except OSError:
             self.counts.unreadable += 1
             return None
-        if is_dir and (name.casefold() == ".git" or (not folder and is_trash_name(name))):
+        if is_dir and (name.casefold() == ".git" or self.workspace.is_trash("/".join(key))):
             return None
         if self.workspace.is_app_state("/".join(key)):
             return None  # the app's own state folder is never searched
@@ -330,7 +329,9 @@ class _Walk:
         if not stat.S_ISREG(info.st_mode):
             return None  # a link to a folder is not followed
         target = self.workspace.relative(real)
-        if is_trash_name(target) or any(p.casefold() == ".git" for p in target.split("/")):
+        if self.workspace.is_trash(target) or any(
+            p.casefold() == ".git" for p in target.split("/")
+        ):
             return None
         return target
 

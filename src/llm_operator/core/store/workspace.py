@@ -45,6 +45,16 @@ def is_trash_name(rel: str) -> bool:
     return _TRASH.match(rel.split("/", 1)[0]) is not None
 
 
+def home_trash() -> str:
+    """The user's own trash folder, as the freedesktop spec places it:
+    ``$XDG_DATA_HOME/Trash``, where an unset, empty or relative ``XDG_DATA_HOME`` means
+    ``~/.local/share`` (send2trash would take an empty one for the current folder)."""
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data_home):
+        data_home = os.path.expanduser("~/.local/share")
+    return os.path.join(data_home, "Trash")
+
+
 # Matched case-insensitively against every component of a path (a pattern with a ``/``
 # against that many trailing components): see ``Workspace.is_secret``.
 DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
@@ -170,6 +180,9 @@ class Workspace:
     app_state: str | None = None
     # component count -> one compiled pattern for every secret pattern of that many parts
     _secret: dict[int, re.Pattern[str]] = field(init=False, repr=False, compare=False)
+    # Root-relative path of the user's trash folder when it lies inside the root (a
+    # workspace that is the home folder): what a delete put there is never read again.
+    _home_trash: str | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         real = Path(os.path.realpath(self.root))
@@ -193,6 +206,9 @@ class Workspace:
             for parts, group in by_parts.items()
         }
         object.__setattr__(self, "_secret", compiled)
+        trash = os.path.realpath(home_trash())
+        inside = trash.startswith(str(real).rstrip("/") + "/")
+        object.__setattr__(self, "_home_trash", os.path.relpath(trash, real) if inside else None)
 
     def with_app_state(self, state_dir: Path) -> Workspace:
         """This workspace with the app's state folder protected, if it lies inside the root.
@@ -206,6 +222,16 @@ class Workspace:
         if self.root not in real.parents:
             return self if self.app_state is None else replace(self, app_state=None)
         return replace(self, app_state=real.relative_to(self.root).as_posix())
+
+    def is_trash(self, rel: str) -> bool:
+        """Whether root-relative ``rel`` is or lies in a trash folder deletes land in: one
+        at the root (``.Trash``, ``.Trash-<uid>``) or the user's own (any case)."""
+        if is_trash_name(rel):
+            return True
+        if self._home_trash is None:
+            return False
+        folded, trash = rel.casefold(), self._home_trash.casefold()
+        return folded == trash or folded.startswith(trash + "/")
 
     def is_app_state(self, rel: str) -> bool:
         """Whether root-relative ``rel`` is the app's state folder or inside it (any case)."""
@@ -238,7 +264,7 @@ class Workspace:
         there is never read, searched or written again through a command.
         """
         spot = locate(self.root, path, follow_last=follow_last)
-        if spot.rel != "." and is_trash_name(spot.rel):
+        if spot.rel != "." and self.is_trash(spot.rel):
             spot.close()
             raise OperatorError(
                 "ERR_PATH_PROTECTED",
