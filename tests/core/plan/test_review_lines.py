@@ -267,3 +267,37 @@ def test_words_of_one_script_each_say_nothing(make_session: Any, cmd: Any, works
     assert _write_review(make_session, cmd, "greet.txt", new.encode()) == (
         "Will write greet.txt (+1 -1)",
     )
+
+
+def test_a_lone_cr_break_that_turns_into_lf_is_named(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """A comment ended by a lone CR hides the command after it from ``sh``: a patch of
+    that line gives it the file's LF break, which brings the command to life."""
+    (workspace / "run.sh").write_bytes(b"echo one\n# old comment\rrm -rf ~/x\necho two\n")
+    patch = "--- a/run.sh\n+++ b/run.sh\n@@ -2,1 +2,1 @@\n-# old comment\n+# new comment\n"
+    run = make_session().prepare(cmd("p1", "fs.patch", path="run.sh", patch_b64=b64(patch)))
+    (preview,) = run.pending[0].previews
+    assert preview.review == (
+        "Will write run.sh (+1 -1)",
+        "Look closely: 1 line will end in LF (\\n), not CR (\\r) as the file's lines did "
+        "(new line 2); the diff does not show line breaks",
+    )
+
+
+def test_an_empty_line_inserted_after_a_lone_cr_stays_a_line(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """A CR break before an empty line's LF reads back as one CRLF: the line would vanish
+    from the file while the diff showed it. The CR line takes the file's break, said so."""
+    (workspace / "run.sh").write_bytes(b"echo a\n# c\rrm -rf ~/x\necho b\n")
+    edits = base64.b64encode(
+        b'{"version": 1, "edits": [{"op": "insertAfter", "anchor": "# c", "text": "\\n"}]}'
+    ).decode()
+    run = make_session().prepare(cmd("e1", "fs.applyEdits", path="run.sh", edits_b64=edits))
+    (pending,) = run.pending
+    (preview,) = pending.previews
+    assert preview.review[0] == "Will write run.sh (+1 -0)"
+    assert "1 line will end in LF (\\n), not CR (\\r)" in preview.review[1]
+    after = pending.plan.changes.changes[0].after  # type: ignore[union-attr]
+    assert after == b"echo a\n# c\n\nrm -rf ~/x\necho b\n"

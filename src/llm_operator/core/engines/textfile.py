@@ -136,6 +136,16 @@ class TextFile:
             for k in range(count):
                 if new_first + k < len(breaks) and old_first + k < len(self.line_breaks):
                     breaks[new_first + k] = self.line_breaks[old_first + k]
+        return self._joined(new, breaks)
+
+    def _joined(self, new: list[str], breaks: list[str]) -> str:
+        """The lines with their breaks; a CR break right before an empty line whose own
+        break starts with LF would read back as one CRLF break (the empty line gone, the
+        lines after it one up), so that line takes the file's usual break instead."""
+        usual = self.newline if self.newline != "\r" else "\r\n"
+        for index in range(len(breaks) - 1):
+            if breaks[index] == "\r" and not new[index + 1] and breaks[index + 1][0] == "\n":
+                breaks[index] = usual
         return "".join(
             line + (breaks[index] if index < len(breaks) else "") for index, line in enumerate(new)
         )
@@ -153,9 +163,4 @@ class TextFile:
             for k in range(i2 - i1):
                 if j1 + k < len(breaks) and i1 + k < len(self.line_breaks):
                     breaks[j1 + k] = self.line_breaks[i1 + k]
-        pieces = []
-        for index, line in enumerate(new):
-            pieces.append(line)
-            if index < len(breaks):
-                pieces.append(breaks[index])
-        return "".join(pieces)
+        return self._joined(new, breaks)

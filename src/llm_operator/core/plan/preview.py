@@ -227,7 +227,7 @@ def _mixed_scripts(rows: tuple[DiffLine, ...]) -> str | None:
     )
 
 
-_BREAK_NAMES = {b"\r\n": "CRLF (\\r\\n)", b"\n": "LF (\\n)"}
+_BREAK_NAMES = {b"\r\n": "CRLF (\\r\\n)", b"\n": "LF (\\n)", b"\r": "CR (\\r)"}
 
 
 def _endings(data: bytes) -> list[bytes]:
@@ -237,28 +237,30 @@ def _endings(data: bytes) -> list[bytes]:
 
 
 def _ending_changes(before: bytes | None, after: bytes | None, lines: LineDiff) -> str | None:
-    """A review line for lines whose break turns from LF to CRLF or back: the diff reads
-    text as fs.read does (CRLF as LF), so such a line shows as unchanged, or not at all,
-    while ``cd dir\\r`` in a script is another command. A kept line is compared with its
-    old break, a new or changed one with the break most of the old file's lines have; in a
-    new file every CRLF is named. Lone CRs have a note of their own (``_hidden``)."""
-    if after is None or (b"\r\n" not in after and (before is None or b"\r\n" not in before)):
-        return None  # no CRLF on either side: every break is an LF, as the diff shows it
+    """A review line for lines whose break turns from LF to CRLF or back, or from a lone
+    CR to either: the diff reads text as fs.read does (every break a line break), so such
+    a line shows as unchanged, or not at all, while ``cd dir\\r`` in a script is another
+    command, and a comment ended by a lone CR hides the command after it. A kept line is
+    compared with its old break, a changed one with the break of the old line in its
+    place, a new one with the break most of the old file's lines have; in a new file every
+    CRLF is named. New lone CRs have a note of their own (``_hidden``)."""
+    if after is None or (b"\r" not in after and (before is None or b"\r" not in before)):
+        return None  # no CR on either side: every break is an LF, as the diff shows it
     new = _endings(after)
     old = _endings(before) if before is not None else []
     usual = max((b"\r\n", b"\n"), key=old.count) if old else b"\n"
-    changed: dict[bytes, list[int]] = {b"\r\n": [], b"\n": []}
+    changed: dict[tuple[bytes, bytes], list[int]] = {}
     for tag, i1, i2, j1, j2 in lines.opcodes:
         if tag == "equal" and new[j1:j2] == old[i1:i2]:
             continue  # kept lines with their breaks (compared in C: most of a big file)
         for j in range(j1, min(j2, len(new))):
-            kept = tag == "equal" and i1 + j - j1 < len(old)
-            was = old[i1 + j - j1] if kept else usual
-            if new[j] != was and new[j] in changed and was in _BREAK_NAMES:
-                changed[new[j]].append(j + 1)
+            paired = tag in ("equal", "replace") and i1 + j - j1 < min(i2, len(old))
+            was = old[i1 + j - j1] if paired else usual
+            if new[j] != was and new[j] != b"\r":
+                changed.setdefault((new[j], was), []).append(j + 1)
     parts = []
-    for to, other in ((b"\r\n", b"\n"), (b"\n", b"\r\n")):
-        if rows := changed[to]:
+    for (to, other), rows in sorted(changed.items(), key=lambda item: item[1][0]):
+        if rows:
             where = f"new line {rows[0]}" + (", ..." if len(rows) > 1 else "")
             if before is None:
                 parts.append(
