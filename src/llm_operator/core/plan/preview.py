@@ -63,6 +63,7 @@ class ChangePreview:
     alike: str | None = None  # changed lines that look the same before and after
     endings: str | None = None  # lines whose break (CRLF or LF) the diff does not show
     scripts: str | None = None  # new lines with a word of letters of two scripts
+    replaces: str | None = None  # the old content, when it cannot be shown as text
 
     @property
     def verb(self) -> str:
@@ -84,6 +85,8 @@ class ChangePreview:
         """Every line a person reads before approving this change: what it does, then
         each thing a diff does not show (a mode change, invisible characters)."""
         lines = [self.verb]
+        if self.replaces is not None:
+            lines.append(self.replaces)
         if self.executable is not None:
             mode = "executable (mode 100755)" if self.executable else "not executable (mode 100644)"
             lines.append(f"Will make {self.path} {mode}")
@@ -152,6 +155,15 @@ def preview_change(change: FileChange) -> ChangePreview:
     if change.before_is_symlink:
         return _note(change, badge, f"symlink {change.path} will be removed")
     lines = change.line_diff  # decoded and diffed once for the preview and the result
+    replaces = None
+    if lines is None and change.after_text is not None and change.before is not None:
+        # Old bytes that are not text, new ones that are: the new text is shown whole (as
+        # for a new file) and looked at like any other, never hidden behind the old bytes.
+        from ..engines.diffing import LineDiff
+
+        lines = LineDiff("", change.after_text)
+        size = counted(len(change.before), "byte")
+        replaces = f"It replaces a binary or non-UTF-8 file ({size}) that cannot be shown"
     if lines is None:
         size = len(change.before or b"")
         return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
@@ -172,8 +184,9 @@ def preview_change(change: FileChange) -> ChangePreview:
         hidden=hidden,
         breaks=breaks,
         alike=_look_alike(rows),
-        endings=_ending_changes(change.before, change.after, lines),
+        endings=_ending_changes(change.before if replaces is None else None, change.after, lines),
         scripts=_mixed_scripts(rows),
+        replaces=replaces,
     )
 
 
@@ -277,10 +290,14 @@ def _ending_changes(before: bytes | None, after: bytes | None, lines: LineDiff) 
     return f"Look closely: {'; '.join(parts)}; the diff does not show line breaks"
 
 
+_BLANKS = re.compile(r"[ \t]+")
+
+
 def _look_alike(rows: tuple[DiffLine, ...]) -> str | None:
     """A review line for changed lines that a person cannot tell from their old version:
-    the same characters in another Unicode form (``é`` as ``e`` + U+0301), or other
-    trailing spaces or tabs. The diff shows them as changed but not what changed."""
+    the same characters in another Unicode form (``é`` as ``e`` + U+0301), other
+    trailing spaces or tabs, or a tab for spaces (or back) anywhere in the line. The diff
+    shows them as changed but not what changed."""
     import unicodedata
 
     found: list[tuple[int, str]] = []
@@ -289,6 +306,9 @@ def _look_alike(rows: tuple[DiffLine, ...]) -> str | None:
             continue
         if old.text.rstrip(" \t") == new.text.rstrip(" \t"):
             found.append((new.new_no, "only its trailing spaces or tabs differ"))
+        elif _BLANKS.sub(" ", old.text) == _BLANKS.sub(" ", new.text):
+            # A tab and spaces print alike, and a Makefile recipe needs its tab.
+            found.append((new.new_no, "only its spaces and tabs differ"))
         elif unicodedata.normalize("NFKC", old.text) == unicodedata.normalize("NFKC", new.text):
             found.append((new.new_no, "the same letters written in another Unicode form"))
     if not found:
