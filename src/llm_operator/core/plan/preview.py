@@ -156,14 +156,15 @@ def preview_change(change: FileChange) -> ChangePreview:
         return _note(change, badge, f"symlink {change.path} will be removed")
     lines = change.line_diff  # decoded and diffed once for the preview and the result
     replaces = None
-    if lines is None and change.after_text is not None and change.before is not None:
+    text = change.after_text if change.after is not None else None
+    if lines is None and text is not None and change.before is not None:
         # Old bytes that are not text, new ones that are: the new text is shown whole (as
         # for a new file) and looked at like any other, never hidden behind the old bytes.
         from ..engines.diffing import LineDiff
 
-        lines = LineDiff("", change.after_text)
-        size = counted(len(change.before), "byte")
-        replaces = f"It replaces a binary or non-UTF-8 file ({size}) that cannot be shown"
+        lines = LineDiff("", text)
+        old = counted(len(change.before), "byte")
+        replaces = f"It replaces a binary or non-UTF-8 file ({old}) that cannot be shown"
     if lines is None:
         size = len(change.before or b"")
         return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
