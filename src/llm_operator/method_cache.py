@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import atexit
 import builtins
-import contextlib
 import dataclasses
 import marshal
 import os
 import sys
 import types
 from typing import Any
+
+from .kept_tables import read_table, write_table
 
 MAX_ENTRIES = 4000  # past this, the table keeps only what the last run used
 _installed: list[_Methods] = []
@@ -46,10 +47,12 @@ def table_path() -> str | None:
 
 
 def _read(path: str) -> dict[str, types.CodeType]:
+    data = read_table(path)
+    if data is None:
+        return {}
     try:
-        with open(path, "rb") as handle:
-            table = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
+        table = marshal.loads(data)
+    except (ValueError, EOFError, TypeError, MemoryError):
         return {}
     if not isinstance(table, dict) or not all(
         isinstance(text, str) and isinstance(code, types.CodeType) for text, code in table.items()
@@ -81,24 +84,16 @@ class _Methods:
 
     def save(self) -> None:
         """Write the table back if this run compiled new text (never on any error)."""
-        if not self.compiled or sys.dont_write_bytecode:
+        if not self.compiled:
             return
         table = self.codes
         if len(table) > MAX_ENTRIES:
             table = {text: code for text, code in table.items() if text in self.used}
-        temp = f"{self.path}.{os.getpid()}.tmp"
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
             data = marshal.dumps(table)
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.replace(temp, self.path)
-        except (OSError, ValueError):
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        except ValueError:  # not a table of code or of the engine's values: not kept
+            return
+        write_table(self.path, data)
 
 
 def install() -> None:

@@ -26,13 +26,14 @@ entry the engine refuses is compiled afresh.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import marshal
 import os
 import re
 import sys
 import types
 from typing import Any
+
+from .kept_tables import read_table, write_table
 
 MAX_ENTRIES = 2000  # past this, the table keeps only what the last run used
 MAX_PATTERN = 4096  # characters: a longer pattern is compiled as usual, never kept
@@ -88,10 +89,12 @@ def _is_entry(key: object, value: object) -> bool:
 
 
 def _read(path: str) -> Table:
+    data = read_table(path)
+    if data is None:
+        return {}
     try:
-        with open(path, "rb") as handle:
-            table = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
+        table = marshal.loads(data)
+    except (ValueError, EOFError, TypeError, MemoryError):
         return {}
     if not isinstance(table, dict) or not all(_is_entry(k, v) for k, v in table.items()):
         return {}
@@ -161,24 +164,16 @@ class _Patterns:
 
     def save(self) -> None:
         """Write the table back if this run compiled a new pattern (never on any error)."""
-        if not self.compiled or sys.dont_write_bytecode:
+        if not self.compiled:
             return
         table = self.table
         if len(table) > MAX_ENTRIES:
             table = {key: entry for key, entry in table.items() if key in self.used}
-        temp = f"{self.path}.{os.getpid()}.tmp"
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
             data = marshal.dumps(table)
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.replace(temp, self.path)
-        except (OSError, ValueError):
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        except ValueError:  # not a table of code or of the engine's values: not kept
+            return
+        write_table(self.path, data)
 
 
 def _keepable(pattern: object, flags: int, built_too: bool) -> bool:

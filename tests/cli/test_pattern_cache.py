@@ -201,3 +201,22 @@ def test_a_pattern_built_while_the_run_sets_itself_up_is_kept(
     re.compile("_".join(parts))
     patterns.save()
     assert [pattern for pattern, _ in marshal.loads(table.read_bytes())] == ["settings|pattern"]
+
+
+def test_a_table_that_is_not_a_regular_file_or_too_big_is_not_read(tmp_path: Path) -> None:
+    """A FIFO in a table's place would block every run in its open; a huge file would
+    cost its reading: neither is read, and the run goes on without a table."""
+    from llm_operator import kept_tables, method_cache
+
+    fifo = tmp_path / "regex.marshal"
+    os.mkfifo(fifo)
+    assert kept_tables.read_table(str(fifo)) is None  # returns at once
+    assert pattern_cache._read(str(fifo)) == {}
+    assert method_cache._read(str(fifo)) == {}
+    big = tmp_path / "big.marshal"
+    with big.open("wb") as handle:
+        handle.truncate(kept_tables.MAX_BYTES + 1)
+    assert kept_tables.read_table(str(big)) is None
+    link = tmp_path / "link.marshal"
+    link.symlink_to(big)
+    assert kept_tables.read_table(str(link)) is None

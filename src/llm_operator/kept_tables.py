@@ -1,0 +1,64 @@
+"""Reading and writing the tables the command line keeps beside the package's bytecode
+(``method_cache``, ``pattern_cache``), with the care a ``.pyc`` gets.
+
+A table is read only from a regular file of at most MAX_BYTES (a FIFO put in its place
+would block the run forever; a huge file would cost its reading) and written whole under a
+temporary name, then renamed into place: a reader sees the old table or the new one, never
+a part. Both are silent about failures: a table that cannot be had is one to build again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+
+MAX_BYTES = 16 * 1024 * 1024
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def read_table(path: str) -> bytes | None:
+    """The bytes of the table at ``path``, or None (no such regular file, too big, unread)."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        chunks, left = [], info.st_size + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        return data if len(data) <= MAX_BYTES else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_table(path: str, data: bytes) -> None:
+    """Put ``data`` at ``path`` whole (never under PYTHONDONTWRITEBYTECODE, never on any
+    error: a folder that cannot be written keeps what it has)."""
+    if sys.dont_write_bytecode:
+        return
+    temp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
