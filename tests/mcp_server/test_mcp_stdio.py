@@ -350,3 +350,21 @@ def test_a_write_on_a_secret_file_is_planned_only_once_let_in(
     assert "(ERR_REJECTED_BY_USER)" in refused[1]
     assert not done[0], done[1]
     assert (workspace / ".env").read_bytes() == before.replace(b"sk", b"SK")
+
+
+@pytest.mark.parametrize("size", [60_000, 300_000])
+def test_a_call_too_large_for_one_block_is_refused_as_such(
+    workspace: Path, state_dir: Path, tmp_path: Path, size: int
+) -> None:
+    """Past the block limit the call is refused as too large, under its own id, whether
+    or not it is longer than the part of a message the scanner reads."""
+
+    async def scenario() -> tuple[bool, str]:
+        async with connected(workspace, state_dir, "--approve", "yes", errlog=tmp_path / "e") as s:
+            return await call(s, "fs_write", path="big.txt", content="x" * size)
+
+    is_error, text = asyncio.run(scenario())
+    assert is_error
+    assert "(ERR_BLOCK_TOO_LARGE)" in text, text
+    assert "split the work into several" in text
+    assert not (workspace / "big.txt").exists()

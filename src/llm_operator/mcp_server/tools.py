@@ -23,6 +23,7 @@ from typing import Any
 from ..core.actions import action_names, get_spec
 from ..core.actions.base import ActionSpec, Kind
 from ..core.actions.reference import FieldDoc, field_docs
+from ..core.protocol.block_body import MAX_BLOCK_CHARS
 from ..core.protocol.lines import KEY, trim
 
 # Keys the server writes itself: a call may not set them.
@@ -209,4 +210,13 @@ def command_block(action: str, command_id: str, arguments: dict[str, Any]) -> st
             + ("; a path may not hold line breaks or control characters" if key == "path" else ""),
         )
     lines.append("END_OPERATOR_CMD")
-    return "\n".join(lines) + "\n"
+    block = "\n".join(lines) + "\n"
+    if len(block) > MAX_BLOCK_CHARS:
+        # Said here, as the scanner says it of a paste: a block longer than the part of a
+        # message the scanner reads would lose its start marker and be named wrongly.
+        raise CallRefused(
+            "ERR_BLOCK_TOO_LARGE",
+            f"the call's block has {len(block)} characters; the limit is {MAX_BLOCK_CHARS}: "
+            "split the work into several calls",
+        )
+    return block
