@@ -258,6 +258,8 @@ def test_a_word_mixing_look_alike_scripts_is_named(
         "Will write config.py (+1 -1)",
         "Look closely: 1 new line has a word mixing letters of two scripts (new line 1: "
         "U+0430 CYRILLIC SMALL LETTER A among Latin letters)",
+        "Look closely: 1 changed line will look as before (new line 1: letters swapped for "
+        "ones of another alphabet that look alike)",
     )
 
 
@@ -329,4 +331,23 @@ def test_a_tab_turned_into_spaces_is_named(make_session: Any, cmd: Any, workspac
         "Will write Makefile (+1 -1)",
         "Look closely: 1 changed line will look as before (new line 2: only its spaces and "
         "tabs differ)",
+    )
+
+
+def test_look_alike_letters_of_one_script_and_compatibility_forms_are_named(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """An all-Cyrillic word for a Latin one, a Latin alpha for an a, and a fullwidth or
+    mathematical letter: each line reads as the old one, or as another word."""
+    (workspace / "pay.txt").write_bytes(b"pay\npaypal\n")
+    new = "\u0440\u0430\u0443\np\u0251ypal\n".encode()
+    review = _write_review(make_session, cmd, "pay.txt", new)
+    assert review[1] == (
+        "Look closely: 2 changed lines will look as before (new line 1: letters swapped for "
+        "ones of another alphabet that look alike)"
+    )
+    review = _write_review(make_session, cmd, "new.txt", "\uff4cogin\n".encode())
+    assert review[-1] == (
+        "Look closely: 1 new line has a letter in a form that passes for another (new line 1: "
+        "U+FF4C FULLWIDTH LATIN SMALL LETTER L read as l)"
     )

@@ -220,24 +220,42 @@ def _mixed_word(line: str) -> tuple[str, str, str] | None:
     return None
 
 
+def _odd_letter(line: str) -> tuple[str, str, str] | None:
+    """The first letter of ``line`` that passes for another: one in a word of another
+    script (what the line says of it, the letter, and how it passes), or a compatibility
+    form of an ASCII letter (fullwidth, mathematical, the script small l)."""
+    import unicodedata
+
+    mixed = _mixed_word(line)
+    if mixed is not None:
+        char, _, main = mixed
+        return "a word mixing letters of two scripts", char, f"among {main.title()} letters"
+    for char in line:
+        if ord(char) > 127 and char.isalpha():
+            folded = unicodedata.normalize("NFKC", char)
+            if folded != char and folded.isascii() and folded.isalpha():
+                return "a letter in a form that passes for another", char, f"read as {folded}"
+    return None
+
+
 def _mixed_scripts(rows: tuple[DiffLine, ...]) -> str | None:
-    """A review line for new lines with a word whose letters come from two scripts that
-    look alike (Latin with Cyrillic or Greek...): it reads as another word, and a person
-    comparing it with the old line sees no change."""
+    """A review line for new lines with a letter that passes for another: a word whose
+    letters come from two scripts that look alike (Latin with Cyrillic or Greek...), or a
+    fullwidth or mathematical form of an ASCII letter. It reads as another word, and a
+    person comparing it with the old line sees no change."""
     import unicodedata
 
     found = [
-        (row.new_no, mixed)
+        (row.new_no, odd)
         for row in rows
-        if row.kind == "added" and not row.text.isascii() and (mixed := _mixed_word(row.text))
+        if row.kind == "added" and not row.text.isascii() and (odd := _odd_letter(row.text))
     ]
     if not found:
         return None
-    line, (char, _, main) = found[0]
+    line, (what, char, how) = found[0]
     return (
         f"Look closely: {counted(len(found), 'new line')} {'has' if len(found) == 1 else 'have'} "
-        f"a word mixing letters of two scripts (new line {line}: "
-        f"U+{ord(char):04X} {unicodedata.name(char, '?')} among {main.title()} letters)"
+        f"{what} (new line {line}: U+{ord(char):04X} {unicodedata.name(char, '?')} {how})"
     )
 
 
@@ -293,6 +311,57 @@ def _ending_changes(before: bytes | None, after: bytes | None, lines: LineDiff) 
 
 _BLANKS = re.compile(r"[ \t]+")
 
+# Letters that print like a Latin one, mapped to it (the usual suspects of Unicode's
+# confusables: Cyrillic, Greek, Latin IPA, Armenian); with NFKC for fullwidth,
+# mathematical and other compatibility forms, they make a line's "skeleton".
+_CONFUSABLE = {
+    ord(other): latin
+    for latin, others in {
+        "a": "\u0430\u0251",
+        "c": "\u0441\u03f2",
+        "d": "\u0501",
+        "e": "\u0435",
+        "g": "\u0261",
+        "h": "\u04bb",
+        "i": "\u0456",
+        "j": "\u0458",
+        "n": "\u0578",
+        "o": "\u043e\u03bf\u0585",
+        "p": "\u0440\u03c1",
+        "s": "\u0455",
+        "u": "\u057d",
+        "v": "\u03bd",
+        "x": "\u0445",
+        "y": "\u0443\u04af",
+        "A": "\u0410\u0391",
+        "B": "\u0412\u0392",
+        "C": "\u0421",
+        "E": "\u0415\u0395",
+        "H": "\u041d\u0397",
+        "I": "\u0406\u04c0\u0399",
+        "J": "\u0408",
+        "K": "\u041a\u039a",
+        "M": "\u041c\u039c",
+        "N": "\u039d",
+        "O": "\u041e\u039f",
+        "P": "\u0420\u03a1",
+        "S": "\u0405",
+        "T": "\u0422\u03a4",
+        "X": "\u0425\u03a7",
+        "Y": "\u03a5",
+        "Z": "\u0396",
+    }.items()
+    for other in others
+}
+
+
+def _skeleton(text: str) -> str:
+    """``text`` as it looks: compatibility forms folded (NFKC), look-alike letters of other
+    alphabets taken for the Latin ones they print like."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text).translate(_CONFUSABLE)
+
 
 def _look_alike(rows: tuple[DiffLine, ...]) -> str | None:
     """A review line for changed lines that a person cannot tell from their old version:
@@ -312,6 +381,10 @@ def _look_alike(rows: tuple[DiffLine, ...]) -> str | None:
             found.append((new.new_no, "only its spaces and tabs differ"))
         elif unicodedata.normalize("NFKC", old.text) == unicodedata.normalize("NFKC", new.text):
             found.append((new.new_no, "the same letters written in another Unicode form"))
+        elif _skeleton(old.text) == _skeleton(new.text):
+            found.append(
+                (new.new_no, "letters swapped for ones of another alphabet that look alike")
+            )
     if not found:
         return None
     line, why = found[0]
