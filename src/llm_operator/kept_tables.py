@@ -18,6 +18,22 @@ MAX_BYTES = 16 * 1024 * 1024
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
+def table_path(kind: str, version: str = "") -> str | None:
+    """Where this interpreter's table of ``kind`` is kept beside the package's bytecode
+    (None: no bytecode cache tag). The name holds the cache tag, the bytecode's magic
+    number (as a .pyc checks it: a table is only read back by the interpreter that could
+    have written it), ``version`` (what else its content depends on) and the optimization
+    level."""
+    import _frozen_importlib_external  # always loaded: the import system itself
+
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    magic = _frozen_importlib_external.MAGIC_NUMBER.hex()
+    name = f"{kind}.{tag}.{magic}{version}.opt{sys.flags.optimize}.marshal"
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", name)
+
+
 def read_table(path: str) -> bytes | None:
     """The bytes of the table at ``path``, or None (no such regular file, too big, unread)."""
     try:

@@ -21,11 +21,10 @@ import atexit
 import builtins
 import dataclasses
 import marshal
-import os
-import sys
 import types
 from typing import Any
 
+from . import kept_tables
 from .kept_tables import read_table, write_table
 
 MAX_ENTRIES = 4000  # past this, the table keeps only what the last run used
@@ -34,16 +33,7 @@ _installed: list[_Methods] = []
 
 def table_path() -> str | None:
     """Where this interpreter's table is kept (None: no bytecode cache tag)."""
-    import _frozen_importlib_external  # always loaded: the import system itself
-
-    tag = sys.implementation.cache_tag
-    if tag is None:
-        return None
-    # The bytecode's magic number too, as a .pyc checks it: a code object is only read back
-    # by the interpreter that could have written it.
-    magic = _frozen_importlib_external.MAGIC_NUMBER.hex()
-    name = f"dataclass-methods.{tag}.{magic}.opt{sys.flags.optimize}.marshal"
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", name)
+    return kept_tables.table_path("dataclass-methods")
 
 
 def _read(path: str) -> dict[str, types.CodeType]:

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import atexit
 import marshal
-import os
 import re
 import sys
 import types
 from typing import Any
 
+from . import kept_tables
 from .kept_tables import read_table, write_table
 
 MAX_ENTRIES = 2000  # past this, the table keeps only what the last run used
@@ -53,18 +53,10 @@ def _compiler() -> types.ModuleType | None:
 
 def table_path() -> str | None:
     """Where this interpreter's table is kept (None: no bytecode cache tag)."""
-    import _frozen_importlib_external  # always loaded: the import system itself
     import _sre  # type: ignore[import-not-found]  # re's engine: no stubs
 
-    tag = sys.implementation.cache_tag
-    if tag is None:
-        return None
-    # The engine's code changes with its version (MAGIC) and code unit size, as a .pyc's
-    # with the bytecode's magic number.
-    magic = _frozen_importlib_external.MAGIC_NUMBER.hex()
-    engine = f"{_sre.MAGIC}.{_sre.CODESIZE}"
-    name = f"regex-code.{tag}.{magic}.sre{engine}.opt{sys.flags.optimize}.marshal"
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__", name)
+    # The engine's code changes with its version (MAGIC) and code unit size.
+    return kept_tables.table_path("regex-code", f".sre{_sre.MAGIC}.{_sre.CODESIZE}")
 
 
 def _is_entry(key: object, value: object) -> bool:
