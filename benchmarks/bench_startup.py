@@ -45,7 +45,7 @@ from bench_patch import build_inputs
 ROUNDS = 9
 # A marginal is the difference of two runs of about the same length, so it is noisier than
 # either: more rounds.
-MARGINAL_ROUNDS = 15
+MARGINAL_ROUNDS = 31
 PROBE = Path(__file__).with_name("startup_probe.py")
 PY_TEXT = "".join(f"def f{n}(x):\n    return x * {n}\n\n\n" for n in range(200))
 EDITS = {"version": 1, "edits": [{"op": "replaceFirst", "find": "x * 7\n", "text": "x * 70\n"}]}
