@@ -93,3 +93,17 @@ def test_a_planted_trash_link_at_a_mount_root_is_never_followed(tmp_path: Path) 
         assert "the trash folder is reached through a symbolic link" in result.summary
         assert (root / "a.txt").read_text() == "hello\n"  # nothing was deleted
         assert list(outside.iterdir()) == []  # and nothing made outside
+
+
+def test_a_home_trash_the_user_linked_to_another_folder_is_used(tmp_path: Path) -> None:
+    ws, home, elsewhere = tmp_path / "ws", tmp_path / "home", tmp_path / "big-disk-trash"
+    ws.mkdir()
+    (ws / "a.txt").write_text("hello\n")
+    (home / ".local" / "share").mkdir(parents=True, exist_ok=True)
+    elsewhere.mkdir()
+    (home / ".local" / "share" / "Trash").symlink_to(elsewhere)
+    env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"} | {"HOME": str(home)}
+    out = _exec(ws, tmp_path / "st", _block("d", "fs.delete", "a.txt"), "--yes", env, tmp_path)
+    (result,) = parse_results(out)
+    assert result.ok, result.summary
+    assert (elsewhere / "files" / "a.txt").read_text() == "hello\n"

@@ -117,8 +117,9 @@ def _freedesktop() -> Any:
 
 
 def _no_link_on_the_way(top: bytes, trash: bytes) -> None:
-    """Refuse a trash folder reached through a symbolic link below ``top`` (a planted
-    ``.Trash-<uid>`` link would make the trash create and fill folders elsewhere): ELOOP,
+    """Refuse a volume's trash folder reached through a symbolic link below its root ``top``
+    (a planted ``.Trash-<uid>`` link would make the trash create and fill folders
+    elsewhere): ELOOP,
     which the delete reports as a trash it cannot use, before anything is created."""
     steps = os.path.relpath(trash, top).split(b"/")
     if steps[0] in (b".", b".."):
@@ -168,7 +169,9 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
     else:
         topdir = freedesktop.find_mount_point(path_b)
         trash = freedesktop.find_ext_volume_trash(topdir)
-    _no_link_on_the_way(topdir, trash)
+        # A volume's trash sits at its root, where a cloned repository can hold a link of
+        # that name; the user's own trash may be a link the user made (to another disk).
+        _no_link_on_the_way(topdir, trash)
     files_dir, info_dir = os.path.join(trash, b"files"), os.path.join(trash, b"info")
     freedesktop.check_create(files_dir)
     freedesktop.check_create(info_dir)
@@ -204,7 +207,6 @@ def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:
     removes. Called without send2trash's access pre-check, which asks whether the entry
     itself is writable: a read-only file in a folder the user may write would be refused
     as "permission denied", although moving it is allowed and its own rename would work."""
-    _no_link_on_the_way(freedesktop.XDG_DATA_HOME, freedesktop.HOMETRASH_B)
     freedesktop.trash_move(
         os.fsencode(path_text), freedesktop.HOMETRASH_B, freedesktop.XDG_DATA_HOME, cross_dev=True
     )
