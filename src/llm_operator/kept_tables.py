@@ -10,9 +10,11 @@ a part. Both are silent about failures: a table that cannot be had is one to bui
 from __future__ import annotations
 
 import contextlib
+import marshal
 import os
 import stat
 import sys
+from typing import Any
 
 MAX_BYTES = 16 * 1024 * 1024
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -57,6 +59,29 @@ def read_table(path: str) -> bytes | None:
         return None
     finally:
         os.close(fd)
+
+
+def load_table(path: str) -> object:
+    """What the table at ``path`` holds (None where there is none that reads back): the
+    caller checks its types."""
+    data = read_table(path)
+    if data is None:
+        return None
+    try:
+        return marshal.loads(data)
+    except (ValueError, EOFError, TypeError, MemoryError):
+        return None
+
+
+def save_table(path: str, table: dict[Any, Any], used: set[Any], most: int) -> None:
+    """Write ``table`` back; past ``most`` entries, only those this run ``used``."""
+    if len(table) > most:
+        table = {key: value for key, value in table.items() if key in used}
+    try:
+        data = marshal.dumps(table)
+    except ValueError:  # not a table of plain values and code: not kept
+        return
+    write_table(path, data)
 
 
 def write_table(path: str, data: bytes) -> None:

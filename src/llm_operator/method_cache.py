@@ -20,12 +20,10 @@ from __future__ import annotations
 import atexit
 import builtins
 import dataclasses
-import marshal
 import types
 from typing import Any
 
 from . import kept_tables
-from .kept_tables import read_table, write_table
 
 MAX_ENTRIES = 4000  # past this, the table keeps only what the last run used
 _installed: list[_Methods] = []
@@ -37,13 +35,7 @@ def table_path() -> str | None:
 
 
 def _read(path: str) -> dict[str, types.CodeType]:
-    data = read_table(path)
-    if data is None:
-        return {}
-    try:
-        table = marshal.loads(data)
-    except (ValueError, EOFError, TypeError, MemoryError):
-        return {}
+    table = kept_tables.load_table(path)
     if not isinstance(table, dict) or not all(
         isinstance(text, str) and isinstance(code, types.CodeType) for text, code in table.items()
     ):
@@ -74,16 +66,8 @@ class _Methods:
 
     def save(self) -> None:
         """Write the table back if this run compiled new text (never on any error)."""
-        if not self.compiled:
-            return
-        table = self.codes
-        if len(table) > MAX_ENTRIES:
-            table = {text: code for text, code in table.items() if text in self.used}
-        try:
-            data = marshal.dumps(table)
-        except ValueError:  # not a table of code or of the engine's values: not kept
-            return
-        write_table(self.path, data)
+        if self.compiled:
+            kept_tables.save_table(self.path, self.codes, self.used, MAX_ENTRIES)
 
 
 def install() -> None:

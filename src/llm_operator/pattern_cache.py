@@ -26,14 +26,12 @@ entry the engine refuses is compiled afresh.
 from __future__ import annotations
 
 import atexit
-import marshal
 import re
 import sys
 import types
 from typing import Any
 
 from . import kept_tables
-from .kept_tables import read_table, write_table
 
 MAX_ENTRIES = 2000  # past this, the table keeps only what the last run used
 MAX_PATTERN = 4096  # characters: a longer pattern is compiled as usual, never kept
@@ -81,13 +79,7 @@ def _is_entry(key: object, value: object) -> bool:
 
 
 def _read(path: str) -> Table:
-    data = read_table(path)
-    if data is None:
-        return {}
-    try:
-        table = marshal.loads(data)
-    except (ValueError, EOFError, TypeError, MemoryError):
-        return {}
+    table = kept_tables.load_table(path)
     if not isinstance(table, dict) or not all(_is_entry(k, v) for k, v in table.items()):
         return {}
     return table
@@ -156,16 +148,8 @@ class _Patterns:
 
     def save(self) -> None:
         """Write the table back if this run compiled a new pattern (never on any error)."""
-        if not self.compiled:
-            return
-        table = self.table
-        if len(table) > MAX_ENTRIES:
-            table = {key: entry for key, entry in table.items() if key in self.used}
-        try:
-            data = marshal.dumps(table)
-        except ValueError:  # not a table of code or of the engine's values: not kept
-            return
-        write_table(self.path, data)
+        if self.compiled:
+            kept_tables.save_table(self.path, self.table, self.used, MAX_ENTRIES)
 
 
 def _keepable(pattern: object, flags: int, built_too: bool) -> bool:
