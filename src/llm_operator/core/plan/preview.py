@@ -61,8 +61,8 @@ class ChangePreview:
     inside: tuple[int, int] | None = None  # a folder delete: the files and folders it takes
     breaks: str | None = None  # line breaks the diff shows that the file will not have
     alike: str | None = None  # changed lines that look the same before and after
-    endings: str | None = None  # lines whose break (CRLF or LF) the diff does not show
-    scripts: str | None = None  # new lines with a word of letters of two scripts
+    endings: str | None = None  # lines whose break (CRLF, LF or CR) the diff does not show
+    scripts: str | None = None  # new lines with a letter that passes for another
     replaces: str | None = None  # the old content, when it cannot be shown as text
 
     @property
@@ -211,12 +211,12 @@ def _mixed_word(line: str) -> tuple[str, str, str] | None:
     for word in re.findall(r"[^\W\d_]+", line):
         if word.isascii():
             continue
-        scripts = {script for char in word if (script := _script(char)) is not None}
+        letters = [(char, script) for char in word if (script := _script(char)) is not None]
+        scripts = {script for _, script in letters}
         if len(scripts) < 2:
             continue
         main = "LATIN" if "LATIN" in scripts else sorted(scripts)[0]
-        odd = next(c for c in word if (script := _script(c)) is not None and script != main)
-        return odd, str(_script(odd)), main
+        return next((char, script, main) for char, script in letters if script != main)
     return None
 
 
@@ -292,18 +292,16 @@ def _ending_changes(before: bytes | None, after: bytes | None, lines: LineDiff) 
                 changed.setdefault((new[j], was), []).append(j + 1)
     parts = []
     for (to, other), rows in sorted(changed.items(), key=lambda item: item[1][0]):
-        if rows:
-            where = f"new line {rows[0]}" + (", ..." if len(rows) > 1 else "")
-            if before is None:
-                parts.append(
-                    f"{counted(len(rows), 'line')} of the new file end in "
-                    f"{_BREAK_NAMES[to]} ({where})"
-                )
-            else:
-                parts.append(
-                    f"{counted(len(rows), 'line')} will end in {_BREAK_NAMES[to]}, "
-                    f"not {_BREAK_NAMES[other]} as the file's lines did ({where})"
-                )
+        where = f"new line {rows[0]}" + (", ..." if len(rows) > 1 else "")
+        if before is None:
+            parts.append(
+                f"{counted(len(rows), 'line')} of the new file end in {_BREAK_NAMES[to]} ({where})"
+            )
+        else:
+            parts.append(
+                f"{counted(len(rows), 'line')} will end in {_BREAK_NAMES[to]}, "
+                f"not {_BREAK_NAMES[other]} as the file's lines did ({where})"
+            )
     if not parts:
         return None
     return f"Look closely: {'; '.join(parts)}; the diff does not show line breaks"

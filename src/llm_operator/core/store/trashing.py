@@ -33,18 +33,10 @@ from typing import Any
 from ..errors import OperatorError
 from .fsaccess import DIR_FLAGS, Spot
 from .oserrors import reason_of
-from .workspace import home_trash
+from .workspace import home_trash, inside_root
 
 TRASH_ATTEMPTS = 3
 _INFO_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-def _inside(root: Path, folder: str) -> str | None:
-    folder = os.path.normpath(folder)
-    base = str(root)
-    if folder == base or folder.startswith(base.rstrip("/") + "/"):
-        return os.path.relpath(folder, base)
-    return None
 
 
 def landing(root: Path, path_text: str) -> str | None:
@@ -57,14 +49,14 @@ def landing(root: Path, path_text: str) -> str | None:
         path_dev = os.lstat(path_text).st_dev
         home_dev = os.lstat(os.path.realpath(os.path.expanduser("~"))).st_dev
         if path_dev == home_dev:
-            return _inside(root, os.fsdecode(freedesktop.HOMETRASH_B))
+            return inside_root(root, os.fsdecode(freedesktop.HOMETRASH_B))
         topdir = os.fsdecode(freedesktop.find_mount_point(os.fsencode(path_text)))
         uid = str(os.getuid())
         shared = os.path.join(topdir, ".Trash")
         info = os.lstat(shared) if os.path.lexists(shared) else None
         if info is not None and stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_ISVTX:
-            return _inside(root, os.path.join(shared, uid))
-        return _inside(root, os.path.join(topdir, f".Trash-{uid}"))
+            return inside_root(root, os.path.join(shared, uid))
+        return inside_root(root, os.path.join(topdir, f".Trash-{uid}"))
     except OSError:
         return None
 
@@ -198,7 +190,7 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
             os.close(info_fd)
     finally:
         os.close(files_fd)
-    return _inside(root, os.fsdecode(trash))
+    return inside_root(root, os.fsdecode(trash))
 
 
 def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:
@@ -210,7 +202,7 @@ def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:
     freedesktop.trash_move(
         os.fsencode(path_text), freedesktop.HOMETRASH_B, freedesktop.XDG_DATA_HOME, cross_dev=True
     )
-    return _inside(root, os.fsdecode(freedesktop.HOMETRASH_B))
+    return inside_root(root, os.fsdecode(freedesktop.HOMETRASH_B))
 
 
 def _gone(spot: Spot) -> bool:
@@ -255,7 +247,7 @@ def _trash_failed(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorE
     if exc.filename is not None:
         failing = os.path.normpath(os.fsdecode(exc.filename))
         entry = os.path.normpath(os.path.join(str(root), spot.rel))
-        if _inside(root, failing) is not None and (
+        if inside_root(root, failing) is not None and (
             entry == failing or entry.startswith(failing.rstrip("/") + "/")
         ):
             return _changed(spot)  # the entry's own path, found a moment ago, was not there

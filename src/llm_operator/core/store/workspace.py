@@ -45,6 +45,16 @@ def is_trash_name(rel: str) -> bool:
     return _TRASH.match(rel.split("/", 1)[0]) is not None
 
 
+def inside_root(root: Path, folder: str) -> str | None:
+    """``folder`` (an absolute path) relative to ``root`` when it is ``root`` or lies in
+    it, else None."""
+    folder = os.path.normpath(folder)
+    base = str(root)
+    if folder == base or folder.startswith(base.rstrip("/") + "/"):
+        return os.path.relpath(folder, base)
+    return None
+
+
 def home_trash() -> str:
     """The user's own trash folder, as the freedesktop spec places it:
     ``$XDG_DATA_HOME/Trash``, where an unset, empty or relative ``XDG_DATA_HOME`` means
@@ -206,9 +216,8 @@ class Workspace:
             for parts, group in by_parts.items()
         }
         object.__setattr__(self, "_secret", compiled)
-        trash = os.path.realpath(home_trash())
-        inside = trash.startswith(str(real).rstrip("/") + "/")
-        object.__setattr__(self, "_home_trash", os.path.relpath(trash, real) if inside else None)
+        trash = inside_root(real, os.path.realpath(home_trash()))
+        object.__setattr__(self, "_home_trash", None if trash == "." else trash)
 
     def with_app_state(self, state_dir: Path) -> Workspace:
         """This workspace with the app's state folder protected, if it lies inside the root.
