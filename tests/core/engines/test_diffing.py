@@ -246,3 +246,37 @@ def test_anchor_search_splits_at_lines_unique_on_both_sides() -> None:
     assert [before[i : before.index("\n", i)] for i, _ in filter(None, found)] == ["one", "two"]
     assert diff.count("\n@@ ") == 3
     assert diff_stats(diff) == (3, 3)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    a=st.lists(st.sampled_from(["x", "y", "z", "", "x\n"]), min_size=1, max_size=260),
+    b=st.lists(st.sampled_from(["x", "y", "z", "", "x\n"]), min_size=1, max_size=260),
+    big=st.booleans(),
+    one_side=st.sampled_from(["a", "b", "neither"]),
+)
+def test_line_blocks_are_difflibs_matching_blocks(
+    a: list[str], b: list[str], big: bool, one_side: str
+) -> None:
+    # One line against many is matched without difflib: the blocks must be difflib's own,
+    # autojunk (from 200 lines of b on) included.
+    if one_side == "a":
+        a = a[:1]
+    elif one_side == "b":
+        b = b[:1]
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=big)
+    theirs = [tuple(block) for block in matcher.get_matching_blocks() if block[2]]
+    assert [tuple(block) for block in diffing._line_blocks(a, b, big)] == theirs
+
+
+def test_one_popular_line_against_many_is_junk_as_in_difflib() -> None:
+    # 250 lines of b where "x" is popular: difflib's autojunk drops it from the matching.
+    a, b = ["x"], ["y"] * 240 + ["x"] * 10
+    expected = [
+        tuple(m)
+        for m in difflib.SequenceMatcher(None, a, b, autojunk=True).get_matching_blocks()
+        if m[2]
+    ]
+    assert expected == []  # the case the shortcut must not take
+    assert diffing._line_blocks(a, b, True) == []
+    assert diffing._line_blocks(a, b, False) == [(0, 240, 1)]

@@ -25,7 +25,6 @@ Invariants:
 
 from __future__ import annotations
 
-import difflib
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
@@ -274,10 +273,29 @@ def _matching_blocks(a: _Text, b: _Text) -> list[_Block]:
             pending.append((end, a1, j + (end - i), b1, li + 1, la_end, lj + 1, lb_end))
             continue
         a_lines, b_lines = _split(at[a0:a1]), _split(bt[b0:b1])
-        # autojunk only where the item is big: it trades minimality for speed, never validity.
-        matcher = difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=big)
-        blocks.extend((la + i, lb + j, n) for i, j, n in matcher.get_matching_blocks() if n)
+        blocks.extend((la + i, lb + j, n) for i, j, n in _line_blocks(a_lines, b_lines, big))
     return _merged(blocks)
+
+
+def _line_blocks(a: list[str], b: list[str], big: bool) -> list[_Block]:
+    """difflib's matching blocks of two lists of lines (the closing empty one left out).
+
+    One line against a few (a line edited, or one line made into several: the usual
+    change) is matched here, as difflib would match it: its first equal line, if any.
+    difflib, whose import costs a run that diffs nothing else more than the matching,
+    is loaded only for the rest. Its autojunk (only where the item is big: it trades
+    minimality for speed, never validity) looks at ``b`` from 200 lines on."""
+    if (len(a) == 1 and len(b) < 200) or len(b) == 1:
+        one, other = (a[0], b) if len(a) == 1 else (b[0], a)
+        try:
+            at = other.index(one)
+        except ValueError:
+            return []
+        return [(0, at, 1)] if len(a) == 1 else [(at, 0, 1)]
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=big)
+    return [block for block in matcher.get_matching_blocks() if block[2]]
 
 
 def _merged(blocks: list[_Block]) -> list[_Block]:
