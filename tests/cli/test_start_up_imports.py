@@ -49,6 +49,9 @@ NEVER = {
     "tree_sitter_language_pack",
     "platformdirs",  # a plain Linux account's folders are worked out without it (user_dirs)
     "_hashlib",  # OpenSSL: small data is hashed by the built-in SHA-256 (core/hashing.py)
+    # Every write here changes one line or makes or deletes a file: its review diff is
+    # matched without difflib (diffing._line_blocks).
+    "difflib",
 }
 PARSERS = {"tree_sitter", "llm_operator.core.engines.structure"}
 STRUCTURE_EDITING = "llm_operator.core.engines.structure.operations"
@@ -60,7 +63,6 @@ STRUCTURE_PLACING = {
     "llm_operator.core.engines.structure.commas",
 }
 WRITING = {
-    "difflib",
     "llm_operator.core.plan.changes",
     "llm_operator.core.plan.preview",
     "llm_operator.core.plan.landed",

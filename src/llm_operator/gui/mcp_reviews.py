@@ -109,7 +109,7 @@ class McpReviews(QObject):
         session = Session(window_session.workspace, window_session.state_dir)
         self._planning = session
         self._tasks.start(
-            lambda _progress: session.prepare(review.reply),
+            lambda _progress: session.prepare(review.reply).mark_words(),
             lambda run: self._show(review, run),
             lambda failure: self._failed(review, failure),
         )

@@ -74,7 +74,7 @@ class RunFlow(QObject):
         self.busy = True
 
         def prepare(progress: Progress) -> Run:
-            return session.prepare(text, progress=progress)
+            return session.prepare(text, progress=progress).mark_words()
 
         self._prepare.start(
             prepare, lambda run: self._decided(session, run), self._failed, self.progress.emit

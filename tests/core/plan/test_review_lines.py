@@ -351,3 +351,26 @@ def test_look_alike_letters_of_one_script_and_compatibility_forms_are_named(
         "Look closely: 1 new line has a letter in a form that passes for another (new line 1: "
         "U+FF4C FULLWIDTH LATIN SMALL LETTER L read as l)"
     )
+
+
+def test_changed_words_are_marked_once_asked_and_the_window_asks_in_its_worker(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "app.py").write_text("total = price * count\nprint(total)\n", encoding="utf-8")
+    patch = (
+        "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n"
+        "-total = price * count\n+total = price * amount\n print(total)\n"
+    )
+    run = make_session().prepare(cmd("p1", "fs.patch", path="app.py", patch_b64=b64(patch)))
+    (preview,) = run.pending[0].previews
+    assert "lines" not in preview.__dict__  # a run on the command line never works them out
+    assert all(row.spans == () for row in preview.rows)
+    assert run.mark_words() is run
+    assert "lines" in preview.__dict__  # worked out in the caller's thread (the worker)
+    changed = {row.kind: row for row in preview.lines if row.spans}
+    old, new = changed["removed"], changed["added"]
+    assert [old.text[a:b] for a, b in old.spans] == ["count"]
+    assert [new.text[a:b] for a, b in new.spans] == ["amount"]
+    assert [(row.kind, row.text) for row in preview.lines] == [
+        (row.kind, row.text) for row in preview.rows
+    ]

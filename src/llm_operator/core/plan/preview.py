@@ -4,13 +4,16 @@ The session builds a ``ChangePreview`` per file change while it prepares a run (
 window's UI thread); the confirmation dialog, the history and the command line only
 render them. A preview holds the unified diff text and the same diff as rows: each line
 with its old and new line number and, for a changed line paired with its counterpart, the
-character spans that differ (word-level), so a renderer never diffs anything itself.
+character spans that differ (word-level), so a renderer never diffs anything itself. The
+spans are worked out when first asked (``ChangePreview.lines``): the window asks in its
+worker (``Run.mark_words``); a run on the command line, which shows no spans, never does.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..engines.textfile import BOM, TextFile
@@ -55,7 +58,7 @@ class ChangePreview:
     diff: str  # unified diff, or a note for content that is not text
     added: int
     removed: int
-    lines: tuple[DiffLine, ...] = ()
+    rows: tuple[DiffLine, ...] = ()  # the diff's rows; ``lines`` are them with word spans
     executable: bool | None = None  # a patch's new mode: 100755 (True) or 100644 (False)
     hidden: str | None = None  # what invisible or control characters the new content holds
     inside: tuple[int, int] | None = None  # a folder delete: the files and folders it takes
@@ -64,6 +67,12 @@ class ChangePreview:
     endings: str | None = None  # lines whose break (CRLF, LF or CR) the diff does not show
     scripts: str | None = None  # new lines with a letter that passes for another
     replaces: str | None = None  # the old content, when it cannot be shown as text
+
+    @cached_property
+    def lines(self) -> tuple[DiffLine, ...]:
+        """The diff's rows, each changed line paired with its counterpart marked with the
+        words that differ (what the window paints)."""
+        return _with_word_spans(list(self.rows))
 
     @property
     def verb(self) -> str:
@@ -173,7 +182,7 @@ def preview_change(change: FileChange) -> ChangePreview:
     if change.is_new and not diff:
         return _note(change, badge, f"new empty file {change.path}")
     added, removed = diff_stats(diff)
-    rows = diff_rows(diff)
+    rows = _rows(diff)
     return ChangePreview(
         change.path,
         badge,
@@ -413,6 +422,11 @@ def _pairs(rows: tuple[DiffLine, ...] | list[DiffLine]) -> list[tuple[DiffLine, 
 
 def diff_rows(diff: str) -> tuple[DiffLine, ...]:
     """The lines of a unified diff with their numbers and word-level spans."""
+    return _with_word_spans(list(_rows(diff)))
+
+
+def _rows(diff: str) -> tuple[DiffLine, ...]:
+    """The lines of a unified diff with their numbers."""
     rows: list[DiffLine] = []
     old = new = 0
     # Split on "\n" only: splitlines() would also break at "\r", "\x0c", "\u2028" and
@@ -439,7 +453,7 @@ def diff_rows(diff: str) -> tuple[DiffLine, ...]:
             rows.append(DiffLine("context", line[1:], old, new))
             old += 1
             new += 1
-    return _with_word_spans(rows)
+    return tuple(rows)
 
 
 def _with_word_spans(rows: list[DiffLine]) -> tuple[DiffLine, ...]:

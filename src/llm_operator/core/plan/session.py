@@ -144,6 +144,14 @@ class Run:
     def results(self) -> list[Result]:
         return [item.result for item in self.items if item.result is not None]
 
+    def mark_words(self) -> Run:
+        """Work out the changed words of every preview (``ChangePreview.lines``) now: the
+        window calls this in its worker, so that painting a review never diffs."""
+        for pending in self.pending:
+            for preview in pending.previews:
+                _ = preview.lines
+        return self
+
 
 class _Overlay(FileSource):
     """Files as the pending writes of this message would leave them."""
