@@ -70,6 +70,13 @@ WRITING = {
     "llm_operator.core.store.applying",
     "llm_operator.core.store.journal",
 }
+# The trash: a delete loads it, a run that only writes does not. These files' deletes need
+# neither the mount check (a folder's) nor the refill of a trash that failed half-way.
+TRASHING = "llm_operator.core.store.trashing"
+DELETES_OF_FOLDERS_OR_FAILURES = {
+    "llm_operator.core.store.mounts",
+    "llm_operator.core.store.refill",
+}
 ENGINES = {
     "patch": "llm_operator.core.engines.patching",
     "applyEdits": "llm_operator.core.engines.edits",
@@ -166,6 +173,8 @@ def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) ->
         assert "llm_operator.core.actions.write" not in loaded
     writes = family not in READS
     assert _found(loaded, WRITING) == (WRITING if writes else set())
+    assert (TRASHING in loaded) == (family == "delete")
+    assert not _found(loaded, DELETES_OF_FOLDERS_OR_FAILURES)
     engines = {engine for name, engine in ENGINES.items() if name == family}
     assert _found(loaded, set(ENGINES.values())) == engines
 

@@ -46,10 +46,8 @@ from ..plan.changes import ChangeSet, FileChange
 from . import atomic
 from .atomic import TEMP_NAME
 from .fsaccess import DIR_FLAGS, Spot, locate
-from .mounts import refuse_mount_points
 from .oserrors import code_of, reason_of
 from .pathtext import outside_error
-from .refill import refill_at
 from .saved import (
     SNAPSHOT_CAP,
     SavedDir,
@@ -64,7 +62,6 @@ from .saved import (
     make_fifo_at,
     remove_tree_at,
 )
-from .trashing import move_to_trash
 from .workspace import Workspace
 
 __all__ = [
@@ -362,6 +359,8 @@ def _check_fresh(workspace: Workspace, change: FileChange) -> _Target:
         if found != expected:
             raise _stale(path, expected, found)
         if change.is_delete and found == "a folder":
+            from .mounts import refuse_mount_points  # lazy, as the trash: deletes only
+
             refuse_mount_points(workspace.root / spot.rel, spot.rel, spot.dir_fd, info)
         mode = None
         if change.before is not None and info is not None:
@@ -475,6 +474,8 @@ def _trash(
             # is the whole link: deleting a link never needs its target.
             os.unlink(spot.name, dir_fd=spot.dir_fd)
         else:
+            from .trashing import move_to_trash  # lazy: a run that only writes never trashes
+
             try:
                 where = move_to_trash(workspace.root, spot, target.change.path)
             except (OSError, OperatorError) as exc:
@@ -497,6 +498,8 @@ def _put_back_after_failed_trash(
         fd = os.open(spot.name, DIR_FLAGS, dir_fd=spot.dir_fd)
     except OSError:
         return  # gone or replaced as a whole: the trash's own error says so
+    from .refill import refill_at  # lazy: only a trash that failed half-way needs it
+
     try:
         put_back, problems = refill_at(fd, saved, path, _write_all)
     finally:
