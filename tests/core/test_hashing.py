@@ -4,6 +4,7 @@ switch from the built-in code to OpenSSL's."""
 from __future__ import annotations
 
 import hashlib
+import sys
 
 import pytest
 from hypothesis import given
@@ -28,3 +29,9 @@ def test_any_bytes_hash_as_hashlib_hashes_them(data: bytes) -> None:
 def test_without_the_built_in_module_hashlib_serves(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hashing, "_found", [None])
     assert sha256_hex(b"abc") == hashlib.sha256(b"abc").hexdigest()
+
+
+def test_without_openssl_big_data_is_hashed_by_hashlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "_hashlib", None)  # a build without OpenSSL
+    data = bytes(range(256)) * (2 * LARGE // 256)
+    assert sha256_hex(data) == hashlib.sha256(data).hexdigest()

@@ -38,9 +38,11 @@ def sha256_hex(data: bytes) -> str:
         small = _builtin_sha256()
         if small is not None:
             return str(small(data).hexdigest())
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
+    try:  # OpenSSL's own module: ``hashlib`` would also load the built-in BLAKE2 and MD5
+        from _hashlib import openssl_sha256 as sha256  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from hashlib import sha256
+    return str(sha256(data).hexdigest())
 
 
 def blake2b_hex(data: bytes, digest_size: int) -> str:
