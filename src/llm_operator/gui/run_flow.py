@@ -94,7 +94,9 @@ class RunFlow(QObject):
         # Writes on secret-looking files the user let in are planned now (disk work, in a
         # worker); their changes are then shown for approval like any other.
         def open_held(_progress: Progress) -> list[Pending]:
-            return session.open_held(run, decisions)
+            shown = session.open_held(run, decisions)
+            run.mark_words()  # the new previews' changed words, here in the worker
+            return shown
 
         def shown(pending: list[Pending]) -> None:
             try:
