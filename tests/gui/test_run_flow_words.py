@@ -41,3 +41,33 @@ def test_the_review_gets_its_changed_words_from_the_worker(qtbot: QtBot, tmp_pat
         flow.run(session, reply(cmd("p1", "fs.patch", path="app.py", patch_b64=b64(PATCH))))
     assert marked == [True]
     assert (ws / "app.py").read_text(encoding="utf-8") == "total = price * count\nprint(total)\n"
+
+
+def test_lines_of_repeated_words_cannot_stall_the_review(qtbot: QtBot, tmp_path: Path) -> None:
+    # Matching the words of "a a a ..." against "a b a b ..." took difflib 3.5 s a pair of
+    # 400-word lines: 60 such pairs kept the review from opening for minutes. Such lines
+    # are now matched at their common ends (too little in common: changed whole), and
+    # the ordinary line after them still has its changed word marked.
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    old = "".join(f"x{n} = " + "a " * 200 + "# end\n" for n in range(60))
+    new = "".join(f"x{n} = " + "a b " * 100 + "# end\n" for n in range(60))
+    (ws / "big.txt").write_text(old + "total = price * count\n", encoding="utf-8")
+    session = Session(Workspace(ws), tmp_path / "state")
+    words: list[str] = []
+    rows: list[str] = []
+
+    def decide(pending: list[Pending]) -> dict[int, Decision]:
+        for item in pending:
+            for preview in item.previews:
+                rows.extend(row.kind for row in preview.lines)
+                words.extend(row.text[a:b] for row in preview.lines for a, b in row.spans)
+        return {item.index: REJECT for item in pending}
+
+    flow = RunFlow(decide)
+    text = b64(new + "total = price * amount\n")
+    with qtbot.waitSignal(flow.finished, timeout=60_000):
+        flow.run(session, reply(cmd("w1", "fs.write", path="big.txt", content_b64=text)))
+    assert rows.count("removed") == rows.count("added") == 61
+    assert words == ["count", "amount"]
+    assert (ws / "big.txt").read_text(encoding="utf-8") == old + "total = price * count\n"

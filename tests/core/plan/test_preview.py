@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llm_operator.core.plan import preview as preview_module
 from llm_operator.core.plan.preview import (
@@ -52,6 +54,74 @@ def test_lines_with_little_in_common_are_changed_whole() -> None:
     assert word_spans("a" * 5000, "b" * 5000) is None  # too long to be worth it
     spans = word_spans("total = price * 2", "total = price * 3")
     assert spans == (((16, 17),), ((16, 17),))
+
+
+def _unmarked(text: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """``text`` without its marked spans, a NUL where each was."""
+    out, done = [], 0
+    for start, end in spans:
+        out += [text[done:start], "\0"]
+        done = end
+    return "".join(out) + text[done:]
+
+
+WORDS = st.lists(st.sampled_from(["a", "b", " ", "x1", ",", "(", ")", "  "]), max_size=150)
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=WORDS, new=WORDS, work=st.sampled_from([None, 0, 10**9]))
+def test_what_is_not_marked_is_the_same_on_both_sides(
+    old: list[str], new: list[str], work: int | None
+) -> None:
+    # By difflib (work left, few words) or at the ends only (no work left, or over
+    # MAX_SPAN_WORDS words): every difference is inside a marked span.
+    old_text, new_text = "".join(old), "".join(new)
+    spans = word_spans(old_text, new_text, None if work is None else [work])
+    if spans is None:
+        return
+    # A span on one side only (words added or removed there) has no mark on the other.
+    old_rest = _unmarked(old_text, spans[0]).replace("\0", "")
+    new_rest = _unmarked(new_text, spans[1]).replace("\0", "")
+    assert old_rest == new_rest
+
+
+def test_repeated_words_are_matched_at_the_ends_past_the_word_cap() -> None:
+    # "a a a ..." against "a b a b ...": difflib took 3.5 s for one such pair of 400 words
+    # (about the cube of the word count). Past MAX_SPAN_WORDS the lines are matched at
+    # their common ends only.
+    old = "keep = " + "a " * 200 + "# end"
+    new = "keep = " + "a " * 100 + "b " + "a " * 99 + "# end"
+    assert len(list(preview_module._TOKEN.finditer(old))) > preview_module.MAX_SPAN_WORDS
+    spans = word_spans(old, new)
+    assert spans is not None
+    (old_span,), (new_span,) = spans
+    assert old[slice(*old_span)] == "a"
+    assert new[slice(*new_span)] == "b"
+    assert old_span == new_span == (7 + 200, 7 + 201)
+
+
+def test_a_preview_spends_at_most_its_work_on_difflib() -> None:
+    # 300 pairs of 90 words each: difflib for as many as SPAN_WORK allows, the ends for the
+    # rest, and no spans at all past MAX_SPAN_PAIRS.
+    line_old = ("a " * 45).strip()
+    line_new = ("a " * 44) + "b"
+    count = preview_module.MAX_SPAN_PAIRS + 300
+    diff = f"@@ -1,{count} +1,{count} @@\n"
+    diff += "".join(f"-{line_old} {n}\n" for n in range(count))
+    diff += "".join(f"+{line_new} {n}\n" for n in range(count))
+    work = [preview_module.SPAN_WORK]
+    pairs = preview_module._pairs(list(preview_module._rows(diff)))
+    matched = 0
+    for old, new in pairs[: preview_module.MAX_SPAN_PAIRS]:
+        before = work[0]
+        assert word_spans(old.text, new.text, work) is not None
+        matched += work[0] < before
+    assert 0 < matched < preview_module.MAX_SPAN_PAIRS
+    assert work[0] >= 0
+    rows = diff_rows(diff)
+    marked = [row for row in rows if row.kind == "added" and row.spans]
+    assert len(marked) == preview_module.MAX_SPAN_PAIRS
+    assert [row.text[s:e] for row in marked[:1] for s, e in row.spans] == ["b"]
 
 
 def test_side_by_side_pairs_removed_with_added_lines() -> None:

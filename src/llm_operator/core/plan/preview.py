@@ -21,6 +21,8 @@ from ..visible import hidden_note, shown, shown_lines
 from ..wording import counted
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..actions.base import Plan, Reveal
     from ..engines.diffing import LineDiff
     from .changes import FileChange
@@ -33,6 +35,17 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 # Word spans are only worth computing for lines a person reads; past this they cost time.
 MAX_SPAN_LINE = 1000
+# difflib's matching of two lines' words costs up to the cube of their word count where
+# words repeat ("a a a ...": 400 words took 3.5 s, and a file holds thousands of lines).
+# So difflib pairs the words of lines of at most MAX_SPAN_WORDS words a side, and in one
+# preview only while the sum of the pairs' word-count products stays under SPAN_WORK;
+# other lines get one span a side, between the words they start and end with in common,
+# found in linear time.
+MAX_SPAN_WORDS = 96
+SPAN_WORK = 400_000
+# Past this many changed lines a preview marks no more words: nobody reads that many, and
+# even splitting them into words would cost seconds in a file of 10 MB.
+MAX_SPAN_PAIRS = 2_000
 # Paired lines sharing less than this fraction of tokens are shown as wholly changed.
 MIN_SIMILARITY = 0.3
 
@@ -460,34 +473,62 @@ def _with_word_spans(rows: list[DiffLine]) -> tuple[DiffLine, ...]:
     """Pair each run of removed lines with the added run after it, line by line."""
     out = list(rows)
     where = {id(row): index for index, row in enumerate(out)}
-    for old, new in _pairs(rows):
-        spans = word_spans(old.text, new.text)
+    work = [SPAN_WORK]
+    for old, new in _pairs(rows)[:MAX_SPAN_PAIRS]:
+        spans = word_spans(old.text, new.text, work)
         if spans is not None:
             out[where[id(old)]] = _replace_spans(old, spans[0])
             out[where[id(new)]] = _replace_spans(new, spans[1])
     return tuple(out)
 
 
+def _ends_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib-style opcodes that keep the words ``a`` and ``b`` start and end with in
+    common and replace the rest: linear in the words, whatever they are."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    codes = [("equal", 0, head, 0, head)] if head else []
+    if head < len(a) - tail or head < len(b) - tail:
+        codes.append(("replace", head, len(a) - tail, head, len(b) - tail))
+    if tail:
+        codes.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return codes
+
+
 def _replace_spans(line: DiffLine, spans: tuple[Span, ...]) -> DiffLine:
     return DiffLine(line.kind, line.text, line.old_no, line.new_no, spans)
 
 
-def word_spans(old: str, new: str) -> tuple[tuple[Span, ...], tuple[Span, ...]] | None:
+def word_spans(
+    old: str, new: str, work: list[int] | None = None
+) -> tuple[tuple[Span, ...], tuple[Span, ...]] | None:
     """Character spans that differ between two versions of a line, word by word.
 
     None when the lines are too long to be worth it or too different to pair: then the
-    whole line is the change.
+    whole line is the change. ``work``: what is left of a preview's ``SPAN_WORK`` (spent
+    here); lines past it, or of more than ``MAX_SPAN_WORDS`` words, are matched only at
+    their ends.
     """
-    import difflib
-
     if len(old) > MAX_SPAN_LINE or len(new) > MAX_SPAN_LINE:
         return None
     a = [m.span() for m in _TOKEN.finditer(old)]
     b = [m.span() for m in _TOKEN.finditer(new)]
-    matcher = difflib.SequenceMatcher(
-        None, [old[s:e] for s, e in a], [new[s:e] for s, e in b], autojunk=False
-    )
-    opcodes = matcher.get_opcodes()
+    a_words, b_words = [old[s:e] for s, e in a], [new[s:e] for s, e in b]
+    cost = len(a) * len(b)
+    opcodes: Sequence[tuple[str, int, int, int, int]]
+    if max(len(a), len(b)) > MAX_SPAN_WORDS or (work is not None and work[0] < cost):
+        opcodes = _ends_opcodes(a_words, b_words)
+    else:
+        import difflib
+
+        if work is not None:
+            work[0] -= cost
+        matcher = difflib.SequenceMatcher(None, a_words, b_words, autojunk=False)
+        opcodes = matcher.get_opcodes()
     # Similarity counts the characters of matched words; shared spaces say nothing.
     same = sum(
         len(old[a[i][0] : a[i][1]].strip())
