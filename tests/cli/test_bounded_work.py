@@ -447,3 +447,14 @@ def test_a_write_over_a_file_of_mixed_breaks_and_many_equal_lines_ends(
     (result,) = run_limited(ws, state, text, "--yes")
     assert result.ok, result.summary
     assert (ws / "notes.txt").read_bytes() == b"title\r\n" + b"\n" * 5_000
+
+
+def test_a_review_diff_of_repeated_lines_ends(ws: Path, state: Path) -> None:
+    """Two writes of one new file, "x" lines and then "x", "y" alternating: the second's
+    review diff gave difflib an item of 4,096 lines whose matching is cubic in them (1,024
+    took 20 s). Such an item is now matched by its unique lines."""
+    first = cmd("w1", "fs.write", path="a.txt", content_b64=b64("x\n" * 2048))
+    second = cmd("w2", "fs.write", path="a.txt", content_b64=b64("x\ny\n" * 1024))
+    results = run_limited(ws, state, reply(first, second), "--yes")
+    assert [result.ok for result in results] == [True, True], results
+    assert (ws / "a.txt").read_text() == "x\ny\n" * 1024

@@ -7,6 +7,7 @@ import random
 import shutil
 import subprocess
 import time
+from collections import Counter
 from pathlib import Path
 from unittest import mock
 
@@ -280,3 +281,125 @@ def test_one_popular_line_against_many_is_junk_as_in_difflib() -> None:
     assert expected == []  # the case the shortcut must not take
     assert diffing._line_blocks(a, b, True) == []
     assert diffing._line_blocks(a, b, False) == [(0, 240, 1)]
+
+
+LINES = st.lists(st.sampled_from(["x", "y", "z", "", "}", "u1", "u2", "u3", "u4"]), max_size=80)
+
+
+@settings(max_examples=400, deadline=None)
+@given(a=LINES, b=LINES)
+def test_unique_blocks_are_equal_runs_in_order(a: list[str], b: list[str]) -> None:
+    blocks = diffing._unique_blocks(a, b)
+    a_end = b_end = 0
+    for i, j, size in blocks:
+        assert size > 0
+        assert i >= a_end
+        assert j >= b_end
+        assert a[i : i + size] == b[j : j + size]
+        a_end, b_end = i + size, j + size
+    # Lines both lists hold once are matched where their order agrees: one pair at least.
+    in_a, in_b = Counter(a), Counter(b)
+    if any(in_a[line] == 1 == in_b[line] for line in a):
+        assert blocks
+
+
+def test_unique_blocks_pair_the_longest_agreeing_order() -> None:
+    a = ["u1", "u2", "x", "u3", "u4"]
+    b = ["u3", "u1", "u2", "y", "u4"]
+    # u3 is out of order; u1, u2 and u4 pair (adjacent blocks merge as every diff's do).
+    assert diffing._merged(diffing._unique_blocks(a, b)) == [(0, 1, 2), (4, 4, 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u2"]), max_size=60),
+    after=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u3"]), max_size=60),
+    before_eol=st.booleans(),
+    after_eol=st.booleans(),
+)
+def test_round_trip_when_every_item_is_matched_by_its_unique_lines(
+    before: list[str], after: list[str], before_eol: bool, after_eol: bool
+) -> None:
+    # With no work for difflib, every item goes to the patience matching.
+    old, new = text_of(before, before_eol), text_of(after, after_eol)
+    with mock.patch.object(diffing, "ITEM_WORK", 0):
+        diff = unified_diff(old, new, "f.txt", context=1)
+    if old == new:
+        assert diff == ""
+        return
+    assert apply_unified_diff(old, diff, "f.txt").text == new
+
+
+def test_repeated_lines_are_not_given_to_difflib_past_its_work() -> None:
+    # "x" lines against "x", "y" alternating: difflib's matching is cubic in them (1,024
+    # lines took 20 s). Such an item is matched by its unique lines (here: none), and the
+    # diff still gives the new text back.
+    old, new = "x\n" * 4096, "x\ny\n" * 2048
+    assert diffing._difflib_bound(old.splitlines(), new.splitlines(), False) > diffing.ITEM_WORK
+    diff = unified_diff(old, new, "f.txt")
+    assert apply_unified_diff(old, diff, "f.txt").text == new
+    added, removed = diff_stats(diff)
+    assert added - removed == 0
+
+
+def test_one_diff_spends_at_most_its_work_on_difflib() -> None:
+    # Items each within ITEM_WORK but together past DIFF_WORK: the first ones go to
+    # difflib, the next to Myers' diff while its steps last, the rest to the patience
+    # matching; every block is still an equal run.
+    item_a, item_b = ["x"] * 60, ["x", "y"] * 30
+    bound = diffing._difflib_bound(item_a, item_b, False)
+    assert bound <= diffing.ITEM_WORK
+    steps = [10**9]
+    by_myers = diffing._myers_blocks(item_a, item_b, steps)
+    used = 10**9 - steps[0]
+    work = [bound * 3, used * 2]
+    found = [diffing._line_blocks(item_a, item_b, False, work) for _ in range(6)]
+    assert work == [0, 0]
+    matcher = difflib.SequenceMatcher(None, item_a, item_b, autojunk=False)
+    by_difflib = [tuple(m) for m in matcher.get_matching_blocks() if m[2]]
+    assert found[:3] == [by_difflib] * 3
+    assert found[3] == found[4] == by_myers
+    assert sum(size for _, _, size in by_myers) == 30  # every "x" of the new side
+    assert found[5] == diffing._unique_blocks(item_a, item_b) == []
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    row = [0] * (len(b) + 1)
+    for line in a:
+        prev = 0
+        for j, other in enumerate(b):
+            prev, row[j + 1] = row[j + 1], prev + 1 if line == other else max(row[j + 1], row[j])
+    return row[-1]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    a=st.lists(st.sampled_from("xyz"), max_size=25), b=st.lists(st.sampled_from("xyz"), max_size=25)
+)
+def test_myers_blocks_are_a_longest_common_subsequence(a: list[str], b: list[str]) -> None:
+    blocks = diffing._myers_blocks(a, b, [10**9])
+    assert blocks is not None
+    a_end = b_end = 0
+    for i, j, size in blocks:
+        assert size > 0
+        assert i >= a_end
+        assert j >= b_end
+        assert a[i : i + size] == b[j : j + size]
+        a_end, b_end = i + size, j + size
+    assert sum(size for _, _, size in blocks) == _lcs(a, b)
+
+
+def test_myers_gives_up_when_its_steps_are_spent() -> None:
+    a, b = ["x"] * 400, ["x", "y"] * 200
+    assert diffing._myers_blocks(a, b, [1000]) is None
+
+
+def test_two_lines_put_into_many_repeated_ones_show_as_two_lines() -> None:
+    # 30,000 lines cycling through 100 values: difflib's matching would take minutes and
+    # the unique lines are none; Myers' diff finds the two new lines at once.
+    old = "".join(f"L{n % 100:02d}\n" for n in range(30_000))
+    lines = old.splitlines(keepends=True)
+    new = "head\n" + "".join(lines[:15_000]) + "mid\n" + "".join(lines[15_000:])
+    diff = unified_diff(old, new, "f.txt", context=0)
+    assert diff_stats(diff) == (2, 0)
+    assert apply_unified_diff(old, diff, "f.txt").text == new

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
@@ -60,6 +61,18 @@ _HUNK_COUNTS = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 # Items with fewer characters than this (both sides together) go straight to difflib.
 SMALL_ITEM = 16_384
+# difflib's matching of an item costs up to (pairs of equal lines) x (blocks it finds):
+# cubic in its lines where a few lines repeat ("x" lines against "x", "y" alternating:
+# 1,024 lines took 20 s). An item whose bound passes ITEM_WORK, and every item once one
+# diff has spent DIFF_WORK, is matched by the lines it holds once on each side instead
+# (patience diff, ``_unique_blocks``), in linear time: a valid diff, if a longer one.
+ITEM_WORK = 2_000_000
+DIFF_WORK = 20_000_000
+# Before that, such an item is tried with Myers' diff (the fewest lines removed and added)
+# for up to MYERS_WORK steps, and up to MYERS_DIFF_WORK in one diff: a few changes among
+# many equal lines take few.
+MYERS_WORK = 300_000
+MYERS_DIFF_WORK = 1_500_000
 # How many lines around the middle of an item are tried as anchors before giving up.
 _ANCHOR_TRIES = 24
 # A candidate anchor found more often than this (as a substring) is not worth counting.
@@ -221,12 +234,15 @@ def _anchor(a: str, b: str, a0: int, a1: int, b0: int, b1: int) -> tuple[int, in
     return None
 
 
-def _matching_blocks(a: _Text, b: _Text) -> list[_Block]:
+def _matching_blocks(a: _Text, b: _Text, work: list[int] | None = None) -> list[_Block]:
     """Equal runs of lines, in order, as (a line, b line, length).
 
     An item carries the line numbers of both its ends, so each character is counted
     for newlines about once per level instead of once per question asked about it.
+    ``work``: what is left of the diff's DIFF_WORK for difflib and of its
+    MYERS_DIFF_WORK (spent here).
     """
+    work = [DIFF_WORK, MYERS_DIFF_WORK] if work is None else work
     at, bt = a.text, b.text
     blocks: list[_Block] = []
     pending = [(0, len(at), 0, len(bt), 0, a.total, 0, b.total)]
@@ -273,12 +289,18 @@ def _matching_blocks(a: _Text, b: _Text) -> list[_Block]:
             pending.append((end, a1, j + (end - i), b1, li + 1, la_end, lj + 1, lb_end))
             continue
         a_lines, b_lines = _split(at[a0:a1]), _split(bt[b0:b1])
-        blocks.extend((la + i, lb + j, n) for i, j, n in _line_blocks(a_lines, b_lines, big))
+        found = _line_blocks(a_lines, b_lines, big, work)
+        blocks.extend((la + i, lb + j, n) for i, j, n in found)
     return _merged(blocks)
 
 
-def _line_blocks(a: list[str], b: list[str], big: bool) -> list[_Block]:
-    """difflib's matching blocks of two lists of lines (the closing empty one left out).
+def _line_blocks(
+    a: list[str], b: list[str], big: bool, work: list[int] | None = None
+) -> list[_Block]:
+    """difflib's matching blocks of two lists of lines (the closing empty one left out);
+    where difflib would cost more than ITEM_WORK or than is left of ``work[0]``, those of
+    Myers' diff within MYERS_WORK and ``work[1]`` steps, or else of the lines each list
+    holds once (``_unique_blocks``).
 
     One line against a few (a line edited, or one line made into several: the usual
     change) is matched here, as difflib would match it: its first equal line, if any.
@@ -292,10 +314,133 @@ def _line_blocks(a: list[str], b: list[str], big: bool) -> list[_Block]:
         except ValueError:
             return []
         return [(0, at, 1)] if len(a) == 1 else [(at, 0, 1)]
+    work = [DIFF_WORK, MYERS_DIFF_WORK] if work is None else work
+    bound = _difflib_bound(a, b, big)
+    if bound > ITEM_WORK or bound > work[0]:
+        allowed = min(MYERS_WORK, work[1])
+        steps = [allowed]
+        found = _myers_blocks(a, b, steps) if allowed > 0 else None
+        work[1] -= allowed - max(steps[0], 0)
+        return _unique_blocks(a, b) if found is None else found
+    work[0] -= bound
     import difflib
 
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=big)
     return [block for block in matcher.get_matching_blocks() if block[2]]
+
+
+def _difflib_bound(a: list[str], b: list[str], autojunk: bool) -> int:
+    """At most how many steps difflib's matching of ``a`` and ``b`` takes: each search
+    for the longest match visits every pair of equal lines (the lines autojunk drops
+    aside), and it searches once per block it finds, and once more."""
+    counts = Counter(b)
+    if autojunk and len(b) >= 200:
+        popular = len(b) // 100 + 1  # difflib's own rule
+        counts = Counter({line: n for line, n in counts.items() if n <= popular})
+    pairs = sum(counts[line] for line in a if line in counts)
+    return pairs * (min(len(a), len(b)) + 1)
+
+
+def _myers_blocks(a: list[str], b: list[str], steps: list[int]) -> list[_Block] | None:
+    """The equal runs of a shortest edit script of ``a`` into ``b`` (Myers' greedy
+    algorithm), or None once it has taken ``steps`` (spent here: a step is a line compared
+    or a diagonal tried)."""
+    n, m = len(a), len(b)
+    offset = n + m + 1
+    v = [0] * (2 * offset + 1)
+    trace: list[list[int]] = []
+    for d in range(n + m + 1):
+        trace.append(v[offset - d - 1 : offset + d + 2])
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
+                x = v[offset + k + 1]
+            else:
+                x = v[offset + k - 1] + 1
+            y = x - k
+            start = x
+            while x < n and y < m and a[x] == b[y]:
+                x += 1
+                y += 1
+            v[offset + k] = x
+            steps[0] -= 1 + (x - start)
+            if x >= n and y >= m:
+                return _myers_path(trace, n, m)
+        if steps[0] < 0:
+            return None
+    return None  # not reached: d = n + m always ends
+
+
+def _myers_path(trace: list[list[int]], n: int, m: int) -> list[_Block]:
+    """The equal runs of the edit script ``_myers_blocks`` found, from its saved rows
+    (row ``d`` holds diagonals ``-d - 1``..``d + 1`` as they were before step ``d``)."""
+    blocks: list[_Block] = []
+    x, y = n, m
+    for d in range(len(trace) - 1, -1, -1):
+        row = trace[d]
+
+        def at(k: int, row: list[int] = row, d: int = d) -> int:
+            return row[k + d + 1]
+
+        k = x - y
+        if d == 0:
+            prev_x = prev_y = 0
+        else:
+            down = k == -d or (k != d and at(k - 1) < at(k + 1))
+            prev_k = k + 1 if down else k - 1
+            prev_x = at(prev_k)
+            prev_y = prev_x - prev_k
+        # The snake: from the end of the edit out of (prev_x, prev_y) to (x, y).
+        mid_x = prev_x if d == 0 else (prev_x if prev_k == k + 1 else prev_x + 1)
+        if x > mid_x:
+            blocks.append((mid_x, mid_x - k, x - mid_x))
+        x, y = prev_x, prev_y
+    return blocks[::-1]
+
+
+def _unique_blocks(a: list[str], b: list[str]) -> list[_Block]:
+    """Equal runs around the lines ``a`` and ``b`` each hold exactly once, paired in the
+    longest order both agree on (patience diff), each run grown while the lines next to
+    it are equal too: linear in the lines (and the log of the pairs), whatever they are."""
+    in_a, in_b = Counter(a), Counter(b)
+    where_b = {line: j for j, line in enumerate(b) if in_b[line] == 1}
+    pairs = [(i, where_b[line]) for i, line in enumerate(a) if in_a[line] == 1 and line in where_b]
+    chain = _increasing(pairs)
+    blocks: list[_Block] = []
+    a_end = b_end = 0  # where the last block ended
+    for k, (i, j) in enumerate(chain):
+        next_i, next_j = chain[k + 1] if k + 1 < len(chain) else (len(a), len(b))
+        start = 0
+        while i - start > a_end and j - start > b_end and a[i - start - 1] == b[j - start - 1]:
+            start += 1
+        size = 1
+        while i + size < next_i and j + size < next_j and a[i + size] == b[j + size]:
+            size += 1
+        blocks.append((i - start, j - start, start + size))
+        a_end, b_end = i + size, j + size
+    return blocks
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of ``pairs`` (in increasing first items) whose second items
+    increase too, by patience sorting."""
+    tops: list[int] = []  # the second item ending the best run of each length
+    ends: list[int] = []  # index in pairs of that run's last pair
+    back: list[int] = []  # for each pair, the index of the pair before it in its run
+    for index, (_, j) in enumerate(pairs):
+        at = bisect_left(tops, j)
+        if at == len(tops):
+            tops.append(j)
+            ends.append(index)
+        else:
+            tops[at] = j
+            ends[at] = index
+        back.append(ends[at - 1] if at else -1)
+    chain: list[tuple[int, int]] = []
+    index = ends[-1] if ends else -1
+    while index >= 0:
+        chain.append(pairs[index])
+        index = back[index]
+    return chain[::-1]
 
 
 def _merged(blocks: list[_Block]) -> list[_Block]:
@@ -398,6 +543,7 @@ class LineDiff:
         a, b = _Text(before, before_lines), _Text(after, after_lines)
         diff.before, diff.after = a, b
         blocks: list[_Block] = []
+        work = [DIFF_WORK, MYERS_DIFF_WORK]  # one budget for every splice
         la = lb = 0  # the lines before the next splice are equal, as many on each side
         for cut in splices:
             if cut.old_line > la:
@@ -410,7 +556,7 @@ class LineDiff:
             new = _Text(after[cut.new_start : cut.new_end], cut.new_count)
             blocks.extend(
                 (cut.old_line + i, cut.new_line + j, size)
-                for i, j, size in _matching_blocks(old, new)
+                for i, j, size in _matching_blocks(old, new, work)
             )
             la, lb = cut.old_line + cut.old_count, cut.new_line + cut.new_count
         if a.total > la:
