@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from llm_operator.core.plan import preview as preview_module
 from llm_operator.core.plan.preview import (
+    ChangePreview,
     DiffLine,
     diff_rows,
     side_by_side,
@@ -200,3 +201,21 @@ def test_odd_characters_inside_a_line_do_not_split_it() -> None:
         ("context", 2, 2),
     ]
     assert rows[1].text == "a\rb\x0cc\u2028d"
+
+
+def test_the_previews_of_one_run_share_one_budget_for_their_words() -> None:
+    # Three writes of 1,000 changed lines each: a reply of many writes gets the marks of
+    # MAX_SPAN_PAIRS pairs in all, not of that many per write.
+    count = 1000
+    diff = f"@@ -1,{count} +1,{count} @@\n"
+    diff += "".join(f"-total = price * {n}\n" for n in range(count))
+    diff += "".join(f"+total = price * {n}x\n" for n in range(count))
+    previews = [
+        ChangePreview(f"f{k}.py", "edited", diff, count, count, preview_module._rows(diff))
+        for k in range(3)
+    ]
+    preview_module.mark_words(previews)
+    marked = [sum(1 for row in p.lines if row.kind == "added" and row.spans) for p in previews]
+    assert marked == [count, preview_module.MAX_SPAN_PAIRS - count, 0]
+    alone = ChangePreview("g.py", "edited", diff, count, count, preview_module._rows(diff))
+    assert sum(1 for row in alone.lines if row.kind == "added" and row.spans) == count

@@ -21,7 +21,7 @@ from ..visible import hidden_note, shown, shown_lines
 from ..wording import counted
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from ..actions.base import Plan, Reveal
     from ..engines.diffing import LineDiff
@@ -37,14 +37,14 @@ _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 MAX_SPAN_LINE = 1000
 # difflib's matching of two lines' words costs up to the cube of their word count where
 # words repeat ("a a a ...": 400 words took 3.5 s, and a file holds thousands of lines).
-# So difflib pairs the words of lines of at most MAX_SPAN_WORDS words a side, and in one
-# preview only while the sum of the pairs' word-count products stays under SPAN_WORK;
-# other lines get one span a side, between the words they start and end with in common,
-# found in linear time.
+# So difflib pairs the words of lines of at most MAX_SPAN_WORDS words a side, and in the
+# previews of one run only while the sum of the pairs' word-count products stays under
+# SPAN_WORK; other lines get one span a side, between the words they start and end with
+# in common, found in linear time.
 MAX_SPAN_WORDS = 96
 SPAN_WORK = 400_000
-# Past this many changed lines a preview marks no more words: nobody reads that many, and
-# even splitting them into words would cost seconds in a file of 10 MB.
+# Past this many changed lines the previews of one run mark no more words: nobody reads
+# that many, and even splitting them into words would cost seconds in a file of 10 MB.
 MAX_SPAN_PAIRS = 2_000
 # Paired lines sharing less than this fraction of tokens are shown as wholly changed.
 MIN_SIMILARITY = 0.3
@@ -85,7 +85,7 @@ class ChangePreview:
     def lines(self) -> tuple[DiffLine, ...]:
         """The diff's rows, each changed line paired with its counterpart marked with the
         words that differ (what the window paints)."""
-        return _with_word_spans(list(self.rows))
+        return _with_word_spans(list(self.rows), [SPAN_WORK, MAX_SPAN_PAIRS])
 
     @property
     def verb(self) -> str:
@@ -435,7 +435,7 @@ def _pairs(rows: tuple[DiffLine, ...] | list[DiffLine]) -> list[tuple[DiffLine, 
 
 def diff_rows(diff: str) -> tuple[DiffLine, ...]:
     """The lines of a unified diff with their numbers and word-level spans."""
-    return _with_word_spans(list(_rows(diff)))
+    return _with_word_spans(list(_rows(diff)), [SPAN_WORK, MAX_SPAN_PAIRS])
 
 
 def _rows(diff: str) -> tuple[DiffLine, ...]:
@@ -469,13 +469,24 @@ def _rows(diff: str) -> tuple[DiffLine, ...]:
     return tuple(rows)
 
 
-def _with_word_spans(rows: list[DiffLine]) -> tuple[DiffLine, ...]:
-    """Pair each run of removed lines with the added run after it, line by line."""
+def mark_words(previews: Iterable[ChangePreview]) -> None:
+    """Work out the ``lines`` of every preview now, with one SPAN_WORK and one
+    MAX_SPAN_PAIRS for them all: a reply of many small writes gets no more than one."""
+    budget = [SPAN_WORK, MAX_SPAN_PAIRS]
+    for preview in previews:
+        if "lines" not in preview.__dict__:
+            preview.__dict__["lines"] = _with_word_spans(list(preview.rows), budget)
+
+
+def _with_word_spans(rows: list[DiffLine], budget: list[int]) -> tuple[DiffLine, ...]:
+    """Pair each run of removed lines with the added run after it, line by line; mark
+    their changed words while ``budget`` (work left, pairs left: spent here) lasts."""
     out = list(rows)
     where = {id(row): index for index, row in enumerate(out)}
-    work = [SPAN_WORK]
-    for old, new in _pairs(rows)[:MAX_SPAN_PAIRS]:
-        spans = word_spans(old.text, new.text, work)
+    pairs = _pairs(rows)[: max(budget[1], 0)]
+    budget[1] -= len(pairs)
+    for old, new in pairs:
+        spans = word_spans(old.text, new.text, budget)
         if spans is not None:
             out[where[id(old)]] = _replace_spans(old, spans[0])
             out[where[id(new)]] = _replace_spans(new, spans[1])
@@ -509,9 +520,9 @@ def word_spans(
     """Character spans that differ between two versions of a line, word by word.
 
     None when the lines are too long to be worth it or too different to pair: then the
-    whole line is the change. ``work``: what is left of a preview's ``SPAN_WORK`` (spent
-    here); lines past it, or of more than ``MAX_SPAN_WORDS`` words, are matched only at
-    their ends.
+    whole line is the change. ``work``: its first item is what is left of the previews'
+    ``SPAN_WORK`` (spent here); lines past it, or of more than ``MAX_SPAN_WORDS`` words,
+    are matched only at their ends.
     """
     if len(old) > MAX_SPAN_LINE or len(new) > MAX_SPAN_LINE:
         return None

@@ -145,11 +145,12 @@ class Run:
         return [item.result for item in self.items if item.result is not None]
 
     def mark_words(self) -> Run:
-        """Work out the changed words of every preview (``ChangePreview.lines``) now: the
-        window calls this in its worker, so that painting a review never diffs."""
-        for pending in self.pending:
-            for preview in pending.previews:
-                _ = preview.lines
+        """Work out the changed words of every preview (``ChangePreview.lines``) now, all
+        within one budget: the window calls this in its worker, so that painting a review
+        never diffs."""
+        from .preview import mark_words
+
+        mark_words(preview for pending in self.pending for preview in pending.previews)
         return self
 
 
