@@ -84,3 +84,29 @@ def test_the_note_has_a_bounded_size_and_names_every_file_before_any_diff(
         if count == 1200:
             assert note.split("\n")[-1].startswith("... and ")
             assert note.split("\n")[-1].endswith("more files, not listed: the note is full")
+
+
+def test_a_file_of_repeated_lines_changed_outside_gets_its_note(tmp_path: Path) -> None:
+    # 60,000 lines cycling through 100 values, then reordered: difflib's matching of such
+    # lines took minutes. The note uses the review's bounded diff: it comes at once, and
+    # a line added among them shows as that line.
+    root = tmp_path / "ws"
+    root.mkdir()
+    lines = [f"L{n % 100:02d}\n" for n in range(60_000)]
+    (root / "data.txt").write_text("".join(lines))
+    (root / "log.txt").write_text("".join(lines))
+    copies = SeenCopies(Workspace(root))
+    copies.remember(["data.txt", "log.txt"])
+    (root / "data.txt").write_text("".join(f"L{n * 7 % 100:02d}\n" for n in range(60_000)))
+    (root / "log.txt").write_text("".join(lines[:30_000]) + "added\n" + "".join(lines[30_000:]))
+    note = changed_note(copies, ["data.txt", "log.txt"])
+    assert "- data.txt: changed; what changed since you saw it:" in note
+    assert note.endswith(
+        "- log.txt: changed; what changed since you saw it:\n"
+        "    --- log.txt (as you last saw it)\n"
+        "    +++ log.txt (now)\n"
+        "    @@ -30000,2 +30000,3 @@\n"
+        "     L99\n"
+        "    +added\n"
+        "     L00"
+    )

@@ -15,7 +15,6 @@ renderer (invisible characters as markers), and the note stops at ``MAX_NOTE_CHA
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from ..errors import OperatorError
@@ -74,19 +73,16 @@ class SeenCopies:
 
 
 def _diff(rel: str, before: bytes, after: bytes) -> list[str]:
-    old = before.decode("utf-8").split("\n")
-    new = after.decode("utf-8").split("\n")
+    # The review's own diff: its work is bounded whatever the lines (difflib's matching is
+    # cubic in lines that repeat: two 240 KB files of reordered lines took minutes).
+    from ..engines.diffing import LineDiff
+
     name = shown(rel)
-    lines = list(
-        difflib.unified_diff(
-            old,
-            new,
-            f"{name} (as you last saw it)",
-            f"{name} (now)",
-            n=CONTEXT_LINES,
-            lineterm="",
-        )
+    diff = LineDiff(before.decode("utf-8"), after.decode("utf-8")).unified(
+        rel, context=CONTEXT_LINES
     )
+    lines = diff.split("\n")[:-1]  # every line of a diff ends in a line break
+    lines[:2] = [f"--- {name} (as you last saw it)", f"+++ {name} (now)"]
     if len(lines) > MAX_DIFF_LINES:
         rest = len(lines) - MAX_DIFF_LINES
         lines = [*lines[:MAX_DIFF_LINES], f"... ({counted(rest, 'more diff line')} not shown)"]
