@@ -14,6 +14,11 @@ Invariants:
   that occurs exactly once on each side (a patience-style anchor), found with
   ``str.find``; only small remainders are split into lines and given to difflib. Any
   matched pair of lines gives a valid diff; anchors only decide how small it is.
+- The work is bounded whatever the lines: difflib's matching is cubic in lines that
+  repeat, so an item whose bound (pairs of equal lines times the blocks it can find)
+  passes ITEM_WORK, or what is left of the diff's DIFF_WORK, goes to Myers' diff within
+  MYERS_WORK steps (a few changes among many equal lines), and failing that to the lines
+  each side holds once (patience diff), in linear time.
 - Every item boundary is remembered as a (line, character) point, so the few lines a
   hunk prints are found by walking at most a few lines from a known point.
 - A change that is known to replace some ranges and copy the rest (a patch's hunks as
