@@ -458,3 +458,26 @@ def test_a_review_diff_of_repeated_lines_ends(ws: Path, state: Path) -> None:
     results = run_limited(ws, state, reply(first, second), "--yes")
     assert [result.ok for result in results] == [True, True], results
     assert (ws / "a.txt").read_text() == "x\ny\n" * 1024
+
+
+def test_a_review_of_many_hunks_in_a_big_item_ends(ws: Path, state: Path) -> None:
+    """An edit list doubles one line 16 times (65,536 lines, no line twice), the next
+    edit changes one line in eight and the middle 41: one diff item with 8,000 hunks. Each
+    hunk's first line was found by walking from the item's ends (quadratic: minutes); the
+    walk now goes on from the last hunk."""
+    double = {"op": "replaceAll", "find": "^(.+)$", "regex": True, "text": "\\1a\n\\1b"}
+    mid = 2**15 + 1
+    change = [
+        {"op": "replaceAll", "find": "^(.*bbb)$", "regex": True, "text": "\\1X"},
+        {"op": "replaceRange", "startLine": mid - 20, "endLine": mid + 20, "text": "c\n" * 41},
+    ]
+    text = reply(
+        cmd("w1", "fs.write", path="a.txt", content="x"),
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*[double] * 16)),
+        cmd("e2", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*change)),
+    )
+    results = run_limited(ws, state, text, "--yes")
+    assert [result.ok for result in results] == [True, True, True], results
+    lines = (ws / "a.txt").read_text().splitlines()
+    assert len(lines) == 2**16
+    assert sum(line.endswith("bbbX") for line in lines) > 7000

@@ -31,7 +31,7 @@ Invariants:
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Protocol
@@ -126,11 +126,16 @@ class _Text:
             char = self._points[above]
             for _ in range(above - line):
                 char = text.rfind("\n", 0, char - 1) + 1
-            return char
-        assert below is not None  # line 0 is always a point
-        char = self._points[below]
-        for _ in range(line - below):
-            char = text.find("\n", char) + 1
+        else:
+            assert below is not None  # line 0 is always a point
+            char = self._points[below]
+            for _ in range(line - below):
+                char = text.find("\n", char) + 1
+        # Remembered: the hunks of a diff are asked for in order, each walking on from the
+        # last one, not from the item boundary before them all (quadratic in the hunks).
+        if line not in self._points:
+            self._points[line] = char
+            insort(self._sorted, line)
         return char
 
     def lines(self, start: int, stop: int) -> list[str]:
