@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.engines import diffing
-from llm_operator.core.engines.diffing import diff_stats, unified_diff
+from llm_operator.core.engines.diffing import LineDiff, diff_stats, unified_diff
 from llm_operator.core.engines.patching import apply_unified_diff
 from llm_operator.core.errors import OperatorError
 
@@ -403,3 +403,46 @@ def test_two_lines_put_into_many_repeated_ones_show_as_two_lines() -> None:
     diff = unified_diff(old, new, "f.txt", context=0)
     assert diff_stats(diff) == (2, 0)
     assert apply_unified_diff(old, diff, "f.txt").text == new
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["a", "b", "c", "", "u1"]), max_size=40),
+    after=st.lists(st.sampled_from(["a", "b", "c", "", "u2"]), max_size=40),
+    after_eol=st.booleans(),
+    limit=st.integers(min_value=1, max_value=30),
+)
+def test_counts_and_a_cut_diff_agree_with_the_whole_one(
+    before: list[str], after: list[str], after_eol: bool, limit: int
+) -> None:
+    old, new = text_of(before), text_of(after, after_eol)
+    whole = LineDiff(old, new).unified("f.txt")
+    assert LineDiff(old, new).counts() == diff_stats(whole)
+    cut = LineDiff(old, new).unified("f.txt", limit=limit)
+    if cut == whole:
+        return
+    lines = cut.split("\n")[:-1]
+    assert lines[-1] == f"\\ The diff is cut here: it goes on past {limit:,} lines"
+    body = [line for line in lines[2:-1] if line[:1] in (" ", "-", "+")]
+    assert len(body) == limit
+    assert whole.startswith("\n".join(lines[:-1]))  # the same lines, up to the cut
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(["a", "b", "", "u1"]), max_size=30),
+    after=st.lists(st.sampled_from(["a", "b", "", "u2"]), max_size=30),
+    after_eol=st.booleans(),
+)
+def test_an_item_past_the_line_cap_is_shown_whole_and_still_applies(
+    before: list[str], after: list[str], after_eol: bool
+) -> None:
+    old, new = text_of(before), text_of(after, after_eol)
+    with mock.patch.object(diffing, "MAX_MATCH_LINES", 0):
+        diff = unified_diff(old, new, "f.txt", context=1)
+        added, removed = LineDiff(old, new).counts()
+    if old == new:
+        assert diff == ""
+        return
+    assert apply_unified_diff(old, diff, "f.txt").text == new
+    assert (added, removed) == diff_stats(diff)

@@ -18,7 +18,8 @@ Invariants:
   repeat, so an item whose bound (pairs of equal lines times the blocks it can find)
   passes ITEM_WORK, or what is left of the diff's DIFF_WORK, goes to Myers' diff within
   MYERS_WORK steps (a few changes among many equal lines), and failing that to the lines
-  each side holds once (patience diff), in linear time.
+  each side holds once (patience diff), in linear time. An item of more than
+  MAX_MATCH_LINES lines is not matched at all.
 - Every item boundary is remembered as a (line, character) point, so the few lines a
   hunk prints are found by walking at most a few lines from a known point.
 - A change that is known to replace some ranges and copy the rest (a patch's hunks as
@@ -78,6 +79,10 @@ DIFF_WORK = 20_000_000
 # many equal lines take few.
 MYERS_WORK = 300_000
 MYERS_DIFF_WORK = 1_500_000
+# An item of more lines than this (both sides, with no anchor) is not matched at all: an
+# edit list of 200 characters can make a file of 40 million lines, and even splitting
+# them costs seconds and gigabytes. Its lines show as removed and added.
+MAX_MATCH_LINES = 1_000_000
 # How many lines around the middle of an item are tried as anchors before giving up.
 _ANCHOR_TRIES = 24
 # A candidate anchor found more often than this (as a substring) is not worth counting.
@@ -298,6 +303,8 @@ def _matching_blocks(a: _Text, b: _Text, work: list[int] | None = None) -> list[
             pending.append((a0, i, b0, j, la, li, lb, lj))
             pending.append((end, a1, j + (end - i), b1, li + 1, la_end, lj + 1, lb_end))
             continue
+        if (la_end - la) + (lb_end - lb) > MAX_MATCH_LINES:
+            continue  # shown as removed and added whole: no line of it is split or matched
         a_lines, b_lines = _split(at[a0:a1]), _split(bt[b0:b1])
         found = _line_blocks(a_lines, b_lines, big, work)
         blocks.extend((la + i, lb + j, n) for i, j, n in found)
@@ -326,6 +333,8 @@ def _line_blocks(
         return [(0, at, 1)] if len(a) == 1 else [(at, 0, 1)]
     work = [DIFF_WORK, MYERS_DIFF_WORK] if work is None else work
     bound = _difflib_bound(a, b, big)
+    if bound < 0:
+        return []  # no line of ``a`` is in ``b``
     if bound > ITEM_WORK or bound > work[0]:
         allowed = min(MYERS_WORK, work[1])
         steps = [allowed]
@@ -340,15 +349,18 @@ def _line_blocks(
 
 
 def _difflib_bound(a: list[str], b: list[str], autojunk: bool) -> int:
-    """At most how many steps difflib's matching of ``a`` and ``b`` takes: each search
-    for the longest match visits every pair of equal lines (the lines autojunk drops
-    aside), and it searches once per block it finds, and once more."""
+    """At most how many steps difflib's matching of ``a`` and ``b`` takes, or -1 when
+    they have no line in common: it indexes ``b``, then each search for the longest match
+    visits every pair of equal lines (the lines autojunk drops aside), and it searches
+    once per block it finds, and once more."""
     counts = Counter(b)
+    if not any(line in counts for line in a):
+        return -1
     if autojunk and len(b) >= 200:
         popular = len(b) // 100 + 1  # difflib's own rule
         counts = Counter({line: n for line, n in counts.items() if n <= popular})
     pairs = sum(counts[line] for line in a if line in counts)
-    return pairs * (min(len(a), len(b)) + 1)
+    return len(b) + pairs * (min(len(a), len(b)) + 1)
 
 
 def _myers_blocks(a: list[str], b: list[str], steps: list[int]) -> list[_Block] | None:
@@ -586,8 +598,12 @@ class LineDiff:
         """Lines ``start``..``stop`` (from 0) of the new text, without their line breaks."""
         return [line.removesuffix("\n") for line in self.after.lines(start, stop)]
 
-    def unified(self, path: str, *, context: int = 3) -> str:
-        """The change as a unified diff of ``path``; "" if none."""
+    def unified(self, path: str, *, context: int = 3, limit: int | None = None) -> str:
+        """The change as a unified diff of ``path``; "" if none.
+
+        ``limit``: at most this many lines of hunks (headers aside); a diff cut there ends
+        with a line that starts with a backslash and says so (for a person to read: the
+        cut hunk's counts are the whole hunk's)."""
         a, b = self.before, self.after
         if a.text == b.text:
             return ""
@@ -595,18 +611,32 @@ class LineDiff:
             "--- /dev/null" if not a.text else f"--- a/{path}",
             "+++ /dev/null" if not b.text else f"+++ b/{path}",
         ]
+        left = limit
         for group in _grouped(self.opcodes, context):
             first, last = group[0], group[-1]
             out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@")
-            a_lines, a_base = a.lines(first[1], last[2]), first[1]
-            b_lines, b_base = b.lines(first[3], last[4]), first[3]
             for tag, i1, i2, j1, j2 in group:
-                if tag == "equal":
-                    _emit(out, " ", a_lines[i1 - a_base : i2 - a_base])
-                    continue
-                _emit(out, "-", a_lines[i1 - a_base : i2 - a_base])
-                _emit(out, "+", b_lines[j1 - b_base : j2 - b_base])
+                runs = (
+                    [(" ", a, i1, i2)] if tag == "equal" else [("-", a, i1, i2), ("+", b, j1, j2)]
+                )
+                for prefix, text, start, stop in runs:
+                    if left is not None:
+                        stop = min(stop, start + left)
+                        left -= stop - start
+                    _emit(out, prefix, text.lines(start, stop))
+                    if left == 0:
+                        out.append(f"\\ The diff is cut here: it goes on past {limit:,} lines")
+                        return "\n".join(out) + "\n"
         return "\n".join(out) + "\n"
+
+    def counts(self) -> tuple[int, int]:
+        """Lines added and removed, as ``diff_stats`` of the whole unified diff says."""
+        added = removed = 0
+        for tag, i1, i2, j1, j2 in self.opcodes:
+            if tag != "equal":
+                added += j2 - j1
+                removed += i2 - i1
+        return added, removed
 
 
 def unified_diff(before: str, after: str, path: str, *, context: int = 3) -> str:
