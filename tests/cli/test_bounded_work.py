@@ -481,3 +481,28 @@ def test_a_review_of_many_hunks_in_a_big_item_ends(ws: Path, state: Path) -> Non
     lines = (ws / "a.txt").read_text().splitlines()
     assert len(lines) == 2**16
     assert sum(line.endswith("bbbX") for line in lines) > 7000
+
+
+def test_a_review_of_forty_million_new_lines_ends_in_little_memory(ws: Path, state: Path) -> None:
+    """Edit lists of 200 characters grow ten characters to one line of 9,990,000 and then
+    to 39,960,000 line breaks: the review split them all into lines and rows (minutes and
+    gigabytes, past the memory limit here). Such an item is not matched line by line, the
+    review shows its first lines and says so, and the counts stay exact."""
+    grow = [
+        {"op": "replaceAll", "find": "x", "text": "x" * 1000},
+        {"op": "replaceAll", "find": "x", "text": "x" * 999},
+    ]
+    text = reply(
+        cmd("w1", "fs.write", path="a.txt", content="x" * 10),
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_b64=edits_b64(*grow)),
+        cmd(
+            "e2",
+            "fs.applyEdits",
+            path="a.txt",
+            edits_b64=edits_b64({"op": "replaceAll", "find": "x", "text": "\n" * 4}),
+        ),
+    )
+    results = run_limited(ws, state, text, "--no")
+    assert [result.ok for result in results] == [False] * 3
+    assert all("rejected" in result.summary.lower() for result in results), results
+    assert not (ws / "a.txt").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from llm_operator.core.plan.preview import (
     side_by_side,
     word_spans,
 )
+from support.actions import b64
 
 DIFF = """--- a/app.py
 +++ b/app.py
@@ -219,3 +221,36 @@ def test_the_previews_of_one_run_share_one_budget_for_their_words() -> None:
     assert marked == [count, preview_module.MAX_SPAN_PAIRS - count, 0]
     alone = ChangePreview("g.py", "edited", diff, count, count, preview_module._rows(diff))
     assert sum(1 for row in alone.lines if row.kind == "added" and row.spans) == count
+
+
+def test_a_diff_too_long_to_show_whole_is_cut_and_says_so(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    # 150,000 "x" become 150,000 lines: the review shows the first MAX_REVIEW_LINES lines
+    # of the diff, says it is cut, and counts every line.
+    (workspace / "big.txt").write_text("x" * 150_000, encoding="utf-8")
+    edits = json.dumps({"version": 1, "edits": [{"op": "replaceAll", "find": "x", "text": "x\n"}]})
+    run = make_session().prepare(cmd("e1", "fs.applyEdits", path="big.txt", edits_b64=b64(edits)))
+    (preview,) = run.pending[0].previews
+    assert (preview.added, preview.removed) == (150_000, 1)
+    assert preview.verb == "Will write big.txt (+150000 -1)"
+    assert preview.review[-1] == (
+        "Look closely: the diff is too long to show whole: its first 100,000 lines are "
+        "shown, of 150,001 lines added and removed"
+    )
+    assert preview.rows[-1] == DiffLine(
+        "note", "\\ The diff is cut here: it goes on past 100,000 lines"
+    )
+    assert sum(row.kind in ("added", "removed") for row in preview.rows) == 100_000
+
+
+def test_a_diff_of_any_length_up_to_the_cut_is_shown_whole(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "big.txt").write_text("x" * 1000, encoding="utf-8")
+    edits = json.dumps({"version": 1, "edits": [{"op": "replaceAll", "find": "x", "text": "x\n"}]})
+    run = make_session().prepare(cmd("e1", "fs.applyEdits", path="big.txt", edits_b64=b64(edits)))
+    (preview,) = run.pending[0].previews
+    assert preview.cut is None
+    assert preview.review == ("Will write big.txt (+1000 -1)",)
+    assert not any(row.text.startswith("\\ The diff is cut") for row in preview.rows)

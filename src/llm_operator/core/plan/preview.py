@@ -35,6 +35,9 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 # Word spans are only worth computing for lines a person reads; past this they cost time.
 MAX_SPAN_LINE = 1000
+# The most lines of a diff a review shows: an edit list of 200 characters can make a file
+# of millions of lines, and a row costs microseconds and memory. The counts stay exact.
+MAX_REVIEW_LINES = 100_000
 # difflib's matching of two lines' words costs up to the cube of their word count where
 # words repeat ("a a a ...": 400 words took 3.5 s, and a file holds thousands of lines).
 # So difflib pairs the words of lines of at most MAX_SPAN_WORDS words a side, and in the
@@ -80,6 +83,7 @@ class ChangePreview:
     endings: str | None = None  # lines whose break (CRLF, LF or CR) the diff does not show
     scripts: str | None = None  # new lines with a letter that passes for another
     replaces: str | None = None  # the old content, when it cannot be shown as text
+    cut: str | None = None  # a diff too long to show whole: where it is cut
 
     @cached_property
     def lines(self) -> tuple[DiffLine, ...]:
@@ -122,6 +126,8 @@ class ChangePreview:
             lines.append(self.scripts)
         if self.alike is not None:
             lines.append(self.alike)
+        if self.cut is not None:
+            lines.append(self.cut)
         return tuple(lines)
 
 
@@ -165,8 +171,6 @@ def _note(change: FileChange, badge: Badge, text: str) -> ChangePreview:
 
 
 def preview_change(change: FileChange) -> ChangePreview:
-    from ..engines.diffing import diff_stats
-
     badge: Badge = "deleted" if change.is_delete else ("new" if change.is_new else "edited")
     if change.before_is_dir:
         inside = change.inside
@@ -190,12 +194,19 @@ def preview_change(change: FileChange) -> ChangePreview:
     if lines is None:
         size = len(change.before or b"")
         return _note(change, badge, f"binary or non-UTF-8 file ({counted(size, 'byte')})")
-    diff = lines.unified(change.path)
+    diff = lines.unified(change.path, limit=MAX_REVIEW_LINES)
     hidden, breaks = _hidden(change.before, change.after, lines.after.text)
     if change.is_new and not diff:
         return _note(change, badge, f"new empty file {change.path}")
-    added, removed = diff_stats(diff)
+    added, removed = lines.counts()
     rows = _rows(diff)
+    cut = None
+    if rows and rows[-1].kind == "note" and rows[-1].text.startswith("\\ The diff is cut"):
+        cut = (
+            f"Look closely: the diff is too long to show whole: its first "
+            f"{MAX_REVIEW_LINES:,} lines are shown, of {added + removed:,} lines added and "
+            "removed"
+        )
     return ChangePreview(
         change.path,
         badge,
@@ -210,6 +221,7 @@ def preview_change(change: FileChange) -> ChangePreview:
         endings=_ending_changes(change.before if replaces is None else None, change.after, lines),
         scripts=_mixed_scripts(rows),
         replaces=replaces,
+        cut=cut,
     )
 
 
