@@ -66,7 +66,35 @@ def test_diff_lines_and_code_are_coloured(qtbot: QtBot) -> None:
 
 def test_a_comment_marker_inside_a_string_is_not_a_comment(qtbot: QtBot) -> None:
     document = QTextDocument()
-    DiffHighlighter(document, "x.js")
+    highlighter = DiffHighlighter(document, "x.js")
     document.setPlainText('+let url = "http://example.com";\n')
+    highlighter.rehighlight()
     formats = colours(document)['+let url = "http://example.com";']
+    assert any(foreground == STRING_FG for _, foreground, _ in formats)  # it is painted
     assert not any(foreground == COMMENT_FG for _, foreground, _ in formats)
+
+
+def test_an_unclosed_string_runs_to_the_end_of_its_line(qtbot: QtBot) -> None:
+    document = QTextDocument()
+    highlighter = DiffHighlighter(document, "x.py")
+    document.setPlainText('+say("unclosed # not a comment\n+x = 1  # a comment\n')
+    highlighter.rehighlight()
+    found = colours(document)
+    first = found['+say("unclosed # not a comment']
+    assert (5, STRING_FG, ADDED_BG) in first
+    assert not any(foreground == COMMENT_FG for _, foreground, _ in first)
+    assert any(foreground == COMMENT_FG for _, foreground, _ in found["+x = 1  # a comment"])
+
+
+def test_a_line_of_escaped_quotes_is_one_string_found_in_one_scan(qtbot: QtBot) -> None:
+    # '\"' 32,000 times: a string pattern that needed its closing quote failed at each
+    # quote after scanning the rest of the line (quadratic: 64,000 characters took 23 s
+    # on the window's thread). Every quote now starts a string that runs to the end.
+    line = '+x = \\"' + '\\"' * 32_000
+    document = QTextDocument()
+    highlighter = DiffHighlighter(document, "x.py")
+    document.setPlainText(line + "\n")
+    highlighter.rehighlight()
+    formats = colours(document)[line]
+    strings = [start for start, foreground, _ in formats if foreground == STRING_FG]
+    assert strings == [line.index('"')]
