@@ -160,9 +160,11 @@ def test_the_dialog_only_renders_previews_made_in_the_worker(
     diffed_on: list[bool] = []
     original = diffing.LineDiff.unified
 
-    def recording(self: diffing.LineDiff, path: str, *, context: int = 3) -> str:
+    def recording(
+        self: diffing.LineDiff, path: str, *, context: int = 3, limit: int | None = None
+    ) -> str:
         diffed_on.append(threading.get_ident() == main)
-        return original(self, path, context=context)
+        return original(self, path, context=context, limit=limit)
 
     monkeypatch.setattr(diffing.LineDiff, "unified", recording)
     window = make_window(workspace)

@@ -6,9 +6,11 @@ from llm_operator.core.actions.base import Outcome
 from llm_operator.core.plan.preview import ChangePreview, diff_rows
 from llm_operator.core.protocol.encoder import Result
 from llm_operator.gui.pages import (
+    MAX_SHOWN_CHARS,
     ResultSource,
     readable_details,
     result_page,
+    shown_diff_line,
     side_by_side_pages,
     unified_page,
 )
@@ -59,3 +61,24 @@ def test_a_rejected_result_is_titled_as_rejected() -> None:
     at = page.lines.index("    x = 1")
     assert page.rows[at].kind == "code"
     assert page.rows[at].language == "a.py"
+
+
+def test_a_very_long_diff_line_is_laid_out_up_to_the_cap_and_says_how_much_more() -> None:
+    # A line of millions of characters took the window minutes and gigabytes to lay out.
+    old = "x = 1"
+    new = "x = " + "a" * 9_000 + "\u200b" + "b" * 2_000
+    diff = f"--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-{old}\n+{new}\n"
+    rows = diff_rows(diff)
+    shown, spans = shown_diff_line(rows[-1])
+    more = len(new) - MAX_SHOWN_CHARS
+    assert (
+        shown == new[:MAX_SHOWN_CHARS] + f" ... [{more:,} more characters of this line not shown]"
+    )
+    assert all(end <= MAX_SHOWN_CHARS for _, end in spans)
+    page = unified_page(ChangePreview("x.py", "edited", diff, 1, 1, rows))
+    assert page.lines[-1].endswith(f"[{more:,} more characters of this line not shown]")
+
+
+def test_a_short_line_is_laid_out_whole() -> None:
+    line = diff_rows("@@ -1 +1 @@\n-a\n+b\u200bc\n")[-1]
+    assert shown_diff_line(line) == ("b<U+200B>c", ())

@@ -57,13 +57,26 @@ def _number(value: int | None) -> str:
     return f"{value:>5}" if value is not None else "     "
 
 
+# The most characters of one diff line the window lays out: a line of millions took it
+# minutes and gigabytes. The rest of such a line is named, not shown; the review's notes
+# (invisible characters, look-alike letters) are worked out from the whole line.
+MAX_SHOWN_CHARS = 5_000
+
+
 def shown_diff_line(line: DiffLine) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A diff line's text as shown (tabs kept, everything invisible marked) and its
-    changed-word spans moved along with the markers."""
-    if is_plain(line.text, one_line=False):
-        return line.text, line.spans
-    text, where = shown_offsets(line.text, one_line=False)
-    return text, tuple((where[start], where[end]) for start, end in line.spans)
+    changed-word spans moved along with the markers; past MAX_SHOWN_CHARS characters the
+    line ends with a note of how many more it has."""
+    raw, spans, rest = line.text, line.spans, ""
+    if len(raw) > MAX_SHOWN_CHARS:
+        more = len(raw) - MAX_SHOWN_CHARS
+        raw = raw[:MAX_SHOWN_CHARS]
+        spans = tuple((a, min(b, MAX_SHOWN_CHARS)) for a, b in spans if a < MAX_SHOWN_CHARS)
+        rest = f" ... [{more:,} more characters of this line not shown]"
+    if is_plain(raw, one_line=False):
+        return raw + rest, spans
+    text, where = shown_offsets(raw, one_line=False)
+    return text + rest, tuple((where[start], where[end]) for start, end in spans)
 
 
 def unified_page(preview: ChangePreview) -> Page:

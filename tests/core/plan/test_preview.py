@@ -235,13 +235,13 @@ def test_a_diff_too_long_to_show_whole_is_cut_and_says_so(
     assert (preview.added, preview.removed) == (150_000, 1)
     assert preview.verb == "Will write big.txt (+150000 -1)"
     assert preview.review[-1] == (
-        "Look closely: the diff is too long to show whole: its first 100,000 lines are "
+        "Look closely: the diff is too long to show whole: its first 20,000 lines are "
         "shown, of 150,001 lines added and removed"
     )
     assert preview.rows[-1] == DiffLine(
-        "note", "\\ The diff is cut here: it goes on past 100,000 lines"
+        "note", "\\ The diff is cut here: it goes on past 20,000 lines"
     )
-    assert sum(row.kind in ("added", "removed") for row in preview.rows) == 100_000
+    assert sum(row.kind in ("added", "removed") for row in preview.rows) == 20_000
 
 
 def test_a_diff_of_any_length_up_to_the_cut_is_shown_whole(

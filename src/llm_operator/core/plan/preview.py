@@ -36,8 +36,9 @@ _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 # Word spans are only worth computing for lines a person reads; past this they cost time.
 MAX_SPAN_LINE = 1000
 # The most lines of a diff a review shows: an edit list of 200 characters can make a file
-# of millions of lines, and a row costs microseconds and memory. The counts stay exact.
-MAX_REVIEW_LINES = 100_000
+# of millions of lines, and a row costs microseconds and memory here and more to lay out
+# in the window (100,000 rows took 11 s to open). The counts stay exact.
+MAX_REVIEW_LINES = 20_000
 # difflib's matching of two lines' words costs up to the cube of their word count where
 # words repeat ("a a a ...": 400 words took 3.5 s, and a file holds thousands of lines).
 # So difflib pairs the words of lines of at most MAX_SPAN_WORDS words a side, and in the
