@@ -116,3 +116,8 @@ def test_hidden_characters_are_counted_for_the_review() -> None:
     assert hidden_note("x\x1b[2K") == (
         "the new content holds 1 invisible or control character (U+001B)"
     )
+
+
+def test_a_line_of_millions_of_one_invisible_character_names_it_once() -> None:
+    text = "x = 1\n" + "\u200b" * 2_000_000 + "\u202e" + "\u200b"
+    assert hidden_characters(text) == (2_000_002, ("U+200B", "U+202E"))

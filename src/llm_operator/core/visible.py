@@ -132,7 +132,9 @@ def hidden_characters(text: str, data: bytes | None = None) -> tuple[int, tuple[
         found = list(raw.translate(None, _ASCII_SHOWN).decode("ascii"))
     else:
         found = _rule("hidden").findall(text)
-    names = tuple(dict.fromkeys(marker(char)[1:-1] for char in found))
+    # Each distinct character named once (a line of millions of one marker named it
+    # millions of times), in order of first appearance.
+    names = tuple(marker(char)[1:-1] for char in dict.fromkeys(found))
     return len(found), names
 
 

@@ -254,3 +254,13 @@ def test_a_diff_of_any_length_up_to_the_cut_is_shown_whole(
     assert preview.cut is None
     assert preview.review == ("Will write big.txt (+1000 -1)",)
     assert not any(row.text.startswith("\\ The diff is cut") for row in preview.rows)
+
+
+def test_a_look_alike_letter_after_a_million_invisible_characters_is_named() -> None:
+    line = "\u200b" * 1_000_000 + "p\uff41y"  # a fullwidth a, far along one line
+    assert preview_module._odd_letter(line) == (
+        "a letter in a form that passes for another",
+        "\uff41",
+        "read as a",
+    )
+    assert preview_module._odd_letter("\u200b" * 1_000_000 + "pay \u00e9t\u00e9") is None

@@ -255,6 +255,10 @@ def _mixed_word(line: str) -> tuple[str, str, str] | None:
     return None
 
 
+# A letter outside ASCII (a word character that is no digit, no underscore, no a-z/A-Z).
+_NON_ASCII_LETTER = re.compile(r"[^\W\d_a-zA-Z]")
+
+
 def _odd_letter(line: str) -> tuple[str, str, str] | None:
     """The first letter of ``line`` that passes for another: one in a word of another
     script (what the line says of it, the letter, and how it passes), or a compatibility
@@ -265,8 +269,9 @@ def _odd_letter(line: str) -> tuple[str, str, str] | None:
     if mixed is not None:
         char, _, main = mixed
         return "a word mixing letters of two scripts", char, f"among {main.title()} letters"
-    for char in line:
-        if ord(char) > 127 and char.isalpha():
+    for found in _NON_ASCII_LETTER.finditer(line):  # found in C: a line may be megabytes
+        char = found.group()
+        if char.isalpha():
             folded = unicodedata.normalize("NFKC", char)
             if folded != char and folded.isascii() and folded.isalpha():
                 return "a letter in a form that passes for another", char, f"read as {folded}"
