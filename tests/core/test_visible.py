@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from llm_operator.core.visible import (
+    MAX_NAMED,
     hidden_characters,
     hidden_note,
     is_plain,
@@ -121,3 +122,18 @@ def test_hidden_characters_are_counted_for_the_review() -> None:
 def test_a_line_of_millions_of_one_invisible_character_names_it_once() -> None:
     text = "x = 1\n" + "\u200b" * 2_000_000 + "\u202e" + "\u200b"
     assert hidden_characters(text) == (2_000_002, ("U+200B", "U+202E"))
+
+
+@given(st.lists(st.sampled_from(["a", "\u200b", "\u202e", "\x00", "\u00e9", "\ue000", "\t"])))
+def test_counts_and_names_are_those_of_every_character_in_order(chars: list[str]) -> None:
+    text = "".join(chars) + "\u00e9"  # never ASCII: the path for any text
+    hidden = [char for char in text if not is_plain(char, one_line=False) and char != "\t"]
+    expected = tuple(marker(char)[1:-1] for char in dict.fromkeys(hidden))
+    assert hidden_characters(text) == (len(hidden), expected)
+
+
+def test_at_most_max_named_distinct_characters_are_named_all_counted() -> None:
+    tags = "".join(chr(0xE0000 + n) for n in range(200))  # tag characters: invisible
+    count, names = hidden_characters("x\u00e9" + tags * 3)
+    assert count == 600
+    assert names == tuple(f"U+{0xE0000 + n:04X}" for n in range(MAX_NAMED))

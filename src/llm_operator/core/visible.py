@@ -121,21 +121,44 @@ def shown_offsets(text: str, one_line: bool = True) -> tuple[str, Sequence[int]]
     return "".join(out), where
 
 
+# The most distinct invisible characters ``hidden_characters`` names.
+MAX_NAMED = 64
+
+
 def hidden_characters(text: str, data: bytes | None = None) -> tuple[int, tuple[str, ...]]:
     """How many invisible or control characters ``text`` holds (line breaks and tabs
-    apart), and the distinct ones, in order of first appearance, as markers' names.
-    ``data``: ``text`` encoded as UTF-8, when the caller has those bytes (ASCII text is
-    then looked at in them rather than encoded again)."""
-    if text.isascii():  # the common case: only C0 controls and DEL to look for, in C
+    apart), and the distinct ones (the first MAX_NAMED), in order of first appearance, as
+    markers' names. ``data``: ``text`` encoded as UTF-8, when the caller has those bytes
+    (ASCII text is then looked at in them rather than encoded again).
+
+    Counted and found in C, never one Python step per character: a reply's edit list can
+    make a line of forty million of them."""
+    if text.isascii():  # the common case: only C0 controls and DEL to look for
         # ASCII text is its UTF-8 bytes, one byte a character.
         raw = data if data is not None and len(data) == len(text) else text.encode("ascii")
-        found = list(raw.translate(None, _ASCII_SHOWN).decode("ascii"))
-    else:
-        found = _rule("hidden").findall(text)
-    # Each distinct character named once (a line of millions of one marker named it
-    # millions of times), in order of first appearance.
-    names = tuple(marker(char)[1:-1] for char in dict.fromkeys(found))
-    return len(found), names
+        controls = raw.translate(None, _ASCII_SHOWN)
+        return len(controls), _names([chr(byte) for byte in dict.fromkeys(controls)][:MAX_NAMED])
+    # One search a distinct character, each for any not found yet from where the last
+    # one was (the searches cover the text once between them); then each is counted.
+    rule = _rule("hidden")
+    found: list[str] = []
+    at = 0
+    while len(found) <= MAX_NAMED:
+        if found:
+            seen = "".join(re.escape(char) for char in found)
+            match = re.compile(f"(?![{seen}]){_SOURCES['hidden']}").search(text, at)
+        else:
+            match = rule.search(text)
+        if match is None:
+            return sum(text.count(char) for char in found), _names(found)
+        found.append(match.group())
+        at = match.end()
+    # More than MAX_NAMED distinct ones: counted by removing them all.
+    return len(text) - len(rule.sub("", text)), _names(found[:MAX_NAMED])
+
+
+def _names(chars: list[str]) -> tuple[str, ...]:
+    return tuple(marker(char)[1:-1] for char in chars)
 
 
 def hidden_note(text: str, limit: int = 5, data: bytes | None = None) -> str | None:
