@@ -264,3 +264,31 @@ def test_a_look_alike_letter_after_a_million_invisible_characters_is_named() -> 
         "read as a",
     )
     assert preview_module._odd_letter("\u200b" * 1_000_000 + "pay \u00e9t\u00e9") is None
+
+
+def test_look_alike_letters_are_looked_for_in_so_many_characters_and_the_rest_is_named() -> None:
+    # Forty million Cyrillic letters on one line took minutes: each letter's script is a
+    # lookup. The first LOOK_CHARS characters are looked at; the review names the rest.
+    limit = preview_module.LOOK_CHARS
+    near = "\u0430" * 10 + " p\u0430ypal " + "\u0430" * (limit + 5_000)
+    rows = (DiffLine("added", near, None, 1),)
+    note = preview_module._mixed_scripts(rows)
+    assert note is not None
+    assert note.startswith("Look closely: 1 new line has a word mixing letters of two scripts")
+    unchecked = len(near) - limit
+    assert note.endswith(
+        f"; {unchecked:,} characters of new lines past the first {limit:,} were not looked "
+        "at for such letters"
+    )
+    far = "\u0430" * (limit + 10) + " p\u0430ypal"  # past the limit: not looked at
+    note = preview_module._mixed_scripts((DiffLine("added", far, None, 1),))
+    assert note == (
+        f"Look closely: {len(far) - limit:,} characters of new lines past the first "
+        f"{limit:,} were not looked at for such letters"
+    )
+    assert preview_module._mixed_scripts((DiffLine("added", "\u0430" * 100, None, 1),)) is None
+
+
+def test_a_mixed_word_names_its_first_letter_of_the_other_script() -> None:
+    assert preview_module._mixed_word("a p\u0430yp\u03b1l b") == ("\u0430", "CYRILLIC", "LATIN")
+    assert preview_module._mixed_word("\u0430\u0431\u0432 \u03b1\u03b2") is None

@@ -246,15 +246,21 @@ def _mixed_word(line: str) -> tuple[str, str, str] | None:
     for word in re.findall(r"[^\W\d_]+", line):
         if word.isascii():
             continue
-        letters = [(char, script) for char in word if (script := _script(char)) is not None]
-        scripts = {script for _, script in letters}
+        # Each distinct letter looked up once (a word may be millions of letters long).
+        script_of = {char: script for char in set(word) if (script := _script(char))}
+        scripts = set(script_of.values())
         if len(scripts) < 2:
             continue
         main = "LATIN" if "LATIN" in scripts else sorted(scripts)[0]
-        return next((char, script, main) for char, script in letters if script != main)
+        char = min((char for char, script in script_of.items() if script != main), key=word.find)
+        return char, script_of[char], main
     return None
 
 
+# The most characters of new lines, not ASCII, looked at for look-alike letters in one
+# preview (each letter's script is a lookup: forty million took minutes); the review
+# says how many more there were.
+LOOK_CHARS = 500_000
 # A letter outside ASCII (a word character that is no digit, no underscore, no a-z/A-Z).
 _NON_ASCII_LETTER = re.compile(r"[^\W\d_a-zA-Z]")
 
@@ -285,17 +291,28 @@ def _mixed_scripts(rows: tuple[DiffLine, ...]) -> str | None:
     person comparing it with the old line sees no change."""
     import unicodedata
 
-    found = [
-        (row.new_no, odd)
-        for row in rows
-        if row.kind == "added" and not row.text.isascii() and (odd := _odd_letter(row.text))
-    ]
+    found: list[tuple[int | None, tuple[str, str, str]]] = []
+    left = LOOK_CHARS
+    unchecked = 0
+    for row in rows:
+        if row.kind != "added" or row.text.isascii():
+            continue
+        text = row.text[: max(left, 0)]
+        unchecked += len(row.text) - len(text)
+        left -= len(text)
+        if text and (odd := _odd_letter(text)):
+            found.append((row.new_no, odd))
+    rest = (
+        f"{unchecked:,} characters of new lines past the first {LOOK_CHARS:,} were not "
+        "looked at for such letters"
+    )
     if not found:
-        return None
+        return f"Look closely: {rest}" if unchecked else None
     line, (what, char, how) = found[0]
     return (
         f"Look closely: {counted(len(found), 'new line')} {'has' if len(found) == 1 else 'have'} "
         f"{what} (new line {line}: U+{ord(char):04X} {unicodedata.name(char, '?')} {how})"
+        + (f"; {rest}" if unchecked else "")
     )
 
 
