@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from llm_operator.core.actions.base import Outcome
-from llm_operator.core.plan.preview import ChangePreview, diff_rows
+from llm_operator.core.plan.preview import ChangePreview, DiffLine, diff_rows
 from llm_operator.core.protocol.encoder import Result
 from llm_operator.gui.pages import (
     MAX_SHOWN_CHARS,
     ResultSource,
+    laid_out,
     readable_details,
     result_page,
     shown_diff_line,
@@ -82,3 +83,26 @@ def test_a_very_long_diff_line_is_laid_out_up_to_the_cap_and_says_how_much_more(
 def test_a_short_line_is_laid_out_whole() -> None:
     line = diff_rows("@@ -1 +1 @@\n-a\n+b\u200bc\n")[-1]
     assert shown_diff_line(line) == ("b<U+200B>c", ())
+
+
+def test_a_page_lays_out_so_many_characters_and_names_the_rows_left_out() -> None:
+    # 2,000 rows of 4,999 zero-width spaces, each shown as an eight-character marker,
+    # kept the review from opening. A page lays out MAX_PAGE_CHARS and names the rest.
+    from llm_operator.gui.dialogs.diff_pages import side_by_side_rows, unified_rows
+
+    body = "\u200b" * 4_999
+    diff = "@@ -1,2000 +1,2000 @@\n" + f"-{body}a\n" * 2000 + f"+{body}b\n" * 2000
+    rows = diff_rows(diff)
+    shown = laid_out(rows)
+    kept = len(shown) - 1
+    assert 0 < kept < len(rows)
+    assert shown[:kept] == rows[:kept]
+    assert shown[-1] == DiffLine(
+        "note",
+        f"\\ The window lays out no more of this diff: {len(rows) - kept:,} more rows not shown",
+    )
+    preview = ChangePreview("x.txt", "edited", diff, 2000, 2000, rows)
+    assert len(unified_rows(preview)) == len(shown)
+    assert unified_page(preview).lines[-1] == shown[-1].text
+    assert len(side_by_side_rows(preview)) <= len(shown)
+    assert laid_out(rows[:3]) == rows[:3]

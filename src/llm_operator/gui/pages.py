@@ -79,11 +79,34 @@ def shown_diff_line(line: DiffLine) -> tuple[str, tuple[tuple[int, int], ...]]:
     return text + rest, tuple((where[start], where[end]) for start, end in spans)
 
 
+# The most characters of diff rows one page lays out (each row's first MAX_SHOWN_CHARS, a
+# row that is not ASCII counted eight times over for its markers): 2,000 rows of 5,000
+# zero-width spaces, shown as markers, kept the review from opening. The rows past it
+# are named in one last row.
+MAX_PAGE_CHARS = 500_000
+
+
+def laid_out(lines: tuple[DiffLine, ...]) -> tuple[DiffLine, ...]:
+    """``lines`` up to MAX_PAGE_CHARS characters, then a note row saying how many rows
+    are not laid out (the review's own lines name what the diff holds)."""
+    total = 0
+    for index, line in enumerate(lines):
+        size = min(len(line.text), MAX_SHOWN_CHARS)
+        total += size if line.text.isascii() else 8 * size
+        if total > MAX_PAGE_CHARS:
+            from ..core.plan.preview import DiffLine
+
+            rest = len(lines) - index
+            note = f"\\ The window lays out no more of this diff: {rest:,} more rows not shown"
+            return (*lines[:index], DiffLine("note", note))
+    return lines
+
+
 def unified_page(preview: ChangePreview) -> Page:
     """Old and new line numbers, the sign, the line; changed words marked."""
     page = Page()
     language = preview.path
-    for line in preview.lines:
+    for line in laid_out(preview.lines):
         if line.kind in ("hunk", "note"):
             page.add(line.text, RowStyle(line.kind))
             continue
@@ -114,7 +137,7 @@ def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
         page.lines.append(gutter + text)
         page.rows.append(RowStyle(line.kind, len(gutter), spans, language))
 
-    for row in side_by_side(preview.lines):
+    for row in side_by_side(laid_out(preview.lines)):
         add(left, row.left, row.left.old_no if row.left else None)
         add(right, row.right, row.right.new_no if row.right else None)
     return left, right

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...core.visible import MARKER, marker, shown_lines
-from ..pages import Page, shown_diff_line
+from ..pages import Page, laid_out, shown_diff_line
 from ..row_style import RowStyle
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def unified_rows(preview: ChangePreview) -> list[Row]:
     digits = _digits(preview)
     return [
         _row(line, f"{_number(line.old_no, digits)} {_number(line.new_no, digits)}", preview.path)
-        for line in preview.lines
+        for line in laid_out(preview.lines)
     ]
 
 
@@ -172,7 +172,7 @@ def side_by_side_rows(preview: ChangePreview) -> list[tuple[Row | None, Row | No
 
     digits = _digits(preview)
     pairs: list[tuple[Row | None, Row | None]] = []
-    for pair in side_by_side(preview.lines):
+    for pair in side_by_side(laid_out(preview.lines)):
         old, new = pair.left, pair.right
         left = _row(old, _number(old.old_no, digits), preview.path) if old else None
         right = _row(new, _number(new.new_no, digits), preview.path) if new else None
