@@ -11,6 +11,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from llm_operator.core.plan.preview import describe_pending
 from llm_operator.core.plan.session import APPROVE
 
@@ -374,3 +377,68 @@ def test_changed_words_are_marked_once_asked_and_the_window_asks_in_its_worker(
     assert [(row.kind, row.text) for row in preview.lines] == [
         (row.kind, row.text) for row in preview.rows
     ]
+
+
+def _ending_changes_line_by_line(before: bytes | None, after: bytes, lines: Any) -> str | None:
+    """The line-break note as it was worked out before, one line at a time: the
+    reference the counted version must agree with."""
+    from llm_operator.core.plan.preview import _BREAK_NAMES, _endings
+    from llm_operator.core.wording import counted
+
+    if b"\r" not in after and (before is None or b"\r" not in before):
+        return None
+    new = _endings(after)
+    old = _endings(before) if before is not None else []
+    usual = max((b"\r\n", b"\n"), key=old.count) if old else b"\n"
+    changed: dict[tuple[bytes, bytes], list[int]] = {}
+    for tag, i1, i2, j1, j2 in lines.opcodes:
+        if tag == "equal" and new[j1:j2] == old[i1:i2]:
+            continue
+        for j in range(j1, min(j2, len(new))):
+            paired = tag in ("equal", "replace") and i1 + j - j1 < min(i2, len(old))
+            was = old[i1 + j - j1] if paired else usual
+            if new[j] != was and new[j] != b"\r":
+                changed.setdefault((new[j], was), []).append(j + 1)
+    parts = []
+    for (to, other), rows in sorted(changed.items(), key=lambda item: item[1][0]):
+        where = f"new line {rows[0]}" + (", ..." if len(rows) > 1 else "")
+        if before is None:
+            parts.append(
+                f"{counted(len(rows), 'line')} of the new file end in {_BREAK_NAMES[to]} ({where})"
+            )
+        else:
+            parts.append(
+                f"{counted(len(rows), 'line')} will end in {_BREAK_NAMES[to]}, "
+                f"not {_BREAK_NAMES[other]} as the file's lines did ({where})"
+            )
+    if not parts:
+        return None
+    return f"Look closely: {'; '.join(parts)}; the diff does not show line breaks"
+
+
+LINE = st.sampled_from(["a", "b", "", "c c"])
+BREAK = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    old=st.lists(st.tuples(LINE, BREAK), max_size=12),
+    new=st.lists(st.tuples(LINE, BREAK), max_size=12),
+    absent=st.booleans(),
+)
+def test_the_line_break_note_counts_as_the_line_by_line_one(
+    old: list[tuple[str, str]], new: list[tuple[str, str]], absent: bool
+) -> None:
+    from llm_operator.core.engines.diffing import LineDiff
+    from llm_operator.core.engines.textfile import TextFile
+    from llm_operator.core.plan.preview import _ending_changes
+
+    before = None if absent else "".join(a + b for a, b in old).encode()
+    after = "".join(a + b for a, b in new).encode()
+    text_before = "" if before is None else TextFile.decode(before).text
+    lines = LineDiff(
+        text_before.replace("\r", "\n"), TextFile.decode(after).text.replace("\r", "\n")
+    )
+    assert _ending_changes(before, after, lines) == _ending_changes_line_by_line(
+        before, after, lines
+    )

@@ -338,25 +338,36 @@ def _ending_changes(before: bytes | None, after: bytes | None, lines: LineDiff) 
     new = _endings(after)
     old = _endings(before) if before is not None else []
     usual = max((b"\r\n", b"\n"), key=old.count) if old else b"\n"
-    changed: dict[tuple[bytes, bytes], list[int]] = {}
+    changed: dict[tuple[bytes, bytes], list[int]] = {}  # (to, was) -> [first row, count]
+
+    def note(to: bytes, was: bytes, row: int, count: int = 1) -> None:
+        seen = changed.setdefault((to, was), [row, 0])
+        seen[0], seen[1] = min(seen[0], row), seen[1] + count
+
     for tag, i1, i2, j1, j2 in lines.opcodes:
         if tag == "equal" and new[j1:j2] == old[i1:i2]:
             continue  # kept lines with their breaks (compared in C: most of a big file)
-        for j in range(j1, min(j2, len(new))):
-            paired = tag in ("equal", "replace") and i1 + j - j1 < min(i2, len(old))
-            was = old[i1 + j - j1] if paired else usual
-            if new[j] != was and new[j] != b"\r":
-                changed.setdefault((new[j], was), []).append(j + 1)
+        end = min(j2, len(new))
+        paired = max(0, min(i2, len(old)) - i1) if tag in ("equal", "replace") else 0
+        for j in range(j1, min(j1 + paired, end)):  # each with the old line's break
+            if new[j] != old[i1 + j - j1] and new[j] != b"\r":
+                note(new[j], old[i1 + j - j1], j + 1)
+        # The lines past the old ones, with the file's usual break: counted in C (an edit
+        # list can make forty million of them).
+        rest = new[min(j1 + paired, end) : end]
+        for to in (b"\r\n", b"\n"):
+            if to != usual and (count := rest.count(to)):
+                note(to, usual, min(j1 + paired, end) + rest.index(to) + 1, count)
     parts = []
-    for (to, other), rows in sorted(changed.items(), key=lambda item: item[1][0]):
-        where = f"new line {rows[0]}" + (", ..." if len(rows) > 1 else "")
+    for (to, other), (first, count) in sorted(changed.items(), key=lambda item: item[1][0]):
+        where = f"new line {first}" + (", ..." if count > 1 else "")
         if before is None:
             parts.append(
-                f"{counted(len(rows), 'line')} of the new file end in {_BREAK_NAMES[to]} ({where})"
+                f"{counted(count, 'line')} of the new file end in {_BREAK_NAMES[to]} ({where})"
             )
         else:
             parts.append(
-                f"{counted(len(rows), 'line')} will end in {_BREAK_NAMES[to]}, "
+                f"{counted(count, 'line')} will end in {_BREAK_NAMES[to]}, "
                 f"not {_BREAK_NAMES[other]} as the file's lines did ({where})"
             )
     if not parts:
