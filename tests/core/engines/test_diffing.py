@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import random
 import shutil
@@ -211,26 +212,6 @@ def test_gnu_patch_accepts_the_diff(tmp_path: Path, before: str, after: str) -> 
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == after
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    before=st.lists(st.sampled_from(["a", "b", "c", "", "dd", "e", "f g"]), max_size=40),
-    after=st.lists(st.sampled_from(["a", "b", "c", "", "dd", "e", "h"]), max_size=40),
-    before_eol=st.booleans(),
-    after_eol=st.booleans(),
-)
-def test_round_trip_through_anchors_on_small_inputs(
-    before: list[str], after: list[str], before_eol: bool, after_eol: bool
-) -> None:
-    # With no item counted as small, every remainder goes through the anchor search.
-    old, new = text_of(before, before_eol), text_of(after, after_eol)
-    with mock.patch.object(diffing, "SMALL_ITEM", 0):
-        diff = unified_diff(old, new, "f.txt", context=1)
-    if old == new:
-        assert diff == ""
-        return
-    assert apply_unified_diff(old, diff, "f.txt").text == new
-
-
 def test_anchor_search_splits_at_lines_unique_on_both_sides() -> None:
     before = text_of(["x", "one", "y", "two", "z"])
     after = text_of(["X", "one", "Y", "two", "Z"])
@@ -308,26 +289,6 @@ def test_unique_blocks_pair_the_longest_agreeing_order() -> None:
     b = ["u3", "u1", "u2", "y", "u4"]
     # u3 is out of order; u1, u2 and u4 pair (adjacent blocks merge as every diff's do).
     assert diffing._merged(diffing._unique_blocks(a, b)) == [(0, 1, 2), (4, 4, 1)]
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    before=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u2"]), max_size=60),
-    after=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u3"]), max_size=60),
-    before_eol=st.booleans(),
-    after_eol=st.booleans(),
-)
-def test_round_trip_when_every_item_is_matched_by_its_unique_lines(
-    before: list[str], after: list[str], before_eol: bool, after_eol: bool
-) -> None:
-    # With no work for difflib, every item goes to the patience matching.
-    old, new = text_of(before, before_eol), text_of(after, after_eol)
-    with mock.patch.object(diffing, "ITEM_WORK", 0):
-        diff = unified_diff(old, new, "f.txt", context=1)
-    if old == new:
-        assert diff == ""
-        return
-    assert apply_unified_diff(old, diff, "f.txt").text == new
 
 
 def test_repeated_lines_are_not_given_to_difflib_past_its_work() -> None:
@@ -428,21 +389,36 @@ def test_counts_and_a_cut_diff_agree_with_the_whole_one(
     assert whole.startswith("\n".join(lines[:-1]))  # the same lines, up to the cut
 
 
+# Each way of matching an item, forced on every item: with no item counted as small, the
+# anchor search; with no work for difflib, Myers' diff; with no steps for it either, the
+# lines each side holds once; past the line cap, no matching at all.
+WAYS = [
+    {"SMALL_ITEM": 0},
+    {"ITEM_WORK": 0},
+    {"ITEM_WORK": 0, "MYERS_WORK": 0},
+    {"MAX_MATCH_LINES": 0},
+]
+
+
+@pytest.mark.parametrize("way", WAYS, ids=["anchors", "myers", "patience", "unmatched"])
 @settings(max_examples=200, deadline=None)
 @given(
-    before=st.lists(st.sampled_from(["a", "b", "", "u1"]), max_size=30),
-    after=st.lists(st.sampled_from(["a", "b", "", "u2"]), max_size=30),
+    before=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u2"]), max_size=50),
+    after=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u3"]), max_size=50),
+    before_eol=st.booleans(),
     after_eol=st.booleans(),
 )
-def test_an_item_past_the_line_cap_is_shown_whole_and_still_applies(
-    before: list[str], after: list[str], after_eol: bool
+def test_every_way_of_matching_gives_a_diff_that_applies(
+    way: dict[str, int], before: list[str], after: list[str], before_eol: bool, after_eol: bool
 ) -> None:
-    old, new = text_of(before), text_of(after, after_eol)
-    with mock.patch.object(diffing, "MAX_MATCH_LINES", 0):
+    old, new = text_of(before, before_eol), text_of(after, after_eol)
+    with contextlib.ExitStack() as stack:
+        for name, value in way.items():
+            stack.enter_context(mock.patch.object(diffing, name, value))
         diff = unified_diff(old, new, "f.txt", context=1)
-        added, removed = LineDiff(old, new).counts()
+        counts = LineDiff(old, new).counts()
     if old == new:
         assert diff == ""
         return
     assert apply_unified_diff(old, diff, "f.txt").text == new
-    assert (added, removed) == diff_stats(diff)
+    assert counts == diff_stats(diff)
