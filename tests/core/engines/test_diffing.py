@@ -267,10 +267,9 @@ def test_one_popular_line_against_many_is_junk_as_in_difflib() -> None:
 LINES = st.lists(st.sampled_from(["x", "y", "z", "", "}", "u1", "u2", "u3", "u4"]), max_size=80)
 
 
-@settings(max_examples=400, deadline=None)
-@given(a=LINES, b=LINES)
-def test_unique_blocks_are_equal_runs_in_order(a: list[str], b: list[str]) -> None:
-    blocks = diffing._unique_blocks(a, b)
+def _assert_equal_runs_in_order(
+    a: list[str], b: list[str], blocks: list[tuple[int, int, int]]
+) -> None:
     a_end = b_end = 0
     for i, j, size in blocks:
         assert size > 0
@@ -278,6 +277,13 @@ def test_unique_blocks_are_equal_runs_in_order(a: list[str], b: list[str]) -> No
         assert j >= b_end
         assert a[i : i + size] == b[j : j + size]
         a_end, b_end = i + size, j + size
+
+
+@settings(max_examples=400, deadline=None)
+@given(a=LINES, b=LINES)
+def test_unique_blocks_are_equal_runs_in_order(a: list[str], b: list[str]) -> None:
+    blocks = diffing._unique_blocks(a, b)
+    _assert_equal_runs_in_order(a, b, blocks)
     # Lines both lists hold once are matched where their order agrees: one pair at least.
     in_a, in_b = Counter(a), Counter(b)
     if any(in_a[line] == 1 == in_b[line] for line in a):
@@ -340,13 +346,7 @@ def _lcs(a: list[str], b: list[str]) -> int:
 def test_myers_blocks_are_a_longest_common_subsequence(a: list[str], b: list[str]) -> None:
     blocks = diffing._myers_blocks(a, b, [10**9])
     assert blocks is not None
-    a_end = b_end = 0
-    for i, j, size in blocks:
-        assert size > 0
-        assert i >= a_end
-        assert j >= b_end
-        assert a[i : i + size] == b[j : j + size]
-        a_end, b_end = i + size, j + size
+    _assert_equal_runs_in_order(a, b, blocks)
     assert sum(size for _, _, size in blocks) == _lcs(a, b)
 
 
