@@ -284,6 +284,7 @@ def test_decodes_back_says_exactly_when_the_round_trip_gives_the_text(
     st.text(st.sampled_from(["a", "\n", "\r"]), min_size=1, max_size=12),
     st.text(st.sampled_from(["a", "b", "\n"]), max_size=12),
 )
+@example(old="a\n\n\r\ra", text="\n\n\n\n")  # a CR made LF makes the CR before it merge
 @example(old="\n\r", text="\n\n\n")
 @example(old="echo a\n# c\rrm -rf ~/x\necho b\n", text="echo a\n# c\n\nrm -rf ~/x\necho b\n")
 def test_a_mixed_file_gives_back_any_text_it_encodes(old: str, text: str) -> None:

@@ -141,9 +141,10 @@ class TextFile:
     def _joined(self, new: list[str], breaks: list[str]) -> str:
         """The lines with their breaks; a CR break right before an empty line whose own
         break starts with LF would read back as one CRLF break (the empty line gone, the
-        lines after it one up), so that line takes the file's usual break instead."""
+        lines after it one up), so that line takes the file's usual break instead. From the
+        last line back: a break made LF so can make the CR before it another such case."""
         usual = self.newline if self.newline != "\r" else "\r\n"
-        for index in range(len(breaks) - 1):
+        for index in range(len(breaks) - 2, -1, -1):
             if breaks[index] == "\r" and not new[index + 1] and breaks[index + 1][0] == "\n":
                 breaks[index] = usual
         return "".join(
