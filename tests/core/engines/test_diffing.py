@@ -380,8 +380,11 @@ def test_counts_and_a_cut_diff_agree_with_the_whole_one(
     whole = LineDiff(old, new).unified("f.txt")
     assert LineDiff(old, new).counts() == diff_stats(whole)
     cut = LineDiff(old, new).unified("f.txt", limit=limit)
-    if cut == whole:
+    shown = [line for line in whole.split("\n")[2:] if line[:1] in (" ", "-", "+")]
+    if cut == whole:  # cut only where there is more to show
+        assert len(shown) <= limit
         return
+    assert len(shown) > limit
     lines = cut.split("\n")[:-1]
     assert lines[-1] == f"\\ The diff is cut here: it goes on past {limit:,} lines"
     body = [line for line in lines[2:-1] if line[:1] in (" ", "-", "+")]

@@ -611,8 +611,12 @@ class LineDiff:
             "--- /dev/null" if not a.text else f"--- a/{path}",
             "+++ /dev/null" if not b.text else f"+++ b/{path}",
         ]
-        left = limit
+        left = limit  # lines of hunks still to show, if limited
+        cut = f"\\ The diff is cut here: it goes on past {limit or 0:,} lines"
         for group in _grouped(self.opcodes, context):
+            if left == 0:  # another hunk follows the last line shown
+                out.append(cut)
+                return "\n".join(out) + "\n"
             first, last = group[0], group[-1]
             out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@")
             for tag, i1, i2, j1, j2 in group:
@@ -620,13 +624,13 @@ class LineDiff:
                     [(" ", a, i1, i2)] if tag == "equal" else [("-", a, i1, i2), ("+", b, j1, j2)]
                 )
                 for prefix, text, start, stop in runs:
-                    if left is not None:
-                        stop = min(stop, start + left)
-                        left -= stop - start
-                    _emit(out, prefix, text.lines(start, stop))
-                    if left == 0:
-                        out.append(f"\\ The diff is cut here: it goes on past {limit:,} lines")
+                    if left is not None and stop - start > left:  # more lines than shown
+                        _emit(out, prefix, text.lines(start, start + left))
+                        out.append(cut)
                         return "\n".join(out) + "\n"
+                    _emit(out, prefix, text.lines(start, stop))
+                    if left is not None:
+                        left -= stop - start
         return "\n".join(out) + "\n"
 
     def counts(self) -> tuple[int, int]:
