@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -17,9 +18,39 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.engines import diffing
-from llm_operator.core.engines.diffing import LineDiff, diff_stats, unified_diff
+from llm_operator.core.engines.diffing import LineDiff, unified_diff
 from llm_operator.core.engines.patching import apply_unified_diff
 from llm_operator.core.errors import OperatorError
+
+_HUNK_COUNTS = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def diff_stats(diff: str) -> tuple[int, int]:
+    """Lines added and removed by a unified diff, read from its text (``counts`` agrees).
+
+    Hunk bodies are read by their header counts, so a removed line that reads "-- x"
+    (shown as "--- x") is counted, not mistaken for a file header.
+    """
+    added = removed = 0
+    old_left = new_left = 0
+    for line in diff.split("\n"):
+        if old_left > 0 or new_left > 0:
+            kind = line[:1] or " "
+            if kind == "-":
+                removed += 1
+                old_left -= 1
+            elif kind == "+":
+                added += 1
+                new_left -= 1
+            elif kind == " ":
+                old_left -= 1
+                new_left -= 1
+            continue
+        header = _HUNK_COUNTS.match(line)
+        if header is not None:
+            old_left = int(header.group(1) or "1")
+            new_left = int(header.group(2) or "1")
+    return added, removed
 
 
 def text_of(lines: list[str], final_newline: bool = True) -> str:

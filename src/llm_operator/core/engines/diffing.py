@@ -31,7 +31,6 @@ Invariants:
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -63,7 +62,6 @@ class Splice(Protocol):
 
 _Opcode = tuple[str, int, int, int, int]  # as difflib: tag, a range, b range
 
-_HUNK_COUNTS = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 # Items with fewer characters than this (both sides together) go straight to difflib.
 SMALL_ITEM = 16_384
@@ -634,7 +632,7 @@ class LineDiff:
         return "\n".join(out) + "\n"
 
     def counts(self) -> tuple[int, int]:
-        """Lines added and removed, as ``diff_stats`` of the whole unified diff says."""
+        """Lines added and removed: the "-" and "+" lines of the whole unified diff."""
         added = removed = 0
         for tag, i1, i2, j1, j2 in self.opcodes:
             if tag != "equal":
@@ -648,31 +646,3 @@ def unified_diff(before: str, after: str, path: str, *, context: int = 3) -> str
     if before == after:
         return ""
     return LineDiff(before, after).unified(path, context=context)
-
-
-def diff_stats(diff: str) -> tuple[int, int]:
-    """Lines added and removed by a unified diff.
-
-    Hunk bodies are read by their header counts, so a removed line that reads "-- x"
-    (shown as "--- x") is counted, not mistaken for a file header.
-    """
-    added = removed = 0
-    old_left = new_left = 0
-    for line in diff.split("\n"):
-        if old_left > 0 or new_left > 0:
-            kind = line[:1] or " "
-            if kind == "-":
-                removed += 1
-                old_left -= 1
-            elif kind == "+":
-                added += 1
-                new_left -= 1
-            elif kind == " ":
-                old_left -= 1
-                new_left -= 1
-            continue
-        header = _HUNK_COUNTS.match(line)
-        if header is not None:
-            old_left = int(header.group(1) or "1")
-            new_left = int(header.group(2) or "1")
-    return added, removed
