@@ -17,7 +17,7 @@ import pytest
 
 from support.actions import b64, edits_b64
 from support.fixtures import cmd, reply
-from support.limited import TIME_LIMIT, run_limited
+from support.limited import HANG_LIMIT, run_limited
 
 # -- regexes --------------------------------------------------------------------------
 
@@ -233,7 +233,7 @@ def test_many_searches_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
     for result in results[2:]:
         assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
         assert (
-            "not run: this reply's work budget (30 s / 30 MB read / 16 MB of results)"
+            "not run: this reply's work budget (30 s of CPU / 30 MB read / 16 MB of results)"
             in result.summary
         )
         assert "send it again in a later reply" in result.summary
@@ -288,7 +288,7 @@ def test_many_reads_of_a_control_heavy_file_stop_at_the_results_cap(ws: Path, st
     assert all(r.details == raw for r in shown)
     for result in results[len(shown) :]:
         assert result.code == "ERR_WORK_BUDGET_EXCEEDED", result.summary
-        assert "(600 s / 256 MB read / 2 MB of results) is used up" in result.summary
+        assert "(600 s of CPU / 256 MB read / 2 MB of results) is used up" in result.summary
 
 
 def test_deleting_a_deep_folder_is_refused_before_anything_moves(ws: Path, state: Path) -> None:
@@ -320,7 +320,7 @@ def test_a_folder_two_hundred_deep_is_deleted_and_undone(
     command = [sys.executable, "-m", "llm_operator.cli", "undo", "--workspace", str(ws)]
     command += ["--state-dir", str(state)]
     undone = subprocess.run(
-        command, capture_output=True, text=True, timeout=TIME_LIMIT, env={**os.environ, **env}
+        command, capture_output=True, text=True, timeout=HANG_LIMIT, env={**os.environ, **env}
     )
     assert undone.returncode == 0, undone.stderr
     assert (ws / ("d/" * 200 + "deep.py")).read_text().startswith("def needle")

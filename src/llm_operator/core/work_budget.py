@@ -1,4 +1,4 @@
-"""A reply's work budget: the wall time and the bytes read that all its commands share.
+"""A reply's work budget: the CPU time and the bytes read that all its commands share.
 
 A reply is text a model wrote, maybe under a prompt injection: 1,500 searches of a big
 tree must not keep the machine busy for minutes before anyone is asked anything.
@@ -19,6 +19,10 @@ Invariants:
 - The details the reply's results carry are counted too (``charge_details``, by the
   session, per result): past MAX_DETAILS characters the next commands are not run, so a
   reply of many big reads cannot build hundreds of megabytes of results.
+- Time is CPU time, never the wall clock: a reply that finishes on an idle machine finishes
+  the same way on a busy one, where the wall clock runs on while other processes have the
+  cores. It is the CPU time of the thread that opened the budget (the worker planning the
+  reply), or of the whole process where the budget is looked at from another thread.
 - ``LLM_OPERATOR_WORK_BUDGET=<seconds>:<bytes>[:<details>]`` replaces the limits; it is a
   test seam (the tests use it to make the budget small), not a setting.
 """
@@ -26,6 +30,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,13 +46,32 @@ MAX_DETAILS = 16 * 1000 * 1000  # characters of details in all the results of on
 ENVIRONMENT = "LLM_OPERATOR_WORK_BUDGET"
 
 
+@dataclass(frozen=True)
+class CpuClock:
+    """Where a budget's CPU time starts: on the thread that opened it, and for the process."""
+
+    thread: int
+    thread_started: float
+    process_started: float
+
+    @classmethod
+    def start(cls) -> CpuClock:
+        return cls(threading.get_ident(), time.thread_time(), time.process_time())
+
+    def used(self) -> float:
+        """CPU seconds since the start: the opening thread's own where it asks."""
+        if threading.get_ident() == self.thread:
+            return time.thread_time() - self.thread_started
+        return time.process_time() - self.process_started
+
+
 @dataclass
 class WorkBudget:
-    """A reply's work budget: the limits (seconds, bytes read, details) and what is used so far."""
+    """A reply's work budget: the limits (CPU seconds, bytes read, details) and what is used."""
 
     seconds: float
     max_bytes: int
-    started: float
+    clock: CpuClock
     read: int = 0
     max_details: int = MAX_DETAILS
     details: int = 0
@@ -56,12 +80,12 @@ class WorkBudget:
         return (
             self.read >= self.max_bytes
             or self.details >= self.max_details
-            or time.monotonic() - self.started >= self.seconds
+            or self.clock.used() >= self.seconds
         )
 
     def describe(self) -> str:
         return (
-            f"{self.seconds:g} s / {self.max_bytes / 1e6:g} MB read / "
+            f"{self.seconds:g} s of CPU / {self.max_bytes / 1e6:g} MB read / "
             f"{self.max_details / 1e6:g} MB of results"
         )
 
@@ -87,7 +111,7 @@ def reply_budget() -> Iterator[WorkBudget]:
         yield current
         return
     seconds, size, details = _limits()
-    budget = WorkBudget(seconds, size, time.monotonic(), max_details=details)
+    budget = WorkBudget(seconds, size, CpuClock.start(), max_details=details)
     token = _CURRENT.set(budget)
     try:
         yield budget
