@@ -8,6 +8,8 @@ test that raised it, so the typo is found here.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -23,6 +25,33 @@ os.environ["LLM_OPERATOR_NO_OUTLINE_WARMING"] = "1"
 # pytest-qt's settings in pyproject.toml; declared here when the plugin is not loaded (the
 # core run of .ci/run, with PySide6 unimportable) so that --strict-config still holds.
 QT_SETTINGS = ("qt_api", "qt_log_level_fail", "qt_log_ignore")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """A private temp root for this run, unless ``--basetemp`` names one.
+
+    pytest's default root, /tmp/pytest-of-<user>, is shared by every pytest process of the
+    user, and each one removes the others' old folders at start: two runs at once race, and
+    the loser's clean-up warning fails it under ``filterwarnings = error``. A root of its own
+    is removed when the run passes and kept (and named) when it fails.
+    """
+    if config.option.basetemp is None:
+        config.option.basetemp = tempfile.mkdtemp(prefix="llm-operator-tests-")
+        config.stash[_PRIVATE_BASETEMP] = config.option.basetemp
+
+
+_PRIVATE_BASETEMP = pytest.StashKey[str]()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    root = session.config.stash.get(_PRIVATE_BASETEMP, None)
+    if root is None:
+        return
+    if exitstatus == 0:
+        shutil.rmtree(root, ignore_errors=True)
+    else:
+        print(f"\nthe failed run's temp folders are kept in {root}")
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
