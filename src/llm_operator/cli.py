@@ -21,7 +21,6 @@ out (secret-looking, binary, missing...), 2 usage or workspace error.
 from __future__ import annotations
 
 import contextlib
-import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -248,29 +247,12 @@ def _main(argv: list[str] | None) -> int:
 def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
     """exec or undo."""
     assert args.workspace is not None
-    # exec and undo are one short run each, and most of their time is the import of a few
-    # hundred modules, classes and functions: the cyclic collector would walk those again
-    # and again while they load (about a tenth of an exec's CPU time) and find no garbage.
-    # Reference counting still frees everything else at once; the previous setting comes
-    # back afterwards for callers in the same process. Not for ``run``, which leaves right
-    # after: the first collection once it is back on would walk every object the run made
-    # (about 15 ms, a tenth of a structure edit) only to have the process end.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        from . import method_cache, pattern_cache
-
-        pattern_cache.install()  # before the session's modules compile their patterns
-        method_cache.install()  # and create their classes
-        session = _open_session(args.workspace, args.state_dir)
-        if session is None:
-            return EXIT_USAGE
-        if args.command == "undo":
-            return _undo(session)
-        return _exec(session, args)
-    finally:
-        if collecting and not _LEAVING[0]:
-            gc.enable()
+    session = _open_session(args.workspace, args.state_dir)
+    if session is None:
+        return EXIT_USAGE
+    if args.command == "undo":
+        return _undo(session)
+    return _exec(session, args)
 
 
 def _open_session(workspace: Path, state_dir: Path | None) -> Session | None:
@@ -286,11 +268,6 @@ def _open_session(workspace: Path, state_dir: Path | None) -> Session | None:
     except OperatorError as error:
         print(f"llm-operator: {error.message}", file=sys.stderr)
         return None
-    # The settings' patterns are compiled: what comes next is the store, the reply and files,
-    # whose patterns are never kept beside the bytecode.
-    from . import pattern_cache
-
-    pattern_cache.literals_only()
     session = Session(chosen, state_dir if state_dir is not None else default_state_dir())
     _OPENED.append(session)
     return session
@@ -606,36 +583,26 @@ def _undo(session: Session) -> int:
 
 # The sessions an exec or undo of this process opened: closed by ``run`` before it leaves.
 _OPENED: list[Session] = []
-# Whether this process is the program (``run``), which leaves as soon as an exec or undo is
-# over, rather than a caller of ``main`` that goes on after it.
-_LEAVING = [False]
 
 
 def run() -> None:
-    """The program: ``main``, then the exit. An exec or undo is over once its output is
-    flushed, its state store closed (SQLite checkpoints its log as at any close) and the
-    exit handlers have run; tearing the interpreter down module by module after that
-    would add about a tenth to the run and change nothing, so the process leaves at once.
-    Everything else (the window, the MCP server, spec, pack), and a run under a profiler
-    or a debugger, exits the usual way."""
-    _LEAVING[0] = True
+    """The program: ``main``, its state stores closed (SQLite checkpoints its log as at any
+    close), then the usual exit."""
     code = main()
-    if not _OPENED or sys.getprofile() is not None or sys.gettrace() is not None:
-        raise SystemExit(code)  # a profiler or debugger reports at the usual exit
-    import atexit
-    import os
-
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # the reader went away (| head): nothing to keep
-            code = code or EXIT_FAILED
     for session in _OPENED:
         state = session.state
         if state is not None and state.store is not None:
             state.store.close()
-    atexit._run_exitfuncs()
-    os._exit(code)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        # The reader went away (``| head``): nothing more can reach it, and the interpreter's
+        # own flush at exit must not print a traceback about it.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = code or EXIT_FAILED
+    raise SystemExit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

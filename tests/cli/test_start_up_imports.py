@@ -47,8 +47,6 @@ NEVER = {
     "re2",
     "argparse",
     "tree_sitter_language_pack",
-    "platformdirs",  # a plain Linux account's folders are worked out without it (user_dirs)
-    "_hashlib",  # OpenSSL: small data is hashed by the built-in SHA-256 (core/hashing.py)
     # Every write here changes one line or makes or deletes a file: its review diff is
     # matched without difflib (diffing._line_blocks).
     "difflib",

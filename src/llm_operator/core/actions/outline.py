@@ -19,6 +19,7 @@ over such files by name, never opening them, and says how many it left out.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -27,7 +28,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
-from ..hashing import blake2b_hex
 from ..protocol.names import display_name, resume_cursor, visible_name
 from ..store.files import find_file, not_found, reads_so_far
 from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
@@ -132,7 +132,7 @@ def clear_outline_cache() -> None:
 
 def outline_key(data: bytes, language: str, depth: int) -> str:
     """What an outline is a function of: the bytes (by digest), grammar, depth, code."""
-    digest = blake2b_hex(data, 16)
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     return f"{digest}:{language}:{depth}:{OUTLINE_FORMAT}"
 
 

@@ -7,11 +7,10 @@ refusing any whose file no longer holds the bytes it was planned against.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
-
-from ..hashing import sha256_hex
 
 if TYPE_CHECKING:
     from ..engines.diffing import LineDiff
@@ -21,7 +20,7 @@ def digest(data: bytes | None) -> str:
     """A stable name for a file's bytes; "absent" for a file that does not exist."""
     if data is None:
         return "absent"
-    return "sha256:" + sha256_hex(data)
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)

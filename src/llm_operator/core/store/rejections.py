@@ -11,12 +11,12 @@ versions need no migration; losing it costs only that note.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..hashing import sha256_hex
 from ..protocol.encoder import without_surrogates as storable
 from .database import StateStore, guarded
 
@@ -30,7 +30,7 @@ _TABLE = (
 
 def digest(fingerprint: str) -> str:
     """What is kept of a command's content: its hash, never the text itself."""
-    return sha256_hex(storable(fingerprint).encode("utf-8"))
+    return hashlib.sha256(storable(fingerprint).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
+from .state import APP
 from .workspace import DEFAULT_SECRET_PATTERNS
 
 # The defaults before .envrc, .git/config, .aws/credentials, *.kdbx and the rest were added:
@@ -48,9 +51,7 @@ def default_settings_path() -> Path:
     override = os.environ.get(CONFIG_ENV)
     if override:
         return Path(override) / "settings.json"
-    from .user_dirs import user_config_dir
-
-    return user_config_dir() / "settings.json"
+    return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "settings.json"
 
 
 @dataclass

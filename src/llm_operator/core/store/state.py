@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
-from ..hashing import sha256_hex
+import platformdirs
+
+APP = "llm-operator"
 
 
 def default_state_dir() -> Path:
     """The platform's user state folder for llm-operator."""
-    from .user_dirs import user_state_dir  # lazy: only needed when no --state-dir is given
-
-    return user_state_dir()
+    return Path(platformdirs.user_state_dir(APP, appauthor=False))
 
 
 def workspace_state_dir(state_dir: Path, root: Path) -> Path:
@@ -22,6 +23,6 @@ def workspace_state_dir(state_dir: Path, root: Path) -> Path:
     folders with one name never share a journal).
     """
     real = str(root.resolve())
-    key = sha256_hex(real.encode("utf-8", "surrogateescape"))[:16]
+    key = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     name = re.sub(r"[^A-Za-z0-9._-]", "_", root.name)[:40] or "root"
     return state_dir / "workspaces" / f"{name}-{key}"
