@@ -169,6 +169,9 @@ COPY_SCHEMES: dict[str, Callable[[str, str], str]] = {
     "German Windows": lambda stem, ext: f"{stem} - Kopie{ext}",
     "French Windows": lambda stem, ext: f"{stem} - Copie{ext}",
     "Spanish Google Drive": lambda stem, ext: f"Copia de {stem}{ext}",
+    "Japanese Finder": lambda stem, ext: f"{stem} \u306e\u30b3\u30d4\u30fc{ext}",
+    "Chinese Windows": lambda stem, ext: f"{stem} - \u526f\u672c{ext}",
+    "Portuguese Finder, as macOS stores it": lambda stem, ext: f"{stem} co\u0301pia{ext}",
 }
 
 # (folder, stem, extension) of secrets; a copy keeps its folder.

@@ -38,10 +38,11 @@ MOST_ORIGINALS = 16
 LONGEST_NAME = 255
 
 # "copy" as file managers write it in the languages they are most used in.
-# en, de/nl, pl/sv, fi, fr, es/it, pt; then ru, ja, zh, ko.
+# en, de/nl, pl/sv, fi, fr, es/it, pt (composed, and decomposed as macOS stores names); then
+# ru, ja (Finder: "X \u306e\u30b3\u30d4\u30fc"), zh, ko.
 _COPY_WORD = (
-    r"(?:copy|kopie|kopia|kopio|copie|copia|c\u00f3pia"
-    r"|\u043a\u043e\u043f\u0438\u044f|\u30b3\u30d4\u30fc|\u526f\u672c|\ubcf5\uc0ac\ubcf8)"
+    r"(?:copy|kopie|kopia|kopio|copie|copia|c(?:\u00f3|o\u0301)pia"
+    r"|\u043a\u043e\u043f\u0438\u044f|\u306e?\u30b3\u30d4\u30fc|\u526f\u672c|\ubcf5\uc0ac\ubcf8)"
 )
 
 # A mark that sits at the end of a name or just before one of its extensions.
