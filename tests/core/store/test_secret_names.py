@@ -309,16 +309,22 @@ def test_copies_are_secret_as_links_on_the_way_and_as_targets(tmp_path: Path) ->
     assert ws.secret_match("plain.txt") is None
 
 
-def test_a_name_full_of_marks_is_looked_at_in_bounded_steps() -> None:
+def test_a_name_full_of_marks_is_looked_at_in_bounded_steps(tmp_path: Path) -> None:
     hostile = [
         "x" + " (1)" * 60 + ".txt",
         "Copy of " * 30 + "notes",
         "(" + "copy " * 50,
         " " * 250 + "(",
         "n" + " - Copy" * 40,
+        "-1" * 127,
+        "-A" * 127,
     ]
     for name in hostile:
         found = originals(name)
         assert found[0] == name
-        assert len(found) <= MOST_ORIGINALS
+        assert len(found) <= MOST_ORIGINALS + 1
     assert originals("a" * 300 + " copy") == ("a" * 300 + " copy",)  # no file has that name
+    # More ways to take marks off than are looked at: the name with all of them off counts.
+    piled = "credentials (1) - Copy copy 2 (copy) (Case Conflict)-MYPC.json.bak~"
+    assert len(originals(piled)) == MOST_ORIGINALS + 1
+    assert Workspace(tmp_path).is_secret(piled)

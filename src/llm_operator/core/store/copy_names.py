@@ -20,9 +20,11 @@ Invariants:
   word, so ``keyboard.py``, ``monkey.py``, ``environment.py`` and ``envelope.txt`` gain no
   reading that a pattern could match, and a mark alone (``copy``, ``(1)``) is no copy of
   anything.
-- Bounded: at most ``MOST_ORIGINALS`` names per name, none looked for in a name longer
-  than any file system allows, and no pattern backtracks over a name more than once per
-  mark, so a hostile name full of marks cannot make a tree walk or a check slow.
+- Bounded: at most ``MOST_ORIGINALS`` names per name (then the name with every mark off
+  is added, so marks piled on cannot hide the original), none looked for in a name longer
+  than any file system allows, and the one pattern that reads a run of free text (a note
+  in parentheses) reads it possessively, so a hostile name full of marks cannot make a
+  tree walk or a check slow.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ _MARK = re.compile(
 )
 # OneDrive's other machine names: a Windows computer name is upper case, at most 15
 # characters ("report-MYPC.docx"); lower case would take in ordinary "-name" endings.
-_MACHINE = re.compile(r"-(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{0,14}(?=\.|\Z)")
+_MACHINE = re.compile(r"-(?=[A-Z0-9-]{0,14}[A-Z])[A-Z0-9][A-Z0-9-]{0,14}(?=\.|\Z)")
 # Marks that only ever end a name: "X~", emacs's "X.~1~", JetBrains' safe-write files.
 _TAIL = re.compile(r"(?:~|\.~[0-9a-z]+~|___jb_(?:old|tmp)___|\.sb-[0-9a-f]+-\w+)\Z", re.I)
 # "Copy of X" (Google Drive, older Windows: "Copy (2) of X"), and its translations.
@@ -103,6 +105,17 @@ def _one_mark_less(name: str) -> list[str]:
     return found
 
 
+def _bare(name: str) -> str:
+    """``name`` with its marks taken off, the first one found each time (at most
+    ``MOST_ORIGINALS`` of them: no tool piles up more)."""
+    for _ in range(MOST_ORIGINALS):
+        shorter = next((s for s in _one_mark_less(name) if s), None)
+        if shorter is None:
+            break
+        name = shorter
+    return name
+
+
 @lru_cache(maxsize=8192)
 def originals(name: str) -> tuple[str, ...]:
     """``name`` and the names it would be a copy of (see the module's invariants)."""
@@ -113,6 +126,9 @@ def originals(name: str) -> tuple[str, ...]:
         for shorter in _one_mark_less(current):
             if shorter and shorter not in found:
                 if len(found) == MOST_ORIGINALS:
-                    return tuple(found)
+                    # Too many ways to take the marks off: the name with them all off
+                    # still counts, so piling marks on a copy cannot hide what it copies.
+                    bare = _bare(name)
+                    return (*found, bare) if bare not in found else tuple(found)
                 found.append(shorter)
     return tuple(found)
