@@ -52,7 +52,8 @@ class SecretPatternsQuestion:
             parent,
             "Secret-looking files",
             "Reads of files whose name matches one of these patterns (one per line, * and ? "
-            "as wildcards) wait for your approval, since what is read goes to the chat:",
+            "as wildcards), or names a copy of such a file (.env copy, credentials (1).json, "
+            "key.pem.bak), wait for your approval, since what is read goes to the chat:",
             "\n".join(current),
         )
         if not ok:

@@ -37,6 +37,8 @@ HOSTILE: dict[str, bytes] = {
     "blank_lines.txt": b"\n\n\n   \n\t\n",
     "trailing_space.txt": b"trailing   \nspaces\t\n",
     "crlf.txt": b"one\r\ntwo\r\n",
+    "cr.txt": b"one\rtwo\r\rthree",  # classic Mac
+    "mixed.txt": b"one\r\ntwo\nthree\r\rfour\r\n",
     "bom.txt": b"\xef\xbb\xbfwith bom\n",
     "emoji.txt": "caf\u00e9 \u2713 \U0001f600 \u4e2d\u6587\n".encode(),
 }
@@ -112,8 +114,11 @@ def test_fs_read_rebuilds_every_real_and_hostile_file(
     for name, data in zip(names, rebuilt, strict=True):
         raw = (root / name).read_bytes()
         # fs.read gives the text: no BOM, LF line breaks (the summary names the file's style).
-        text = raw.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+        text = raw.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         assert (data or b"") == text, name
+    for result, name in zip(results, names, strict=True):
+        if b"\r" in (root / name).read_bytes():  # what it shows as LF is named
+            assert "line endings" in result.outcome.summary, name
     assert len(names) > 60
 
 

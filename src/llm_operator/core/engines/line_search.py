@@ -1,8 +1,9 @@
 """Finding the lines of a file that match a query: a substring or an RE2 regex.
 
 Invariants:
-- Lines end at ``\\n`` only (as every other action numbers them); a CR before it is not
-  part of the line (not shown, and ``$`` matches before it). A line that matches several
+- Lines end where reads end them: at LF, CRLF or a lone CR (``lf_breaks``), never at a
+  form feed or U+2028, so line numbers agree with every other action; a line's break is
+  not part of it (not shown, and ``$`` matches before it). A line that matches several
   times is reported once.
 - A regex is RE2 syntax (``engines.linear_regex``: linear time, so no pattern can hang a
   search) matched per line: ``^`` and ``$`` match at each line's start and end, and a
@@ -87,13 +88,12 @@ class LineQuery:
 
     def lines(self, data: bytes) -> Iterator[tuple[int, str]]:
         """(line number, line text) for every matching line of ``data``, in order."""
+        if data.find(b"\r") >= 0:  # one byte: a memchr, where a two-byte find is slow
+            data = lf_breaks(data)
         if self.needle is not None:
             yield from _byte_lines(data, self.needle)
             return
         assert self.pattern is not None
-        if data.find(b"\r") >= 0:  # one byte: a memchr, where a two-byte find is slow
-            # A CR before a line break is not part of the line ($ matches before it).
-            data = data.replace(b"\r\n", b"\n")
         if self.literal:
             # Only lines holding the literal can match: test those lines alone.
             yield from _candidate_lines(data, self.literal, self.pattern)
@@ -101,8 +101,15 @@ class LineQuery:
             yield from _pattern_lines(data, self.pattern)
 
 
+def lf_breaks(data: bytes) -> bytes:
+    """``data`` with every line break LF, as reads show a file: CRLF and a lone CR (classic
+    Mac, or one in a file with mixed breaks) each end one line, so the numbers agree with
+    fs.read, fs.readSlice and the edits (``textfile``), and ``$`` matches before them."""
+    data = data.replace(b"\r\n", b"\n")
+    return data.replace(b"\r", b"\n") if data.find(b"\r") >= 0 else data
+
+
 def shown(line: str) -> str:
-    line = line.removesuffix("\r")
     return line if len(line) <= LONG_LINE else line[:LONG_LINE] + " [...]"
 
 
@@ -153,7 +160,7 @@ def _byte_lines(data: bytes, needle: bytes, clip: bool = True) -> Iterator[tuple
         if line_end < 0:
             line_end = len(data)
         line = data[line_start:line_end].decode("utf-8", "replace")
-        yield line_no, shown(line) if clip else line.removesuffix("\r")
+        yield line_no, shown(line) if clip else line
         scanned_to = line_end
         found = find(data, line_end)
 

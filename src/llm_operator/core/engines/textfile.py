@@ -4,10 +4,10 @@ Invariants:
 - Engines work on ``TextFile.text``: no BOM, line breaks normalised to ``\\n``.
 - ``TextFile.encode(text)`` puts back the BOM and the file's line-break style, so a file
   whose text is unchanged encodes to the very same bytes it was decoded from.
-- A file whose line breaks are mixed (some CRLF, some LF) is normalised like any other,
-  but each line's own break is remembered: ``encode`` gives every line an edit left in
-  place its old break back, so untouched lines keep their bytes; new lines take the
-  file's most common break.
+- CRLF, a lone CR (classic Mac) and LF all end a line. A file whose line breaks are mixed
+  is normalised like any other, but each line's own break is remembered: ``encode`` gives
+  every line an edit left in place its old break back, so untouched lines keep their
+  bytes; new lines take the file's most common break.
 - The final-newline state is part of the text; nothing here adds or strips it.
 - Bytes that are not UTF-8 raise ``ERR_ENCODING_ERROR``; nothing is guessed.
 """
@@ -23,6 +23,7 @@ from ..errors import OperatorError
 
 BOM = b"\xef\xbb\xbf"
 _BREAK = re.compile(r"\r\n|\r|\n")
+_BREAK_NAMES = {"\r\n": "CRLF", "\r": "CR", "\n": "LF"}
 
 
 def _line_break_style(text: str) -> str | None:
@@ -89,6 +90,16 @@ class TextFile:
         if style != "\n":
             raw = raw.replace(style, "\n")
         return cls(raw, bom, style)
+
+    @property
+    def breaks_note(self) -> str:
+        """What a read says about the file's line breaks, since it shows them all as LF:
+        "" for LF, else their style (mixed: each kind with how many lines end in it)."""
+        if self.mixed_newlines:
+            counts = Counter(self.line_breaks).most_common()
+            kinds = " + ".join(f"{count} {_BREAK_NAMES[kind]}" for kind, count in counts)
+            return f"mixed line endings: {kinds}"
+        return "" if self.newline == "\n" else f"{_BREAK_NAMES[self.newline]} line endings"
 
     def decodes_back(self, text: str) -> bool:
         """Whether ``TextFile.decode(self.encode(text)).text == text``, told without the

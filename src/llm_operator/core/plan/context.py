@@ -167,7 +167,8 @@ def read_for_context(
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return LeftOut(rel, "not UTF-8 text")
-    return PackedFile(rel, text.removeprefix("\ufeff").replace("\r\n", "\n"))
+    # CRLF and a lone CR each end one line, as reads and edits number them.
+    return PackedFile(rel, text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
 
 
 @dataclass(frozen=True)

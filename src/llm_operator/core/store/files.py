@@ -270,11 +270,7 @@ def read_text(found: FoundFile) -> tuple[str, str]:
     from ..engines.textfile import TextFile
 
     decoded = TextFile.decode(read_bytes(found), found.rel)
-    notes = []
-    if decoded.newline == "\r\n":
-        notes.append("CRLF line endings")
-    elif decoded.mixed_newlines:
-        notes.append("mixed line endings")
+    notes = [decoded.breaks_note] if decoded.breaks_note else []
     if decoded.bom:
         notes.append("UTF-8 BOM")
     return decoded.text, ", ".join(notes)

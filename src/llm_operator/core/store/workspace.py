@@ -19,12 +19,14 @@ Invariants:
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import OperatorError
+from .copy_names import originals
 from .fsaccess import Spot, locate
 from .pathtext import (
     check_not_git,
@@ -114,32 +116,15 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 )
 
 
-# What editors and people add to a file's name when they copy it: ``.env~``, ``.env.~1~``,
-# ``key.pem.bak``, vim's ``.id_rsa.swp``, emacs's ``#.env#`` and ``.#.env``.
-_BACKUP_SUFFIX = re.compile(
-    r"(?:~|\.~\d+~|\.(?:bak|backup|old|orig|save|sav|swp|swo|swn|tmp))$", re.IGNORECASE
-)
-
-
-def _undecorated(name: str) -> str:
-    """``name`` without the marks of a backup, swap or autosave copy (itself if none)."""
-    while True:
-        if len(name) > 2 and name.startswith("#") and name.endswith("#"):
-            name = name[1:-1]
-        elif len(name) > 2 and name.startswith(".#"):
-            name = name[2:]
-        elif (shorter := _BACKUP_SUFFIX.sub("", name)) and shorter != name:
-            name = shorter
-        else:
-            return name
-
-
 def _is_git_config(parts: list[str]) -> bool:
-    """Whether ``parts`` name the config of a git folder: ``.git/config``, a submodule's
-    ``.git/modules/<name>/config``, a worktree's ``config.worktree``, a bare ``*.git``."""
-    if len(parts) < 2 or _undecorated(parts[-1]).lower() not in ("config", "config.worktree"):
+    """Whether ``parts`` name the config of a git folder (or a copy of one): ``.git/config``,
+    a submodule's ``.git/modules/<name>/config``, a worktree's ``config.worktree``, a bare
+    ``*.git``."""
+    if len(parts) < 2 or not any(
+        name.lower() in ("config", "config.worktree") for name in originals(parts[-1])
+    ):
         return False
-    return any(part.lower().endswith(".git") for part in parts[:-1])
+    return any(name.lower().endswith(".git") for part in parts[:-1] for name in originals(part))
 
 
 def _enter(folder: Path) -> None:
@@ -366,27 +351,25 @@ class Workspace:
     def is_secret(self, rel: str) -> bool:
         """Whether a ``/``-separated path looks secret: some component (or, for a pattern
         with ``/``, some run of that many components) matches a pattern, in any case. A
-        backup or swap copy's name counts as its original's (``.env~``, ``#.env#``,
-        ``key.pem.bak``, ``.id_rsa.swp``), and a git repository's ``config`` is secret in
+        copy's name counts as its original's, whatever tool made it (``.env copy``,
+        ``.env - Copy``, ``credentials (1).json``, ``.env~``, ``#.env#``, ``key.pem.bak``,
+        ``.id_rsa.swp``: see copy_names), and a git repository's ``config`` is secret in
         any git folder (``.git/modules/lib/config``, a bare ``app.git/config``): remote
         URLs hold tokens."""
         parts = [p for p in rel.split("/") if p not in ("", ".")]
         if _is_git_config(parts):
             return True
-        forms = [parts]
-        plain = [_undecorated(p) for p in parts]
-        if plain != parts:
-            forms.append(plain)
-            forms.append(
-                [
-                    p[1:] if p.startswith(".") and p != o else p
-                    for p, o in zip(plain, parts, strict=True)
-                ]
-            )
+        names = [originals(p) for p in parts]
         for count, pattern in self._secret.items():
-            for form in forms:
-                for end in range(count, len(form) + 1):
-                    if pattern.match("/".join(form[end - count : end])):
+            if count == 1:  # the common case, and searchTree asks for every file: plain loops
+                for group in names:
+                    for name in group:
+                        if pattern.match(name):
+                            return True
+                continue
+            for end in range(count, len(names) + 1):
+                for run in itertools.product(*names[end - count : end]):
+                    if pattern.match("/".join(run)):
                         return True
         return False
 
