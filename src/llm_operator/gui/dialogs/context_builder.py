@@ -16,7 +16,7 @@ by relevance to the ticked files and the task and cut to the outline budget set 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
@@ -87,6 +87,13 @@ RETARGETED_REASON = (
     "it now leads to a secret-looking file (a link changed since the list was made); "
     "close and reopen the builder to see it marked, and tick it there to send it"
 )
+
+
+def _left_out_text(left: Sequence[LeftOut]) -> str:
+    """``name (why); ...`` with each name escaped as every listing escapes names."""
+    from ...core.protocol.names import listed_name
+
+    return "; ".join(f"{listed_name(x.rel)} ({x.reason})" for x in left)
 
 
 def path_matcher(text: str) -> Callable[[str], bool]:
@@ -344,7 +351,11 @@ class ContextBuilder(QDialog):
             notes.append(f"{listing.ignored} left out by .gitignore")
         if listing.cut:
             notes.append("the workspace has more files than the list shows")
-        self.tree_note.setText("; ".join(notes) + ".")
+        text = "; ".join(notes) + "."
+        if listing.left_out:
+            # Names escaped as in every listing, then shown through the one renderer.
+            text += "\nNot listed: " + _left_out_text(listing.left_out)
+        set_plain(self.tree_note, text)
 
     def apply_filter(self, text: str) -> None:
         """Show only the files ``text`` matches (see ``path_matcher``) and their folders."""
@@ -608,7 +619,13 @@ class ContextBuilder(QDialog):
                 "files, most relevant first"
             )
         if self.left_out:
-            text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
+            text += "\nLeft out: " + _left_out_text(self.left_out)
+        if self.message.cut_names:
+            from ...core.protocol.names import visible_name
+
+            text += "\nNamed cut (too long for the part size): " + "; ".join(
+                visible_name(rel) for rel in self.message.cut_names
+            )
         set_plain(self.estimate, text)  # names from the disk
         self._refresh_buttons()
 
