@@ -18,6 +18,7 @@ PART_HEADER = re.compile(r"LLM Operator context, part (\d+) of (\d+)[ .(]")
 OPEN = re.compile(r"=== FILE: (?P<name>.+) \((?P<count>\d+) lines?\) ===\Z")
 REOPEN = re.compile(r"=== FILE: (?P<name>.+) \(continued from line (?P<line>\d+)\) ===\Z")
 NUMBERED = re.compile(r"(?P<number>\d+): (?P<text>.*)\Z", re.DOTALL)
+_RAW_MARK = " [line ? continues]"
 PIECE = re.compile(r" \[line (?P<number>\d+|\?) continues\]\Z")
 
 
@@ -64,6 +65,9 @@ def read_back(parts: tuple[str, ...] | list[str]) -> ReadBack:
                     assert at == last + 1 or (at == last and PIECE.search(taken[-1][1])), line
                 elif line.startswith("|") or line == "\\ No newline at end of details":
                     found.outline.append(decode_line(line).decode("utf-8", "surrogateescape"))
+                elif found.outside and found.outside[-1].endswith(_RAW_MARK):
+                    # The rest of a line of the message's own cut into pieces.
+                    found.outside[-1] = found.outside[-1].removesuffix(_RAW_MARK) + line
                 else:
                     found.outside.append(line)
                 continue
