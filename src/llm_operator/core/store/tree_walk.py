@@ -319,14 +319,17 @@ class _Walk:
                 return None
         else:
             try:
-                mode = entry.stat(follow_symlinks=False).st_mode
+                # The type from the folder listing (no system call); lstat only for the rare
+                # entry that is not a regular file, to say what it is.
+                if not entry.is_file(follow_symlinks=False):
+                    if self.counts.left_out is not None:
+                        mode = entry.stat(follow_symlinks=False).st_mode
+                        self.counts.leave_out(rel, f"a {kind_of(mode)}, not a regular file")
+                    return None  # FIFOs, sockets, devices: never opened
             except OSError as error:
                 self.counts.unreadable += 1
                 self.counts.leave_out(rel, f"unreadable ({os_reason(error)})")
                 return None
-            if not stat.S_ISREG(mode):
-                self.counts.leave_out(rel, f"a {kind_of(mode)}, not a regular file")
-                return None  # FIFOs, sockets, devices: never opened
             target = rel
         self.counts.visited += 1
         return TreeFile(rel, target, fd, name, self.root_fd)
