@@ -197,6 +197,7 @@ def test_a_folder_names_every_file_it_leaves_out_and_why(
 
     app = ws / "app"
     os.mkfifo(app / "pipe")
+    os.mkfifo(app / "fifo\u202egnp.txt")  # a bidi override: never shown raw
     (app / "null").symlink_to("/dev/null")
     (tmp_path / "outside.txt").write_text("not yours\n")
     (app / "out").symlink_to(tmp_path / "outside.txt")
@@ -217,6 +218,7 @@ def test_a_folder_names_every_file_it_leaves_out_and_why(
     said = done.stderr.split("\n")
     for line in (
         "left out app/pipe: a FIFO (named pipe), not a regular file",
+        "left out app/fifo\\u202egnp.txt: a FIFO (named pipe), not a regular file",
         "left out app/sock: a socket, not a regular file",
         "left out app/null: a link leading out of the workspace",
         "left out app/out: a link leading out of the workspace",
@@ -230,6 +232,7 @@ def test_a_folder_names_every_file_it_leaves_out_and_why(
         assert f"llm-operator: {line}" in said, (line, done.stderr)
     assert all(line.startswith("llm-operator: ") for line in said if line)
     assert done.stderr.splitlines() == said[:-1]  # no CR, NEL or U+2028 left raw
+    assert done.stderr.isascii()
     assert str(tmp_path) not in done.stderr
     assert "not yours" not in done.stdout
 

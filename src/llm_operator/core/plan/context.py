@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
 from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
-from ..protocol.names import listed_name
+from ..protocol.names import visible_name
 from ..store.files import find_file, read_bytes
 from ..store.passed_over import kind_of, os_reason
 from ..store.tree_walk import WalkCounts
@@ -67,10 +67,20 @@ class LeftOut:
     reason: str
 
 
+def shown_path(rel: str) -> str:
+    """A path of a left-out list: one line, escaped as listings and summaries escape names
+    (controls, line and paragraph separators, bidi and invisible characters), quoted when
+    it holds ``": "`` or starts with ``"`` so the reason after it cannot be mistaken."""
+    shown = visible_name(rel)
+    if ": " in shown or shown.startswith('"'):
+        return '"' + shown.replace('"', '\\"') + '"'
+    return shown
+
+
 def left_out_line(left: LeftOut) -> str:
-    """``<path>: <why>`` on one line, the path escaped as every listing escapes names (a
-    name holding a line break or a control character cannot start a line of its own)."""
-    return f"{listed_name(left.rel)}: {left.reason}"
+    """``<path>: <why>`` on one line (``shown_path``): a name holding a line break or a
+    control character cannot start a line of its own."""
+    return f"{shown_path(left.rel)}: {left.reason}"
 
 
 @dataclass(frozen=True)

@@ -89,11 +89,17 @@ RETARGETED_REASON = (
 )
 
 
-def _left_out_text(left: Sequence[LeftOut]) -> str:
-    """``name (why); ...`` with each name escaped as every listing escapes names."""
-    from ...core.protocol.names import listed_name
+NOTE_NAMES = 40  # left-out names a note lists before it counts the rest
 
-    return "; ".join(f"{listed_name(x.rel)} ({x.reason})" for x in left)
+
+def _left_out_text(left: Sequence[LeftOut]) -> str:
+    """``name (why); ...`` with each name escaped as every listing escapes names, the first
+    NOTE_NAMES of them (``pack`` names them all)."""
+    from ...core.plan.context import shown_path
+
+    said = "; ".join(f"{shown_path(x.rel)} ({x.reason})" for x in left[:NOTE_NAMES])
+    more = len(left) - NOTE_NAMES
+    return said + (f"; and {more} more (llm-operator pack names them all)" if more > 0 else "")
 
 
 def path_matcher(text: str) -> Callable[[str], bool]:
