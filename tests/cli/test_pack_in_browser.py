@@ -36,9 +36,10 @@ TASK = "Add logging"
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
     if not CHROMIUM or not Path(CHROMIUM).exists():
+        where = CHROMIUM or "no chromium on PATH"
         pytest.skip(
-            "chromium is not installed (apt-get install chromium, or set "
-            "LLM_OPERATOR_CHROMIUM to its path): the pasted-pack browser test cannot run"
+            f"chromium is absent ({where}): apt-get install chromium, or set "
+            "LLM_OPERATOR_CHROMIUM to its path; the pasted-pack browser test cannot run"
         )
     from playwright.sync_api import sync_playwright
 
