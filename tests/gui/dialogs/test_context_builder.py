@@ -373,14 +373,3 @@ def test_the_tree_note_names_what_the_listing_passes_over(
         assert said in note, (said, note)
     assert "\r" not in note
     assert str(tmp_path) not in note
-
-
-def test_a_long_left_out_list_names_the_first_and_counts_the_rest() -> None:
-    from llm_operator.core.plan.context import LeftOut
-    from llm_operator.gui.dialogs.context_builder import NOTE_NAMES, _left_out_text
-
-    left = [LeftOut(f"s/sock{n}", "a socket, not a regular file") for n in range(NOTE_NAMES + 5)]
-    text = _left_out_text(left)
-    assert text.count("(a socket, not a regular file)") == NOTE_NAMES
-    assert text.endswith("; and 5 more (llm-operator pack names them all)")
-    assert _left_out_text([LeftOut("a: b", "binary")]) == '"a: b" (binary)'

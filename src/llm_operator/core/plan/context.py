@@ -83,6 +83,17 @@ def left_out_line(left: LeftOut) -> str:
     return f"{shown_path(left.rel)}: {left.reason}"
 
 
+NOTE_NAMES = 40  # left-out names a note lists before it counts the rest
+
+
+def left_out_text(left: Sequence[LeftOut], at_most: int = NOTE_NAMES) -> str:
+    """``name (why); ...`` for a note in the window: the first ``at_most`` names
+    (``shown_path``), then how many more (``pack`` names them all on stderr)."""
+    said = "; ".join(f"{shown_path(x.rel)} ({x.reason})" for x in left[:at_most])
+    more = len(left) - at_most
+    return said + (f"; and {more} more (llm-operator pack names them all)" if more > 0 else "")
+
+
 @dataclass(frozen=True)
 class TreeEntry:
     """One file of the context builder's tree: its path, size in bytes, whether it looks secret."""

@@ -16,7 +16,7 @@ by relevance to the ticked files and the task and cut to the outline budget set 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
@@ -87,19 +87,6 @@ RETARGETED_REASON = (
     "it now leads to a secret-looking file (a link changed since the list was made); "
     "close and reopen the builder to see it marked, and tick it there to send it"
 )
-
-
-NOTE_NAMES = 40  # left-out names a note lists before it counts the rest
-
-
-def _left_out_text(left: Sequence[LeftOut]) -> str:
-    """``name (why); ...`` with each name escaped as every listing escapes names, the first
-    NOTE_NAMES of them (``pack`` names them all)."""
-    from ...core.plan.context import shown_path
-
-    said = "; ".join(f"{shown_path(x.rel)} ({x.reason})" for x in left[:NOTE_NAMES])
-    more = len(left) - NOTE_NAMES
-    return said + (f"; and {more} more (llm-operator pack names them all)" if more > 0 else "")
 
 
 def path_matcher(text: str) -> Callable[[str], bool]:
@@ -360,7 +347,9 @@ class ContextBuilder(QDialog):
         text = "; ".join(notes) + "."
         if listing.left_out:
             # Names escaped as in every listing, then shown through the one renderer.
-            text += "\nNot listed: " + _left_out_text(listing.left_out)
+            from ...core.plan.context import left_out_text
+
+            text += "\nNot listed: " + left_out_text(listing.left_out)
         set_plain(self.tree_note, text)
 
     def apply_filter(self, text: str) -> None:
@@ -625,7 +614,9 @@ class ContextBuilder(QDialog):
                 "files, most relevant first"
             )
         if self.left_out:
-            text += "\nLeft out: " + _left_out_text(self.left_out)
+            from ...core.plan.context import left_out_text
+
+            text += "\nLeft out: " + left_out_text(self.left_out)
         if self.message.cut_names:
             from ...core.protocol.names import visible_name
 
