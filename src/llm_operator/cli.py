@@ -458,9 +458,9 @@ def _ask_mcp(pending: Sequence[Pending], client: str) -> dict[int, Decision] | N
 
 def _pack(args: argparse.Namespace) -> int:
     from .core.errors import OperatorError
-    from .core.plan.context import build_context
+    from .core.plan.context import build_context, left_out_line
     from .core.plan.repo_map import DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS
-    from .core.protocol.context_pack import MIN_LIMIT, estimate_tokens
+    from .core.protocol.context_pack import MIN_LIMIT, estimate_tokens, frame_name, name_room
     from .core.store.settings import Settings
     from .core.store.workspace import Workspace
 
@@ -512,8 +512,22 @@ def _pack(args: argparse.Namespace) -> int:
             f"{estimate_tokens(len(shown.text))} of {tokens} tokens",
             file=sys.stderr,
         )
+    for rel in message.cut_names:
+        print(
+            f"llm-operator: note: the path {frame_name(rel, name_room(limit))} is "
+            f"{len(rel)} characters, too long to name whole in parts of {limit}: the message "
+            "shows it cut (a larger --limit shows it whole)",
+            file=sys.stderr,
+        )
+    if pack.ignored:
+        print(
+            f"llm-operator: {counted(pack.ignored, 'file or folder', 'files and folders')} of "
+            "the named folders left out by .gitignore (name a file to send it anyway)",
+            file=sys.stderr,
+        )
     for left in pack.left_out:
-        print(_on(sys.stderr, f"llm-operator: left out {left.rel}: {left.reason}"), file=sys.stderr)
+        # Names as every listing escapes them: one line each, whatever the name holds.
+        print(_on(sys.stderr, f"llm-operator: left out {left_out_line(left)}"), file=sys.stderr)
     return EXIT_FAILED if pack.left_out else EXIT_OK
 
 

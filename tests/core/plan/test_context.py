@@ -166,3 +166,13 @@ def test_a_link_retargeted_at_a_secret_after_the_choice_stays_out(tmp_path: Path
     allowed = read_for_context(workspace, "link.txt", include_secrets=True)
     assert not isinstance(allowed, LeftOut)
     assert "sk-live-123" in allowed.text
+
+
+def test_a_long_left_out_note_names_the_first_and_counts_the_rest() -> None:
+    from llm_operator.core.plan.context import NOTE_NAMES, left_out_text
+
+    left = [LeftOut(f"s/sock{n}", "a socket, not a regular file") for n in range(NOTE_NAMES + 5)]
+    text = left_out_text(left)
+    assert text.count("(a socket, not a regular file)") == NOTE_NAMES
+    assert text.endswith("; and 5 more (llm-operator pack names them all)")
+    assert left_out_text([LeftOut("a: b\u202e", "binary")]) == '"a: b\\u202e" (binary)'

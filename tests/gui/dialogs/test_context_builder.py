@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from llm_operator.core.store.workspace import Workspace
 from llm_operator.gui.clipboard import ClipboardBridge
 from llm_operator.gui.dialogs.context_builder import ContextBuilder
-from support.context_parts import unpack
+from support.context_parts import outline_of, unpack
 from support.paths import ROOT
 
 from ..conftest import WindowFactory, command, paste_and_run, reply
@@ -343,6 +343,33 @@ def test_the_outline_follows_the_budget_and_the_estimate_shows_it(
         limit=100_000,
     )
     assert dialog.parts == packed.message.parts
-    outline = dialog.parts[0].split("## Outline of the rest of the workspace\n", 1)[1]
+    outline = outline_of(dialog.parts[0])
+    assert outline is not None
     assert "def convert_type(" in outline
     assert len(outline) <= 300 * 4
+
+
+def test_the_tree_note_names_what_the_listing_passes_over(
+    qtbot: QtBot, project: Path, tmp_path: Path
+) -> None:
+    import os
+
+    os.mkfifo(project / "pipe")
+    (project / "null").symlink_to("/dev/null")
+    (tmp_path / "elsewhere.txt").write_text("x\n")
+    (project / "out").symlink_to(tmp_path / "elsewhere.txt")
+    (project / "gone").symlink_to("missing")
+    (project / "odd\rname").write_text("x\n")
+    dialog = builder(qtbot, project)
+    note = dialog.tree_note.text()
+    assert "Not listed: " in note
+    for said in (
+        "pipe (a FIFO (named pipe), not a regular file)",
+        "null (a link leading out of the workspace)",
+        "out (a link leading out of the workspace)",
+        "gone (a dangling link (its target does not exist))",
+        "odd\\rname (a name that cannot be shown on one line)",
+    ):
+        assert said in note, (said, note)
+    assert "\r" not in note
+    assert str(tmp_path) not in note

@@ -9,8 +9,14 @@ One engine for the window's context builder and ``llm-operator pack``:
   target) stay out unless ``include_secrets``, wherever they were found: named, or
   inside a named folder. The window passes the files the user ticked one by one, with
   ``include_secrets`` set, because ticking a secret-looking file is the consent.
+- Every file a named folder holds that does not go in is named with why (the walk's
+  ``left_out``: FIFOs, sockets, devices, links leading outside or nowhere, names that
+  cannot be shown on one line, unreadable folders; then secret-looking, binary, too big,
+  unreadable). Only .gitignore'd entries are counted instead of named (a ``node_modules``
+  would drown the list), and ``.git`` is never entered.
 - ``build_context`` reads the chosen files (UTF-8 text only; binary, undecodable and
-  oversized files are left out and said so), adds the primer, the task and optionally an
+  oversized files are left out and said so), decoded as fs.readSlice decodes them (so the
+  numbers match), adds the primer, the task and optionally an
   outline of the rest of the workspace, ranked by relevance to the chosen files and the
   task and cut to a token budget (``repo_map``; secret-looking files never outlined), and
   packs the message into parts of at most ``limit`` characters.
@@ -25,13 +31,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..engines.textfile import TextFile
 from ..errors import OperatorError
 from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
+from ..protocol.names import visible_name
 from ..store.files import find_file, read_bytes
+from ..store.passed_over import kind_of, os_reason
 from ..store.tree_walk import WalkCounts
 from .repo_map import DEFAULT_MAP_TOKENS, MapIndex, RepoMap
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..actions.base import OutlineMemo
     from ..store.workspace import Workspace
 
@@ -45,6 +56,42 @@ def primer_text() -> str:
     from ..protocol.primer import primer_text as core_primer_text
 
     return core_primer_text()
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A file kept out of a context message, and why (``rel`` as found: show it through
+    ``left_out_line``, never raw)."""
+
+    rel: str
+    reason: str
+
+
+def shown_path(rel: str) -> str:
+    """A path of a left-out list: one line, escaped as listings and summaries escape names
+    (controls, line and paragraph separators, bidi and invisible characters), quoted when
+    it holds ``": "`` or starts with ``"`` so the reason after it cannot be mistaken."""
+    shown = visible_name(rel)
+    if ": " in shown or shown.startswith('"'):
+        return '"' + shown.replace('"', '\\"') + '"'
+    return shown
+
+
+def left_out_line(left: LeftOut) -> str:
+    """``<path>: <why>`` on one line (``shown_path``): a name holding a line break or a
+    control character cannot start a line of its own."""
+    return f"{shown_path(left.rel)}: {left.reason}"
+
+
+NOTE_NAMES = 40  # left-out names a note lists before it counts the rest
+
+
+def left_out_text(left: Sequence[LeftOut], at_most: int = NOTE_NAMES) -> str:
+    """``name (why); ...`` for a note in the window: the first ``at_most`` names
+    (``shown_path``), then how many more (``pack`` names them all on stderr)."""
+    said = "; ".join(f"{shown_path(x.rel)} ({x.reason})" for x in left[:at_most])
+    more = len(left) - at_most
+    return said + (f"; and {more} more (llm-operator pack names them all)" if more > 0 else "")
 
 
 @dataclass(frozen=True)
@@ -63,13 +110,14 @@ class WorkspaceTree:
     files: tuple[TreeEntry, ...]
     ignored: int  # files and folders .gitignore left out
     cut: bool  # more than MAX_TREE_FILES files: the rest are not listed
+    left_out: tuple[LeftOut, ...] = ()  # entries not listed for what they are (FIFOs...)
 
 
 def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> WorkspaceTree:
     """The workspace's files in walk order, as the window's context builder lists them."""
     from ..actions.outline import files_under
 
-    counts = WalkCounts()
+    counts = WalkCounts(left_out=[])
     found: list[TreeEntry] = []
     cut = False
     for item in files_under(workspace, ".", counts, None):
@@ -79,18 +127,12 @@ def workspace_tree(workspace: Workspace, limit: int = MAX_TREE_FILES) -> Workspa
         try:
             # The size is only shown; the file is read by descriptor when it is packed.
             size = os.stat(workspace.root / item.target_rel, follow_symlinks=False).st_size
-        except OSError:
+        except OSError as error:
+            counts.leave_out(item.rel, f"unreadable ({os_reason(error)})")
             continue
         found.append(TreeEntry(item.rel, size, item.is_secret(workspace)))
-    return WorkspaceTree(tuple(found), counts.ignored, cut)
-
-
-@dataclass(frozen=True)
-class LeftOut:
-    """A file kept out of a context message, and why."""
-
-    rel: str
-    reason: str
+    left = tuple(LeftOut(rel, reason) for rel, reason in counts.left_out or ())
+    return WorkspaceTree(tuple(found), counts.ignored, cut, left)
 
 
 @dataclass(frozen=True)
@@ -99,6 +141,7 @@ class Chosen:
 
     files: tuple[str, ...]
     left_out: tuple[LeftOut, ...]
+    ignored: int = 0  # entries of the named folders .gitignore left out (counted, not named)
 
 
 def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bool) -> Chosen:
@@ -110,6 +153,7 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
 
     files: dict[str, None] = {}
     left: dict[str, str] = {}
+    ignored = 0
     for path in paths:
         real = workspace.resolve(path)
         inside = workspace.relative(real)
@@ -120,17 +164,21 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
         if real.is_dir():
             rel = workspace.relative(real)
             start_secret = workspace.secret_match(rel) is not None
-            for item in files_under(workspace, rel, WalkCounts(), None):
+            counts = WalkCounts(left_out=[])
+            for item in files_under(workspace, rel, counts, None):
                 if item.is_secret(workspace, start_secret) and not include_secrets:
                     left[item.rel] = SECRET_REASON
                 else:
                     files.setdefault(item.rel)
+            for passed, reason in counts.left_out or ():
+                left.setdefault(passed, reason)
+            ignored += counts.ignored
             continue
         rel = posixpath.normpath(path)
         if not real.exists():
             left[rel] = "not found"
         elif not real.is_file():
-            left[rel] = "not a regular file"
+            left[rel] = _not_regular(real)
         elif workspace.secret_match(path) is not None and not include_secrets:
             left[rel] = SECRET_REASON
         else:
@@ -138,7 +186,15 @@ def choose_files(workspace: Workspace, paths: Iterable[str], include_secrets: bo
     return Chosen(
         tuple(files),
         tuple(LeftOut(rel, reason) for rel, reason in left.items() if rel not in files),
+        ignored,
     )
+
+
+def _not_regular(real: Path) -> str:
+    try:
+        return f"a {kind_of(real.stat().st_mode)}, not a regular file"
+    except OSError as error:
+        return f"unreadable ({os_reason(error)})"
 
 
 def read_for_context(
@@ -164,11 +220,12 @@ def read_for_context(
     if b"\0" in data[:8192]:
         return LeftOut(rel, "binary")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+        # As fs.readSlice decodes it (BOM dropped, CRLF and lone CR breaks made LF), so
+        # the pack's line numbers are the ones every action uses.
+        text = TextFile.decode(data, rel).text
+    except OperatorError:
         return LeftOut(rel, "not UTF-8 text")
-    # CRLF and a lone CR each end one line, as reads and edits number them.
-    return PackedFile(rel, text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
+    return PackedFile(rel, text)
 
 
 @dataclass(frozen=True)
@@ -180,6 +237,7 @@ class ContextPack:
     left_out: tuple[LeftOut, ...]
     message: ContextMessage
     outline: RepoMap | None = None  # the outline of the rest, when one was asked for
+    ignored: int = 0  # entries of the named folders .gitignore left out
 
 
 def outline_of_rest(
@@ -224,4 +282,4 @@ def build_context(
     rest = outline_of_rest(workspace, packed, task, map_tokens, outlines) if map_tokens else None
     text = primer if primer is not None else primer_text()
     message = pack_message(text, task, packed, rest.text if rest else None, limit)
-    return ContextPack(tuple(p.rel for p in packed), tuple(left), message, rest)
+    return ContextPack(tuple(p.rel for p in packed), tuple(left), message, rest, chosen.ignored)

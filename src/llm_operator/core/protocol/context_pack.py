@@ -7,38 +7,64 @@ Format (the served spec's CONTEXT MESSAGES section documents it for the LLM):
 
     ## Files (<n>)
     === FILE: <path> (<k> lines) ===
-    1: <first line>
+    | 1: <first line>
+    |\\2: <a line with a character escaped>
     ...
     === END FILE: <path> ===
 
     ## Outline of the rest of the workspace
-    <fs.outline of the folder, without the files above>
+    | <fs.outline of the folder, without the files above, one body line each>
 
-File lines are numbered as fs.readSlice numbers them, so an edit can name lines at once.
-
-Rules:
-- Parts break only between lines. A file cut by a part boundary is closed with
-  ``=== FILE <path> continues in the next part ===`` and reopened in the next part with
-  ``=== FILE: <path> (continued from line <n>) ===``.
-- A line longer than a part can hold is cut into pieces marked ``[line <n> continues]``.
-- With more than one part, each starts with one plain line "LLM Operator context, part i
-  of n"; every part, that line included, is at most ``limit`` characters.
-- The token estimate is characters / 4 (rounded up): a common rule of thumb for English
-  text and code with GPT- and Claude-style tokenizers; real counts vary by about 25%.
+Rule 1: a file's bytes can never end its frame or start a line of their own. Everything
+that comes from a file (its lines, its outline lines) travels as readable body lines
+(``core.protocol.readable``): ``|`` alone, ``| `` + the text, or ``|\\`` + the text with
+every control character, line or paragraph separator (CR, VT, FF, FS/GS/RS, NEL, U+2028,
+U+2029...) and invisible character escaped. So the message holds no line break but
+``\\n`` outside the primer and the task (which are the app's and the user's own words),
+and every line inside a file's frame starts with ``|``, which no frame line, heading or
+marker does. A nonce in the frame lines would add nothing a file could not already fail
+to reach, and would cost the model a token it must match.
+Rule 2: names are shown as every listing shows them (``names.visible_name``: one line,
+controls and separators escaped) and quoted when they could read as part of a frame
+line (``===``, parentheses, quotes, edge spaces). A name longer than the part size can
+frame is shown cut in the middle and says so (``cut_names``).
+Rule 3: every part, its header line included, is at most ``limit`` characters, whatever
+the lengths of the names and lines: frame lines are bounded by the name cut, and a line
+longer than a part is cut into pieces; each piece of a file line is a body line of its
+own, carrying the line's number, and all but the last end ``[line <n> continues]``. Two
+body lines with the same number are pieces of one line, joined in order.
+Rule 4: parts break only between lines. A file cut by a part boundary is closed with
+``=== FILE <path> continues in the next part ===`` and reopened in the next part with
+``=== FILE: <path> (continued from line <n>) ===``. With more than one part, each starts
+with one plain line "LLM Operator context, part i of n".
+The token estimate is characters / 4 (rounded up): a common rule of thumb for English
+text and code with GPT- and Claude-style tokenizers; real counts vary by about 25%.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
+
+from .names import visible_name
+from .readable import body_line, escape_line, line_needs_escape
 
 HEADER = "LLM Operator context, part {i} of {n}. More parts follow: wait for all of them."
 LAST_HEADER = "LLM Operator context, part {i} of {n} (last part). Read all parts, then answer."
-_HEADER_ROOM = len(HEADER.format(i=9999, n=9999)) + 2
-_CLOSE = "=== FILE {path} continues in the next part ==="
-_REOPEN = "=== FILE: {path} (continued from line {line}) ==="
+_HEADER_ROOM = len(HEADER.format(i=999_999, n=999_999)) + 2
+_OPEN = "=== FILE: {name} ({count}) ==="
+_END = "=== END FILE: {name} ==="
+_CLOSE = "=== FILE {name} continues in the next part ==="
+_REOPEN = "=== FILE: {name} (continued from line {line}) ==="
+_MARK = " [line {number} continues]"
 MIN_LIMIT = 1000
 CHARS_PER_TOKEN = 4
+# Room a part keeps for one piece of a line beside the reopen and close lines of its file:
+# a body prefix, a line number, the mark and some text (an escaped character takes up to 16).
+_MIN_PIECE = 160
+_FRAME_FIXED = len(_REOPEN.format(name="", line=9_999_999)) + len(_CLOSE.format(name="")) + 2
+_MISLEADING = re.compile(r'===|[()"]|\A\s|\s\Z')
 
 
 @dataclass(frozen=True)
@@ -55,6 +81,7 @@ class ContextMessage:
 
     parts: tuple[str, ...]
     chars: int  # of the message as one piece (before any split)
+    cut_names: tuple[str, ...] = ()  # paths too long to frame whole at this part size
 
     @property
     def tokens(self) -> int:
@@ -79,11 +106,35 @@ def file_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
-def file_section(packed: PackedFile) -> list[str]:
+def name_room(limit: int) -> int:
+    """The longest name a frame line shows whole in parts of ``limit`` characters."""
+    return max(40, (max(limit, MIN_LIMIT) - _HEADER_ROOM - _MIN_PIECE - _FRAME_FIXED) // 2)
+
+
+def frame_name(rel: str, room: int | None = None) -> str:
+    """``rel`` as the frame lines show it: one line, quoted when it could read as part of a
+    frame line, cut in the middle (and saying so) when longer than ``room``."""
+    shown = visible_name(rel)
+    if _MISLEADING.search(shown):
+        shown = '"' + shown.replace('"', '\\"') + '"'
+    if room is None or len(shown) <= room:
+        return shown
+    note = f" [name of {len(shown)} characters cut]"
+    keep = max(8, room - len(note) - 3)
+    head = keep * 2 // 3
+    return shown[:head] + "..." + shown[len(shown) - (keep - head) :] + note
+
+
+def _count(lines: int) -> str:
+    return f"{lines} line{'s' if lines != 1 else ''}"
+
+
+def file_section(packed: PackedFile, room: int | None = None) -> list[str]:
+    """The file's frame and body lines as one part shows them (lines not cut)."""
     lines = file_lines(packed.text)
-    count = f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
-    body = [f"{number}: {line}" for number, line in enumerate(lines, start=1)]
-    return [f"=== FILE: {packed.rel} ({count}) ===", *body, f"=== END FILE: {packed.rel} ==="]
+    name = frame_name(packed.rel, room)
+    body = [body_line(f"{number}: {line}") for number, line in enumerate(lines, start=1)]
+    return [_OPEN.format(name=name, count=_count(len(lines))), *body, _END.format(name=name)]
 
 
 def section_chars(packed: PackedFile) -> int:
@@ -91,67 +142,133 @@ def section_chars(packed: PackedFile) -> int:
     return sum(len(line) + 1 for line in file_section(packed))
 
 
+@dataclass(frozen=True)
+class _Line:
+    """One line of the message before it is cut. ``kind``: "raw" (the primer's or the
+    user's own text), "body" (text from a file: a file line when ``owner`` is set, else an
+    outline line), "open" or "end" (a file's frame lines). ``owner`` indexes the files."""
+
+    kind: str
+    text: str = ""  # raw or body text (a body line is encoded after its number); open: count
+    owner: int | None = None
+    number: int = 0  # a file line's number; for "end", one past the file's last line
+
+
 def message_lines(
     primer: str, task: str, files: list[PackedFile], outline: str | None
-) -> list[tuple[str, str | None]]:
-    """Every line of the message, each with the path of the file it belongs to (or None)."""
-    lines: list[tuple[str, str | None]] = [(line, None) for line in primer.rstrip("\n").split("\n")]
+) -> list[_Line]:
+    """Every line of the message, body lines unencoded (see ``_Line``)."""
+    lines = [_Line("raw", line) for line in primer.rstrip("\n").split("\n")]
     if task.strip():
-        lines += [("", None), ("## Task", None)]
-        lines += [(line, None) for line in task.strip("\n").split("\n")]
+        lines += [_Line("raw"), _Line("raw", "## Task")]
+        lines += [_Line("raw", line) for line in task.strip("\n").split("\n")]
     if files:
-        lines += [("", None), (f"## Files ({len(files)})", None)]
-        for packed in files:
-            lines += [(line, packed.rel) for line in file_section(packed)]
+        lines += [_Line("raw"), _Line("raw", f"## Files ({len(files)})")]
+        for index, packed in enumerate(files):
+            body = file_lines(packed.text)
+            lines.append(_Line("open", _count(len(body)), index))
+            lines += [
+                _Line("body", line, index, number) for number, line in enumerate(body, start=1)
+            ]
+            lines.append(_Line("end", "", index, len(body) + 1))
     if outline:
-        lines += [("", None), ("## Outline of the rest of the workspace", None)]
-        lines += [(line, None) for line in outline.rstrip("\n").split("\n")]
+        lines += [_Line("raw"), _Line("raw", "## Outline of the rest of the workspace")]
+        lines += [_Line("body", line) for line in outline.rstrip("\n").split("\n")]
     return lines
 
 
-def _pieces(line: str, width: int, number: str) -> list[str]:
+_COST: dict[str, int] = {}
+
+
+def _char_cost(char: str) -> int:
+    """Characters ``char`` takes in a body line at most (escaped, when any is)."""
+    cost = _COST.get(char)
+    if cost is None:
+        cost = _COST[char] = len(escape_line(char))
+    return cost
+
+
+def _chunks(text: str, room: int) -> list[str]:
+    """``text`` cut into pieces whose body-line text takes at most ``room`` characters."""
+    if not line_needs_escape(text):
+        room = max(1, room)
+        return [text[i : i + room] for i in range(0, len(text), room)] or [""]
+    chunks: list[str] = []
+    start, used = 0, 0
+    for index, char in enumerate(text):
+        cost = _char_cost(char)
+        if used + cost > room and index > start:
+            chunks.append(text[start:index])
+            start, used = index, 0
+        used += cost
+    chunks.append(text[start:])
+    return chunks
+
+
+def _rendered(line: _Line, names: list[str], width: int) -> list[str]:
+    """The lines ``line`` becomes, each at most ``width`` characters."""
+    if line.kind == "open" and line.owner is not None:
+        return [_OPEN.format(name=names[line.owner], count=line.text)]
+    if line.kind == "end" and line.owner is not None:
+        return [_END.format(name=names[line.owner])]
+    if line.kind == "raw":
+        return _raw_pieces(line.text, width)
+    prefix = f"{line.number}: " if line.owner is not None else ""
+    whole = body_line(prefix + line.text)
+    if len(whole) <= width:
+        return [whole]
+    mark = _MARK.format(number=line.number if line.owner is not None else "?")
+    room = width - len(mark) - len(prefix) - 2  # "|\" or "| "
+    pieces = [body_line(prefix + chunk) for chunk in _chunks(line.text, room)]
+    return [piece + mark for piece in pieces[:-1]] + [pieces[-1]]
+
+
+def _raw_pieces(line: str, width: int) -> list[str]:
+    """A line of the app's or the user's own text, cut into marked pieces when too long."""
     if len(line) <= width:
         return [line]
-    mark = f" [line {number} continues]"
+    mark = _MARK.format(number="?")
     step = max(1, width - len(mark))
     chunks = [line[i : i + step] for i in range(0, len(line), step)]
     return [chunk + mark for chunk in chunks[:-1]] + [chunks[-1]]
-
-
-def _reopen(owner: str, line: str) -> str:
-    number = line.split(":", 1)[0]
-    if number.isdigit():
-        return _REOPEN.format(path=owner, line=number)
-    return f"=== FILE: {owner} (continued) ==="
 
 
 def pack_message(
     primer: str, task: str, files: list[PackedFile], outline: str | None, limit: int
 ) -> ContextMessage:
     """The message, in parts of at most ``limit`` characters each (``limit`` >= 1000)."""
+    limit = max(limit, MIN_LIMIT)
+    room = name_room(limit)
+    names = [frame_name(packed.rel, room) for packed in files]
+    cut = tuple(p.rel for p, name in zip(files, names, strict=True) if name != frame_name(p.rel))
     lines = message_lines(primer, task, files, outline)
-    whole = "\n".join(line for line, _ in lines)
+    unbounded = [text for line in lines for text in _rendered(line, names, 1 << 62)]
+    whole = "\n".join(unbounded)
     if len(whole) <= limit:
-        return ContextMessage((whole,), len(whole))
-    budget = max(limit, MIN_LIMIT) - _HEADER_ROOM
+        return ContextMessage((whole,), len(whole), cut)
+    budget = limit - _HEADER_ROOM
     parts: list[list[str]] = [[]]
     used = 0
-    for line, owner in lines:
-        close = _CLOSE.format(path=owner) if owner else ""
-        reopen = _reopen(owner, line) if owner else ""
+    for line in lines:
+        owner = line.owner
+        close = _CLOSE.format(name=names[owner]) if owner is not None else ""
+        reopen = (
+            _REOPEN.format(name=names[owner], line=max(1, line.number)) if owner is not None else ""
+        )
         # Room for a reopen line before, and a close line after, any piece of this line.
-        reserve = (len(reopen) + 1 + len(close) + 1) if owner else 0
-        number = line.split(":", 1)[0] if owner else "?"
-        for piece in _pieces(line, max(40, budget - reserve - 1), number):
+        reserve = (len(reopen) + 1 + len(close) + 1) if owner is not None else 0
+        # After an open or body line there is room for the close line, so the end line
+        # (shorter) always fits where a close line would.
+        tail = len(close) + 1 if owner is not None and line.kind != "end" else 0
+        opens = line.kind == "open"
+        for piece in _rendered(line, names, budget - reserve - 1):
             cost = len(piece) + 1
-            tail = len(close) + 1 if owner else 0
             if used + cost + tail > budget and parts[-1]:
-                starts_file = line.startswith("=== FILE: ")
-                if owner and not starts_file:
+                if owner is not None and not opens:
                     parts[-1].append(close)
                 parts.append([])
                 used = 0
-                if owner and not starts_file:
+                if owner is not None and not opens:
                     parts[-1].append(reopen)
                     used = len(reopen) + 1
             parts[-1].append(piece)
@@ -161,4 +278,4 @@ def pack_message(
     for index, body in enumerate(parts, start=1):
         head = (LAST_HEADER if index == total else HEADER).format(i=index, n=total)
         texts.append(head + "\n\n" + "\n".join(body))
-    return ContextMessage(tuple(texts), len(whole))
+    return ContextMessage(tuple(texts), len(whole), cut)

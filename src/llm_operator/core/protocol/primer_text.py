@@ -16,7 +16,7 @@ once, every write is shown to me as a diff and runs only if I approve it. I past
 back to you. Start with a small read, e.g. fs.list with path: . The full reference \
 (operator.getInterfaceSpec, or `llm-operator spec`) is needed only for details this primer \
 leaves open. fs.outline of a folder is the cheapest map of a codebase. A context message from me (## Task, then files between === FILE: <path> === lines, \
-numbered as fs.readSlice numbers them, maybe in parts headed "LLM Operator context, part i \
+one "| <n>: <line>" body line each, numbered as fs.readSlice numbers them, maybe in parts headed "LLM Operator context, part i \
 of n") shows the files as they were: read again before editing later."""
 
 RULES = """\

@@ -24,6 +24,12 @@ Invariants:
   change them), folders and files that cannot be opened. Silently passed over: ``.git``
   folders, the trash folders at the root (``.Trash``, ``.Trash-<uid>``), symlinked folders,
   FIFOs, sockets and devices.
+- A caller that must say what it left out (a context pack) gives ``WalkCounts.left_out`` a
+  list: every entry passed over for what it is (a FIFO, socket or device, a link leading
+  outside, into ``.git``, to a folder or nowhere, a name that cannot be shown on one line,
+  a folder that cannot be opened) is added to it by path, with why. .gitignore'd entries
+  and those the caller's filter drops are only counted; ``.git``, the trash and the app's
+  own state folder are never named.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from ..errors import OperatorError
 from ..protocol.names import is_plain_name
 from ..work_budget import charge, spent
 from .ignores import Ignores
+from .passed_over import LINK_REASONS, kind_of, os_reason
 from .pathtext import check_path_text
 
 if TYPE_CHECKING:
@@ -64,6 +71,12 @@ class WalkCounts:
     budget_stop: bool = False  # the reply's work budget ended the walk before its end
     passed: str | None = None  # the last entry passed over past ``after`` since the last file
     gitignore_dropped: int = 0  # .gitignore pattern lines over the caps, not applied
+    # When a list: each entry passed over for what it is, by path, with why (see above).
+    left_out: list[tuple[str, str]] | None = None
+
+    def leave_out(self, rel: str, reason: str) -> None:
+        if self.left_out is not None:
+            self.left_out.append((rel, reason))
 
 
 @dataclass(frozen=True)
@@ -283,6 +296,7 @@ class _Walk:
             return None
         if not is_plain_name(name):
             self.counts.odd_names += 1
+            self.counts.leave_out("/".join(key), "a name that cannot be shown on one line")
             return None
         rel = "/".join(key)
         if self.ignores.ignored(rel, is_dir):
@@ -294,8 +308,9 @@ class _Walk:
         if is_dir:
             try:
                 child = os.open(name, _DIR_FLAGS, dir_fd=fd)
-            except OSError:
+            except OSError as error:
                 self.counts.unreadable += 1
+                self.counts.leave_out(rel, f"a folder that cannot be opened ({os_reason(error)})")
                 return None
             return child, key
         if is_link:
@@ -304,10 +319,16 @@ class _Walk:
                 return None
         else:
             try:
+                # The type from the folder listing (no system call); lstat only for the rare
+                # entry that is not a regular file, to say what it is.
                 if not entry.is_file(follow_symlinks=False):
+                    if self.counts.left_out is not None:
+                        mode = entry.stat(follow_symlinks=False).st_mode
+                        self.counts.leave_out(rel, f"a {kind_of(mode)}, not a regular file")
                     return None  # FIFOs, sockets, devices: never opened
-            except OSError:
+            except OSError as error:
                 self.counts.unreadable += 1
+                self.counts.leave_out(rel, f"unreadable ({os_reason(error)})")
                 return None
             target = rel
         self.counts.visited += 1
@@ -318,20 +339,32 @@ class _Walk:
         try:
             real = self.workspace.resolve(rel)
         except OperatorError as error:
-            if error.code != "ERR_PATH_PROTECTED":
+            if error.code == "ERR_PATH_PROTECTED":
+                self.counts.leave_out(rel, "a link into .git")
+            else:
                 self.counts.unreadable += 1
+                reason = LINK_REASONS.get(
+                    error.code, f"a link that cannot be followed ({error.code})"
+                )
+                self.counts.leave_out(rel, reason)
             return None
         try:
             info = os.stat(real)
         except OSError:
-            self.counts.unreadable += 1  # dangling
+            self.counts.unreadable += 1
+            self.counts.leave_out(rel, "a dangling link (its target does not exist)")
+            return None
+        if stat.S_ISDIR(info.st_mode):
+            self.counts.leave_out(rel, "a link to a folder (links to folders are not followed)")
             return None
         if not stat.S_ISREG(info.st_mode):
-            return None  # a link to a folder is not followed
+            self.counts.leave_out(rel, f"a link to a {kind_of(info.st_mode)}, not a regular file")
+            return None
         target = self.workspace.relative(real)
         if self.workspace.is_trash(target) or any(
             p.casefold() == ".git" for p in target.split("/")
         ):
+            self.counts.leave_out(rel, "a link into .git or the trash")
             return None
         return target
 

@@ -344,7 +344,13 @@ class ContextBuilder(QDialog):
             notes.append(f"{listing.ignored} left out by .gitignore")
         if listing.cut:
             notes.append("the workspace has more files than the list shows")
-        self.tree_note.setText("; ".join(notes) + ".")
+        text = "; ".join(notes) + "."
+        if listing.left_out:
+            # Names escaped as in every listing, then shown through the one renderer.
+            from ...core.plan.context import left_out_text
+
+            text += "\nNot listed: " + left_out_text(listing.left_out)
+        set_plain(self.tree_note, text)
 
     def apply_filter(self, text: str) -> None:
         """Show only the files ``text`` matches (see ``path_matcher``) and their folders."""
@@ -608,7 +614,15 @@ class ContextBuilder(QDialog):
                 "files, most relevant first"
             )
         if self.left_out:
-            text += "\nLeft out: " + "; ".join(f"{x.rel} ({x.reason})" for x in self.left_out)
+            from ...core.plan.context import left_out_text
+
+            text += "\nLeft out: " + left_out_text(self.left_out)
+        if self.message.cut_names:
+            from ...core.protocol.names import visible_name
+
+            text += "\nNamed cut (too long for the part size): " + "; ".join(
+                visible_name(rel) for rel in self.message.cut_names
+            )
         set_plain(self.estimate, text)  # names from the disk
         self._refresh_buttons()
 
