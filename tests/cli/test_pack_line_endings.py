@@ -18,4 +18,4 @@ def test_pack_numbers_cr_and_mixed_files_as_reads_do(tmp_path: Path) -> None:
     assert "\r" not in done.stdout
     for name in ("mac.txt", "mixed.txt"):
         body = done.stdout.split(f"=== FILE: {name} (3 lines) ===\n", 1)[1]
-        assert body.startswith("1: one\n2: two\n3: three\n=== END FILE"), body[:80]
+        assert body.startswith("| 1: one\n| 2: two\n| 3: three\n=== END FILE"), body[:80]
