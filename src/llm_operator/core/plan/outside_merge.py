@@ -176,6 +176,29 @@ def rebase_pending(
     return found
 
 
+def ask_again(
+    workspace: Workspace, index: int, changes: Sequence[FileChange]
+) -> tuple[str, tuple[ShownMerge, ...]] | None:
+    """For the terminal review, once a command was approved: None when its files still
+    hold what it was planned on; else what changed, every text through the one renderer
+    (the merged diffs included), and the merged changes approving again stands for (none
+    when a file cannot be merged: the command is then refused when applied, and its
+    result names the lines)."""
+    from ..visible import shown, shown_lines
+
+    found = rebase_pending(workspace, [(index, changes)]).get(index)
+    if not found:
+        return None
+    lines: list[str] = []
+    for rebased in found:
+        lines.append(f"!! {shown(rebased.describe())}")
+        if rebased.preview is not None:
+            lines += [f"-- {shown(line)}" for line in rebased.preview.review]
+            lines.append(shown_lines(rebased.preview.diff.rstrip("\n")))
+    merged = tuple(r.shown for r in found if r.shown is not None)
+    return "\n".join(lines), merged if len(merged) == len(found) else ()
+
+
 def _stale(path: str, why: str) -> OperatorError:
     return OperatorError(
         "ERR_STALE_FILE",
