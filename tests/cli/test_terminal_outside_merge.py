@@ -80,9 +80,11 @@ def test_an_overlapping_change_is_refused_naming_the_lines(
     (workspace / "notes.txt").write_text(LINES)
     outside = LINES.replace("line 3\n", "line 3 (outside)\n")
     text = _exec_on_terminal(workspace, state_dir, tmp_path, cmd, outside, [b"y\n"])
-    assert "line 3 of the file now overlap this edit (line 3 of the file it was planned on)" in (
+    assert "line 3 of the file now overlaps this edit (line 3 of the file it was planned on)" in (
         text
     )
     assert "id: e1\nok: false\nsummary: fs.applyEdits failed (ERR_STALE_FILE)" in text
-    assert "Changed outside the app: line 3 of the file now; line 3 of the file now overlap" in text
+    assert (
+        "Changed outside the app: line 3 of the file now; line 3 of the file now overlaps" in text
+    )
     assert (workspace / "notes.txt").read_text() == outside

@@ -80,7 +80,7 @@ def test_an_edit_apart_from_the_outside_change_lands_merged_and_undo_gives_it_ba
     assert "notes.txt" in seen["banner"]
     assert "changed outside the app while this review is open" in seen["banner"]
     assert "Alt+O" in seen["banner"]
-    assert seen["badge"] == "edited \u00b7 changed outside: merged"
+    assert seen["badge"] == "changed outside: merged \u00b7 edited"
     assert (
         "changed outside the app while this review was open (line 5 of the file now)"
         in (seen["header"])
@@ -122,12 +122,12 @@ def test_an_overlapping_outside_change_is_named_and_nothing_is_written(
     paste_and_run(qtbot, window, text)
     assert not failures, failures
     assert "cannot be merged and will not be written" in seen["banner"]
-    assert seen["badge"] == "edited \u00b7 changed outside: overlaps"
-    assert "line 3 of the file now overlap this edit (line 3 of the file it was" in seen["header"]
+    assert seen["badge"] == "changed outside: overlaps \u00b7 edited"
+    assert "line 3 of the file now overlaps this edit (line 3 of the file it was" in seen["header"]
     assert target.read_text() == outside
     copied = QApplication.clipboard().text()
     assert "id: e1\nok: false\nsummary: fs.applyEdits failed (ERR_STALE_FILE)" in copied
-    assert "line 3 of the file now overlap this edit" in copied
+    assert "line 3 of the file now overlaps this edit" in copied
     # The second edit builds on the first: refused too, nothing of the file written.
     assert "id: e2\nok: false" in copied
 

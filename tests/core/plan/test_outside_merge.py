@@ -81,7 +81,7 @@ def test_without_the_merged_change_shown_the_edit_is_refused_naming_the_lines(
     summary = result.outcome.summary
     assert "ERR_STALE_FILE" in summary
     assert "line 15 of the file now" in summary
-    assert "do not overlap" in summary
+    assert "none of it overlaps this edit" in summary
     assert target.read_text(encoding="utf-8") == outside
 
 
@@ -97,10 +97,10 @@ def test_an_overlapping_outside_change_is_refused_with_its_lines(
     (rebased,) = found[run.pending[0].index]
     assert rebased.change is None
     assert rebased.shown is None
-    assert "line 3 of the file now overlap" in rebased.describe()
+    assert "line 3 of the file now overlaps" in rebased.describe()
     (result,) = session.execute(run, _approve_merged(session, run))
     assert not result.ok
-    assert "overlap this edit" in result.outcome.summary
+    assert "overlaps this edit" in result.outcome.summary
     assert "line 3 of the file now" in result.outcome.summary
     assert target.read_text(encoding="utf-8") == outside
 

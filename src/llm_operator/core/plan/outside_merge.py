@@ -88,7 +88,9 @@ class Rebased:
 def _clash(overlaps: Sequence[Overlap]) -> str:
     now = describe_lines([o.theirs for o in overlaps])
     planned = describe_lines([o.base for o in overlaps])
-    return f"{now} of the file now overlap this edit ({planned} of the file it was planned on)"
+    one = len(overlaps) == 1 and overlaps[0].theirs.stop - overlaps[0].theirs.start <= 1
+    verb = "overlaps" if one else "overlap"
+    return f"{now} of the file now {verb} this edit ({planned} of the file it was planned on)"
 
 
 def _style(data: bytes) -> tuple[bool, str, bool]:
@@ -273,8 +275,8 @@ def explain_stale(
         words = f"Changed outside the app: {changed} of the file now; {_clash(merged.overlaps)}."
     else:
         words = (
-            f"Changed outside the app: {changed} of the file now; they do not overlap this "
-            "edit, but the edit merged into them was not shown for approval."
+            f"Changed outside the app: {changed} of the file now; none of it overlaps this "
+            "edit, but the edit merged into it was not shown for approval."
         )
     details = {
         **error.details,

@@ -395,7 +395,7 @@ class ConfirmDialog(QDialog):
                 continue
             index, path, badges = where
             kind = self.outside.badge(index, path)
-            kinds = badges + ([kind] if kind else [])
+            kinds = ([kind] if kind else []) + badges  # first: the column is narrow
             rebased = self.outside.get(index, path)
             preview = rebased.preview if rebased and rebased.preview else self._preview_of[id(row)]
             assert preview is not None
@@ -405,6 +405,8 @@ class ConfirmDialog(QDialog):
             row.setToolTip(1, plain_tip(badge_text))
             colour = BADGE_STYLES[kind or ("outside" if "outside" in badges else badges[0])][1]
             row.setForeground(1, QBrush(QColor(colour)))
+            # The name itself takes the colour too, so the flag is seen in a narrow list.
+            row.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(colour) if kind else None)
         self._show_banner()
         current = self.listing.currentItem()
         where = self._file_of.get(id(current)) if current is not None else None
