@@ -218,7 +218,7 @@ def changed_outside_shots(workspace: Path, state: Path, out: Path) -> None:
     app_py = workspace / "src" / "app.py"
     app_py.write_text(APP_PY.replace("def main() -> int:", "def main(argv: list[str]) -> int:"))
     (workspace / "README.md").write_text("# Demo\n\nA tiny project, now with tests.\n")
-    found = rebase_pending(session.workspace, [(p.index, p.changes) for p in pending])
+    found = rebase_pending(session.workspace, pending)
     mark_words(r.preview for rebased in found.values() for r in rebased if r.preview)
     dialog.show_outside(found)
     dialog.resize(1180, 700)

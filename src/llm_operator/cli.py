@@ -445,7 +445,7 @@ def _ask(
     if answer.lower() in ("y", "yes") and workspace is not None and item.plan is not None:
         from .core.plan.outside_merge import ask_again
 
-        again = ask_again(workspace, item.index, item.changes)
+        again = ask_again(workspace, item)
     if again is not None:  # a file changed on disk meanwhile: what approving now does
         text, merged = again
         terminal.write("\n" + text + "\n")

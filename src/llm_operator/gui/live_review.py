@@ -42,8 +42,8 @@ class LiveReview(QObject):
     ) -> None:
         super().__init__()
         self._dialog = dialog
-        self._items = [(item.index, item.changes) for item in pending if item.plan is not None]
-        self._paths = frozenset(change.path for _, changes in self._items for change in changes)
+        self._items = [item for item in pending if item.plan is not None]
+        self._paths = frozenset(change.path for item in self._items for change in item.changes)
         self._workspace = workspace
         self._watcher = watcher
         self._runner: TaskRunner[Found] = TaskRunner(self)

@@ -32,7 +32,7 @@ def _prepared(make_session: Any, text: str) -> tuple[Session, Any]:
 def _approve_merged(session: Session, run: Any) -> dict[int, Decision]:
     """What the review does: merge every pending command's changed files and approve the
     merged changes it showed."""
-    found = rebase_pending(session.workspace, [(p.index, p.changes) for p in run.pending])
+    found = rebase_pending(session.workspace, run.pending)
     decisions = {}
     for item in run.pending:
         shown = tuple(r.shown for r in found.get(item.index, ()) if r.shown is not None)
@@ -49,7 +49,7 @@ def test_an_edit_apart_from_the_outside_change_lands_merged_and_undo_gives_it_ba
     outside = LINES.replace("line 15\n", "line 15 (edited outside)\n")
     target.write_text(outside, encoding="utf-8")
 
-    found = rebase_pending(session.workspace, [(p.index, p.changes) for p in run.pending])
+    found = rebase_pending(session.workspace, run.pending)
     (rebased,) = found[run.pending[0].index]
     assert rebased.change is not None
     assert rebased.preview is not None
@@ -93,7 +93,7 @@ def test_an_overlapping_outside_change_is_refused_with_its_lines(
     session, run = _prepared(make_session, edit(cmd, "e1", "line 3\n", "line three\n"))
     outside = LINES.replace("line 3\n", "line 3 (edited outside)\n")
     target.write_text(outside, encoding="utf-8")
-    found = rebase_pending(session.workspace, [(p.index, p.changes) for p in run.pending])
+    found = rebase_pending(session.workspace, run.pending)
     (rebased,) = found[run.pending[0].index]
     assert rebased.change is None
     assert rebased.shown is None
@@ -165,7 +165,7 @@ def test_a_secret_looking_file_is_never_compared(
     shown = session.open_held(run, {held.index: Decision(True)})
     assert shown
     target.write_text("A=1\nB=2\nC=3\nD=4\nE=SECRET-VALUE\n", encoding="utf-8")
-    found = rebase_pending(session.workspace, [(p.index, p.changes) for p in shown])
+    found = rebase_pending(session.workspace, shown)
     (rebased,) = found[shown[0].index]
     assert rebased.change is None
     assert rebased.preview is None
@@ -175,3 +175,27 @@ def test_a_secret_looking_file_is_never_compared(
     assert "ERR_STALE_FILE" in result.outcome.summary
     assert "line 5" not in result.outcome.summary
     assert "SECRET" not in (result.outcome.summary + (result.outcome.details or ""))
+
+
+def test_a_link_named_like_a_secret_is_never_compared_either(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """An edit through ``.env`` -> config.txt changes config.txt, a plain name: the command
+    named a secret-looking file, so neither the review nor the refusal compares it."""
+    target = workspace / "config.txt"
+    target.write_text("A=1\nB=2\nC=3\nD=4\nE=5\n", encoding="utf-8")
+    (workspace / ".env").symlink_to("config.txt")
+    session = make_session()
+    run = session.prepare(edit(cmd, "e1", "A=1\n", "A=9\n", path=".env"))
+    (held,) = run.pending
+    shown = session.open_held(run, {held.index: Decision(True)})
+    assert [c.path for p in shown for c in p.changes] == ["config.txt"]
+    target.write_text("A=1\nB=2\nC=3\nD=4\nE=SECRET-VALUE\n", encoding="utf-8")
+    (rebased,) = rebase_pending(session.workspace, shown)[shown[0].index]
+    assert rebased.change is None
+    assert rebased.preview is None
+    (result,) = [r for r in session.execute(run, {shown[0].index: Decision(True)}) if r.id == "e1"]
+    assert not result.ok
+    assert "ERR_STALE_FILE" in result.outcome.summary
+    assert "line 5" not in result.outcome.summary
+    assert "Changed outside" not in result.outcome.summary

@@ -11,7 +11,8 @@ Invariants:
   check right before the rename refuses any later change, and the undo record keeps the
   outside edit, so an undo gives it back, not the text the plan was made on.
 - A secret-looking file is never merged or compared, before or after approval: a review
-  only says it changed, and a refusal names no line of it.
+  only says it changed, and a refusal names no line of it. A command that names one (a
+  link named ``.env`` to a plain file included) merges none of its files.
 - The merged bytes keep the file's BOM and line breaks as they are now; an edit that
   changes them itself is not merged.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..actions.base import Outcome, Plan
 from ..engines.merging import Lines, Merge, Overlap, describe_lines, merge3
@@ -28,12 +29,24 @@ from ..errors import OperatorError
 from .changes import ChangeSet, FileChange, digest
 
 if TYPE_CHECKING:
+    from ..protocol.validator import Command
     from ..store.workspace import Workspace
     from .preview import ChangePreview
 
 READ_AGAIN = (
     "Read it again (fs.read or fs.readSlice) and send a new command built on what it holds now."
 )
+
+
+class Reviewed(Protocol):
+    """What a comparison reads of a pending command (the session's ``Pending``)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def command(self) -> Command: ...
+    @property
+    def changes(self) -> tuple[FileChange, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -135,20 +148,22 @@ def merge_change(change: FileChange, now: bytes | None, secret: bool) -> Rebased
 
 
 def rebase_pending(
-    workspace: Workspace, items: Iterable[tuple[int, Sequence[FileChange]]]
+    workspace: Workspace, items: Iterable[Reviewed]
 ) -> dict[int, tuple[Rebased, ...]]:
-    """For each pending command (its index and changes, in reply order) whose files
-    changed outside: each such file's merged change with its preview, or why it cannot be
-    merged. A command that builds on an earlier one's change of a file is merged into that
-    one's merged text, as it will find the file when it is applied. Reads the files: run
-    it in a worker."""
+    """For each pending command (in reply order) whose files changed outside: each such
+    file's merged change with its preview, or why it cannot be merged. A command that
+    builds on an earlier one's change of a file is merged into that one's merged text, as
+    it will find the file when it is applied. Reads the files: run it in a worker."""
     from ..store.files import read_if_file
     from .preview import preview_change
+    from .secrecy import secret_paths
 
     ahead: dict[str, bytes | None] = {}  # a path's bytes as the earlier commands leave it
     broken: set[str] = set()  # paths an earlier command cannot write
     found: dict[int, tuple[Rebased, ...]] = {}
-    for index, changes in items:
+    for item in items:
+        index, changes = item.index, item.changes
+        named_secret = bool(secret_paths(workspace, item.command))
         done: list[Rebased] = []
         for change in changes:
             path = change.path
@@ -163,7 +178,7 @@ def rebase_pending(
                     now = read_if_file(workspace, path)
                 except (OperatorError, OSError):
                     now = None
-            rebased = merge_change(change, now, workspace.is_secret(path))
+            rebased = merge_change(change, now, named_secret or workspace.is_secret(path))
             if rebased is None:
                 ahead[path] = change.after
                 continue
@@ -178,9 +193,7 @@ def rebase_pending(
     return found
 
 
-def ask_again(
-    workspace: Workspace, index: int, changes: Sequence[FileChange]
-) -> tuple[str, tuple[ShownMerge, ...]] | None:
+def ask_again(workspace: Workspace, item: Reviewed) -> tuple[str, tuple[ShownMerge, ...]] | None:
     """For the terminal review, once a command was approved: None when its files still
     hold what it was planned on; else what changed, every text through the one renderer
     (the merged diffs included), and the merged changes approving again stands for (none
@@ -188,7 +201,7 @@ def ask_again(
     result names the lines)."""
     from ..visible import shown, shown_lines
 
-    found = rebase_pending(workspace, [(index, changes)]).get(index)
+    found = rebase_pending(workspace, [item]).get(item.index)
     if not found:
         return None
     lines: list[str] = []
@@ -246,16 +259,20 @@ def merged_plan(workspace: Workspace, plan: Plan, shown: Sequence[ShownMerge]) -
 
 
 def explain_stale(
-    workspace: Workspace, changes: Sequence[FileChange], error: OperatorError
+    workspace: Workspace, command: Command, changes: Sequence[FileChange], error: OperatorError
 ) -> OperatorError:
     """A stale refusal that also says which lines of the file changed outside and whether
-    they overlap the edit (for a text file that is not secret-looking); ``error`` as it is
-    otherwise."""
+    they overlap the edit (for a text file that is not secret-looking, of a command that
+    names none); ``error`` as it is otherwise."""
+    from .secrecy import secret_paths
+
     path = error.details.get("path") if error.code == "ERR_STALE_FILE" else None
     change = next((c for c in changes if c.path == path), None)
     if change is None or change.before is None or change.after is None:
         return error
-    if workspace.is_secret(change.path) or change.before_text is None:
+    if workspace.is_secret(change.path) or secret_paths(workspace, command):
+        return error
+    if change.before_text is None:
         return error
     from ..engines.textfile import TextFile
     from ..store.files import read_if_file

@@ -760,7 +760,7 @@ class Session:
             with watching_folder_syncs() as unsynced:
                 notes = apply_changeset(self.workspace, plan.changes, recorder)
         except OperatorError as error:
-            error = explain_stale(self.workspace, plan.changes.changes, error)
+            error = explain_stale(self.workspace, pending.command, plan.changes.changes, error)
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:
             return Result(pending.id, _internal(pending.action, error, pending.id))
