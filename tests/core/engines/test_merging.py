@@ -69,6 +69,27 @@ def test_changes_apart_are_both_kept(
 
 
 @settings(max_examples=200, deadline=None)
+@given(apart())
+def test_changes_apart_are_both_kept_without_a_final_newline(
+    case: tuple[list[str], dict[int, tuple[str, list[str]]], dict[int, tuple[str, list[str]]]],
+) -> None:
+    """The same, every text without its final newline (the last line left alone, since its
+    newline state would change with it): merged text is cut by character offsets, and the
+    last line has no line break to end at."""
+    base, ours, theirs = case
+    last = len(base) - 1
+    ours = {at: edit for at, edit in ours.items() if at != last}
+    theirs = {at: edit for at, edit in theirs.items() if at != last}
+
+    def bare(lines: list[str]) -> str:
+        return _text(lines)[:-1]
+
+    merged = merge3(bare(base), bare(_apply(base, ours)), bare(_apply(base, theirs)))
+    assert merged.overlaps == ()
+    assert merged.text == bare(_apply(base, {**ours, **theirs}))
+
+
+@settings(max_examples=200, deadline=None)
 @given(apart(), st.integers(0, 29), st.booleans(), st.sampled_from(["replace", "delete", "insert"]))
 def test_changes_that_meet_are_refused(
     case: tuple[list[str], dict[int, tuple[str, list[str]]], dict[int, tuple[str, list[str]]]],

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .diffing import line_opcodes
+from .diffing import LineDiff
 
 _Hunk = tuple[int, int, int, int]  # base lines [i1, i2) became the side's lines [j1, j2)
 
@@ -77,39 +77,42 @@ def describe_lines(ranges: Sequence[Lines], most: int = 6) -> str:
     return ", ".join(words)
 
 
-def _lines(text: str) -> list[str]:
-    """The lines of ``text`` with their breaks, counted as ``line_opcodes`` counts them."""
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
+class _Side:
+    """One side's changes to ``base`` (``diffing.LineDiff``), and where its hunks' lines
+    start in both texts: merged text is cut from the texts by character, never split into
+    lines (a merge of a 200,000-line file would spend most of its time making them)."""
+
+    def __init__(self, base: str, text: str) -> None:
+        diff = LineDiff(base, text)
+        self.hunks = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in diff.opcodes if tag != "equal"]
+        self.text = text
+        self.base_at: dict[int, int] = {}
+        self.at: dict[int, int] = {}
+        for i1, i2, j1, j2 in self.hunks:
+            for line in (i1, i2):
+                self.base_at[line] = diff.before.offset(line)
+            for line in (j1, j2):
+                self.at[line] = diff.after.offset(line)
 
 
-def _hunks(before: str, after: str) -> list[_Hunk]:
-    return [
-        (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(before, after) if tag != "equal"
-    ]
-
-
-def _side(hunks: list[_Hunk], base: list[str], side: list[str], lo: int, hi: int) -> list[str]:
+def _made(
+    side: _Side, hunks: list[_Hunk], base: str, base_at: dict[int, int], lo: int, hi: int
+) -> str:
     """What one side made of base lines [lo, hi), given its hunks inside that range: the
-    lines between its hunks are equal on both, so they are copied from ``base``."""
+    lines between its hunks are equal on both, so they are cut from ``base``."""
     made: list[str] = []
     at = lo
     for i1, i2, j1, j2 in hunks:
-        made += base[at:i1]
-        made += side[j1:j2]
+        made.append(base[base_at[at] : base_at[i1]])
+        made.append(side.text[side.at[j1] : side.at[j2]])
         at = i2
-    made += base[at:hi]
-    return made
+    made.append(base[base_at[at] : base_at[hi]])
+    return "".join(made)
 
 
 def _span(hunks: list[_Hunk], lo: int, hi: int) -> Lines:
     """The lines of one side that base lines [lo, hi) became (its hunks cover part of it;
     the rest is equal lines, one for one)."""
-    if not hunks:
-        return Lines(lo, hi)  # unreachable for a side in an overlap; kept total
     first, last = hunks[0], hunks[-1]
     return Lines(first[2] - (first[0] - lo), last[3] + (hi - last[1]))
 
@@ -118,15 +121,16 @@ def merge3(base: str, ours: str, theirs: str) -> Merge:
     """``ours``' changes to ``base`` made on ``theirs`` (see the module's invariants)."""
     if theirs == base:
         return Merge(ours, (), ())
-    theirs_hunks = _hunks(base, theirs)
-    outside = tuple(Lines(j1, j2) for _, _, j1, j2 in theirs_hunks)
+    theirs_side = _Side(base, theirs)
+    outside = tuple(Lines(j1, j2) for _, _, j1, j2 in theirs_side.hunks)
     if ours == base:
         return Merge(theirs, outside, ())
     if ours == theirs:
         return Merge(ours, outside, ())
-    base_lines, sides = _lines(base), (_lines(ours), _lines(theirs))
+    sides = (_Side(base, ours), theirs_side)
+    base_at = {0: 0, **sides[0].base_at, **sides[1].base_at}
     tagged = sorted(
-        [(hunk, 0) for hunk in _hunks(base, ours)] + [(hunk, 1) for hunk in theirs_hunks],
+        [(hunk, 0) for hunk in sides[0].hunks] + [(hunk, 1) for hunk in sides[1].hunks],
         key=lambda item: (item[0][0], item[0][1], item[1]),
     )
     merged: list[str] = []
@@ -141,19 +145,19 @@ def merge3(base: str, ours: str, theirs: str) -> Merge:
             group.append(tagged[k])
             hi = max(hi, tagged[k][0][1])
             k += 1
-        merged += base_lines[at:lo]
+        merged.append(base[base_at[at] : base_at[lo]])
         at = hi
         by_side = ([h for h, s in group if s == 0], [h for h, s in group if s == 1])
-        made = [_side(by_side[s], base_lines, sides[s], lo, hi) for s in (0, 1)]
+        made = [_made(sides[s], by_side[s], base, base_at, lo, hi) for s in (0, 1)]
         if not by_side[1]:
-            merged += made[0]
+            merged.append(made[0])
         elif not by_side[0] or made[0] == made[1]:
-            merged += made[1]
+            merged.append(made[1])
         else:
             overlaps.append(
                 Overlap(Lines(lo, hi), _span(by_side[1], lo, hi), _span(by_side[0], lo, hi))
             )
-    merged += base_lines[at:]
+    merged.append(base[base_at[at] :])
     if overlaps:
         return Merge(None, outside, tuple(overlaps))
     return Merge("".join(merged), outside, ())
