@@ -46,7 +46,7 @@ def test_an_edit_apart_from_the_outside_change_lands_merged_and_undo_gives_it_ba
     target = workspace / "notes.txt"
     target.write_text(LINES, encoding="utf-8")
     session, run = _prepared(make_session, edit(cmd, "e1", "line 3\n", "line three\n"))
-    outside = LINES.replace("line 15\n", "line 15 (edited outside)\n")
+    outside = LINES.replace("line 5\n", "line 5 (edited outside)\n")
     target.write_text(outside, encoding="utf-8")
 
     found = rebase_pending(session.workspace, run.pending)
@@ -56,11 +56,16 @@ def test_an_edit_apart_from_the_outside_change_lands_merged_and_undo_gives_it_ba
     assert "+line three" in rebased.preview.diff
     assert "-line 3\n" in rebased.preview.diff
     assert rebased.change.before == outside.encode()  # the diff is against the file now
-    assert "line 15 of the file now" in rebased.describe()
+    assert "line 5 of the file now" in rebased.describe()
+    assert " line 4\n line 5 (edited outside)\n" in rebased.preview.diff
 
     (result,) = session.execute(run, _approve_merged(session, run))
     assert result.ok, result.outcome.summary
     assert "merged" in result.outcome.summary
+    # The run's history shows what landed: the merged change, not the one first planned.
+    (item,) = [i for i in run.items if i.id == "e1"]
+    assert item.pending is not None
+    assert [p.diff for p in item.pending.previews] == [rebased.preview.diff]
     merged = outside.replace("line 3\n", "line three\n")
     assert target.read_text(encoding="utf-8") == merged
 

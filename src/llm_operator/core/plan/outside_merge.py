@@ -258,6 +258,24 @@ def merged_plan(workspace: Workspace, plan: Plan, shown: Sequence[ShownMerge]) -
     return Plan(ChangeSet(tuple(changes)), outcome, plan.notes)
 
 
+def previews_after(
+    previews: Sequence[ChangePreview], planned: Plan, landed: Plan
+) -> tuple[ChangePreview, ...]:
+    """The previews of the ``landed`` plan (``planned`` with merged changes), words marked
+    in the worker that applied it: the run's history shows the change that was written, as
+    the review showed it."""
+    from .preview import mark_words, preview_change
+
+    kept = {p.path: p for p in previews}
+    unchanged = {id(c) for c in planned.changes.changes}  # not merged: the same objects
+    made = tuple(
+        kept[c.path] if id(c) in unchanged and c.path in kept else preview_change(c)
+        for c in landed.changes.changes
+    )
+    mark_words(made)
+    return made
+
+
 def explain_stale(
     workspace: Workspace, command: Command, changes: Sequence[FileChange], error: OperatorError
 ) -> OperatorError:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -731,7 +731,7 @@ class Session:
         from ..store.applying import apply_changeset
         from ..store.atomic import watching_folder_syncs
         from .durability import unsynced_warning
-        from .outside_merge import explain_stale, merged_plan
+        from .outside_merge import explain_stale, merged_plan, previews_after
 
         pending = item.pending
         assert pending is not None
@@ -766,6 +766,10 @@ class Session:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
+        if merged:  # the history shows what landed: the merged change
+            assert pending.plan is not None
+            shown = previews_after(pending.previews, pending.plan, plan)
+            item.pending = replace(pending, plan=plan, previews=shown)
         from .landed import with_landed
 
         landed = with_landed(plan.outcome, plan.changes)
