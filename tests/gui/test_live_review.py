@@ -168,3 +168,39 @@ def test_approving_first_shows_a_merged_change_not_yet_seen(
     assert str(seen["alt+o"]).startswith("notes.txt")
     assert target.read_text() == outside.replace("line 3\n", "line three\n")
     assert (workspace / "a.txt").read_text() == "alpha\nBETA\n"
+
+
+def test_a_file_changed_back_is_no_longer_flagged(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    """Each comparison replaces the last: the flag, badge and merged diff go when the file
+    holds again what the edit was planned on, and the approval carries no merge."""
+    from llm_operator.core.plan.outside_merge import rebase_pending
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store.workspace import Workspace
+
+    target = workspace / "notes.txt"
+    target.write_text(LINES)
+    session = Session(Workspace(workspace), tmp_path / "dialog-state")
+    pending = session.prepare(reply(edit("e1", "line 3\n", "line three\n"))).pending
+    dialog = ConfirmDialog(None, pending)
+    qtbot.addWidget(dialog)
+    planned = dialog.diff.preview
+    target.write_text(LINES.replace("line 5\n", "line 5 (outside)\n"))
+    dialog.show_outside(rebase_pending(session.workspace, pending))
+    assert not dialog.outside_banner.isHidden()
+    assert dialog.file_rows[0].text(1) == "changed outside: merged \u00b7 edited"
+    assert dialog.diff.preview is not planned
+    assert dialog.decisions()[pending[0].index].merged == ()  # not approved: nothing carried
+    dialog.approve_selected()
+    dialog.apply_choices()
+    (merge,) = dialog.decisions()[pending[0].index].merged  # shown, so carried
+    assert merge.path == "notes.txt"
+    target.write_text(LINES)
+    dialog.show_outside(rebase_pending(session.workspace, pending))
+    assert dialog.outside_banner.isHidden()
+    assert dialog.file_rows[0].text(1) == "edited"
+    assert dialog.diff.preview is planned
+    dialog.apply_choices()
+    assert dialog.decisions()[pending[0].index].approved
+    assert dialog.decisions()[pending[0].index].merged == ()
