@@ -204,3 +204,24 @@ def test_a_link_named_like_a_secret_is_never_compared_either(
     assert "ERR_STALE_FILE" in result.outcome.summary
     assert "line 5" not in result.outcome.summary
     assert "Changed outside" not in result.outcome.summary
+
+
+def test_deletes_of_folders_and_links_are_not_flagged(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """A folder or a link has no bytes to compare: nothing is flagged for them (their own
+    check before the delete still refuses a change); a file to delete that changed is."""
+    (workspace / "old").mkdir()
+    (workspace / "old" / "x.txt").write_text("x\n", encoding="utf-8")
+    (workspace / "link").symlink_to("README.md")
+    (workspace / "gone.txt").write_text("a\n", encoding="utf-8")
+    text = "\n".join(
+        cmd(f"d{n}", "fs.delete", path=path) for n, path in enumerate(["old", "link", "gone.txt"])
+    )
+    session, run = _prepared(make_session, text)
+    assert rebase_pending(session.workspace, run.pending) == {}
+    (workspace / "gone.txt").write_text("a\nb\n", encoding="utf-8")
+    found = rebase_pending(session.workspace, run.pending)
+    ((rebased,),) = found.values()
+    assert rebased.path == "gone.txt"
+    assert rebased.problem == "a delete is never merged"

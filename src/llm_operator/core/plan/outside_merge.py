@@ -117,11 +117,11 @@ def merge_change(change: FileChange, now: bytes | None, secret: bool) -> Rebased
     """``change`` made on ``now`` (the file's bytes now, None if there is no file); None
     when the file still holds what the change was planned on."""
     path = change.path
-    if now == change.before and not change.before_is_dir and not change.before_is_symlink:
-        return None
+    if change.before_is_dir or change.before_is_symlink or now == change.before:
+        return None  # a folder or link: its delete's own check, before it is moved, tells
     if secret:
         return Rebased(path, problem="it is a secret-looking file, so it is not compared")
-    if change.before_is_dir or change.before_is_symlink or change.is_delete:
+    if change.is_delete:
         return Rebased(path, problem="a delete is never merged")
     if change.before is None:
         return Rebased(path, problem="it was created outside the app")
