@@ -225,3 +225,32 @@ def test_deletes_of_folders_and_links_are_not_flagged(
     ((rebased,),) = found.values()
     assert rebased.path == "gone.txt"
     assert rebased.problem == "a delete is never merged"
+
+
+def test_a_link_put_in_the_files_place_is_not_followed(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    """notes.txt swapped for a link to another file while the review is open: the
+    comparison does not read through it (the review would show a merge into a file the
+    write never reaches), and the write is refused. A link to a secret-looking file is
+    never read either (it counts as one)."""
+    target = workspace / "notes.txt"
+    target.write_text(LINES, encoding="utf-8")
+    session, run = _prepared(make_session, edit(cmd, "e1", "line 3\n", "line three\n"))
+    (workspace / "other.txt").write_text(LINES.replace("line 9", "line nine"))
+    target.unlink()
+    target.symlink_to("other.txt")
+    (rebased,) = rebase_pending(session.workspace, run.pending)[run.pending[0].index]
+    assert rebased.change is None
+    assert rebased.preview is None
+    assert "gone" in rebased.problem
+    (result,) = session.execute(run, _approve_merged(session, run))
+    assert not result.ok
+    assert "ERR_STALE_FILE" in result.outcome.summary
+    assert (workspace / "other.txt").read_text() == LINES.replace("line 9", "line nine")
+    target.unlink()
+    (workspace / ".env").write_text(LINES.replace("line 9", "TOKEN=SECRET-VALUE"))
+    target.symlink_to(".env")
+    (rebased,) = rebase_pending(session.workspace, run.pending)[run.pending[0].index]
+    assert rebased.preview is None
+    assert "SECRET" not in rebased.describe()

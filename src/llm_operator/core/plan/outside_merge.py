@@ -147,6 +147,18 @@ def merge_change(change: FileChange, now: bytes | None, secret: bool) -> Rebased
     return Rebased(path, made, outside=merged.outside)
 
 
+def _read_now(workspace: Workspace, path: str) -> bytes | None:
+    """The bytes of the regular file at ``path``, None if there is none. A symlink put in
+    its place is not followed (it might lead to a secret-looking file): the write refuses
+    it anyway."""
+    from ..store.files import read_at
+
+    with workspace.locate(path, follow_last=False) as spot:
+        if spot.is_link or not spot.is_file:
+            return None
+        return read_at(spot)
+
+
 def rebase_pending(
     workspace: Workspace, items: Iterable[Reviewed]
 ) -> dict[int, tuple[Rebased, ...]]:
@@ -154,7 +166,6 @@ def rebase_pending(
     file's merged change with its preview, or why it cannot be merged. A command that
     builds on an earlier one's change of a file is merged into that one's merged text, as
     it will find the file when it is applied. Reads the files: run it in a worker."""
-    from ..store.files import read_if_file
     from .preview import preview_change
     from .secrecy import secret_paths
 
@@ -175,7 +186,7 @@ def rebase_pending(
                 now = ahead[path]
             else:
                 try:
-                    now = read_if_file(workspace, path)
+                    now = _read_now(workspace, path)
                 except (OperatorError, OSError):
                     now = None
             rebased = merge_change(change, now, named_secret or workspace.is_secret(path))
@@ -227,7 +238,6 @@ def merged_plan(workspace: Workspace, plan: Plan, shown: Sequence[ShownMerge]) -
     file as it is now; under the write lock, right before applying. ERR_STALE_FILE when
     the file changed after the merged change was shown, or the merge would now write
     anything but what was shown."""
-    from ..store.files import read_if_file
 
     wanted = {merge.path: merge for merge in shown}
     changes: list[FileChange] = []
@@ -237,7 +247,7 @@ def merged_plan(workspace: Workspace, plan: Plan, shown: Sequence[ShownMerge]) -
         if merge is None:
             changes.append(change)
             continue
-        now = read_if_file(workspace, change.path)
+        now = _read_now(workspace, change.path)
         if digest(now) != merge.theirs:
             raise _stale(change.path, "again after its merged change was shown")
         rebased = merge_change(change, now, workspace.is_secret(change.path))
@@ -293,10 +303,9 @@ def explain_stale(
     if change.before_text is None:
         return error
     from ..engines.textfile import TextFile
-    from ..store.files import read_if_file
 
     try:
-        now = read_if_file(workspace, change.path)
+        now = _read_now(workspace, change.path)
         theirs = TextFile.decode(now).text if now is not None else None
     except (OperatorError, OSError):
         return error
