@@ -204,3 +204,22 @@ def test_a_file_changed_back_is_no_longer_flagged(
     dialog.apply_choices()
     assert dialog.decisions()[pending[0].index].approved
     assert dialog.decisions()[pending[0].index].merged == ()
+
+
+def test_two_open_reviews_are_watched_apart(qtbot: QtBot, workspace: Path) -> None:
+    """A paste's review and an MCP client's may be open at once: closing one leaves the
+    other's files watched."""
+    from llm_operator.gui.watcher import WorkspaceWatcher
+
+    (workspace / "b.txt").write_text("b\n")
+    watcher = WorkspaceWatcher(workspace)
+    assert watcher.start()
+    try:
+        first = watcher.review({"a.txt"})
+        watcher.review({"b.txt"})
+        watcher.end_review(first)
+        with qtbot.waitSignal(watcher.review_touched, timeout=5000) as got:
+            (workspace / "b.txt").write_text("changed outside\n")
+        assert got.args == [frozenset({"b.txt"})]
+    finally:
+        watcher.stop()

@@ -49,13 +49,14 @@ class LiveReview(QObject):
         self._runner: TaskRunner[Found] = TaskRunner(self)
         self._again = False
         self.closed = False
+        self._review = 0  # the watcher's number for this review
         self.checks = 0  # finished comparisons, for tests to wait on
         dialog.live = self  # kept as long as the dialog is
         dialog.finished.connect(self.close)
         if not self._paths:
             return
         if watcher is not None:
-            watcher.review(self._paths)
+            self._review = watcher.review(self._paths)
             watcher.review_touched.connect(self.check)
         self.check()
 
@@ -103,4 +104,4 @@ class LiveReview(QObject):
         self.closed = True
         if self._watcher is not None and self._paths:
             self._watcher.review_touched.disconnect(self.check)
-            self._watcher.end_review()
+            self._watcher.end_review(self._review)

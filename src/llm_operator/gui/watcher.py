@@ -82,6 +82,8 @@ class WorkspaceWatcher(QObject):
         self._prefix = str(self.root) + os.sep
         self._stamps: dict[str, Stamp] = {}
         self._reviewing: frozenset[str] = frozenset()  # replaced whole: read by the observer
+        self._reviews: dict[int, frozenset[str]] = {}  # each open review's files
+        self._next_review = 0
         self._outside: set[str] = set()
         self._dirty: set[str] = set()
         self._rescan: list[str] = []
@@ -231,12 +233,18 @@ class WorkspaceWatcher(QObject):
         if before != self._outside:
             self.changed.emit()
 
-    def review(self, paths: Collection[str]) -> None:
-        """Pass on every event on ``paths`` (an open review's files), until ``end_review``."""
-        self._reviewing = frozenset(paths)
+    def review(self, paths: Collection[str]) -> int:
+        """Pass on every event on ``paths`` (an open review's files) until ``end_review``
+        is given the number returned (two reviews may be open: a paste's and an MCP
+        client's)."""
+        self._next_review += 1
+        self._reviews[self._next_review] = frozenset(paths)
+        self._reviewing = frozenset().union(*self._reviews.values())
+        return self._next_review
 
-    def end_review(self) -> None:
-        self._reviewing = frozenset()
+    def end_review(self, number: int) -> None:
+        self._reviews.pop(number, None)
+        self._reviewing = frozenset().union(*self._reviews.values())
 
     def changed_outside(self) -> frozenset[str]:
         return frozenset(self._outside)
