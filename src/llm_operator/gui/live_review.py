@@ -13,6 +13,7 @@ under the write lock before anything lands.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -103,5 +104,7 @@ class LiveReview(QObject):
             return
         self.closed = True
         if self._watcher is not None and self._paths:
-            self._watcher.review_touched.disconnect(self.check)
-            self._watcher.end_review(self._review)
+            # A watcher replaced meanwhile (another workspace opened) may be gone already.
+            with contextlib.suppress(RuntimeError):
+                self._watcher.review_touched.disconnect(self.check)
+                self._watcher.end_review(self._review)
