@@ -1,6 +1,8 @@
 """Regenerate docs/images/main-window.png and the review dialog's pictures
 (docs/images/confirm-dialog.png, unified; confirm-dialog-side-by-side.png;
-confirm-dialog-search.png, side by side with the search bar open).
+confirm-dialog-search.png, side by side with the search bar open;
+confirm-dialog-changed-outside.png and confirm-dialog-changed-outside-overlap.png, files
+changed on disk while the review is open: one merged, one overlapping).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -184,6 +186,55 @@ def confirm_dialog_shot(workspace: Path, state: Path, out: Path) -> None:
     dialog.close()
 
 
+def changed_outside_shots(workspace: Path, state: Path, out: Path) -> None:
+    """The review after two of its files changed on disk while it was open: the dialog
+    gets the comparison the window's worker makes when the watcher reports them."""
+    import json
+
+    from llm_operator.core.plan.outside_merge import rebase_pending
+    from llm_operator.core.plan.preview import mark_words
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store.workspace import Workspace
+    from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
+
+    def edit(command_id: str, path: str, find: str, text: str) -> str:
+        edits = {"version": 1, "edits": [{"op": "replaceFirst", "find": find, "text": text}]}
+        return command(command_id, "fs.applyEdits", path=path, edits_json=json.dumps(edits))
+
+    reply = "\n".join(
+        [
+            edit(
+                "edit-1",
+                "src/app.py",
+                '"Hello, " + name  # plain concatenation',
+                'f"Hello, {name}!"',
+            ),
+            edit("edit-2", "README.md", "A tiny project.", "A tiny demo project."),
+        ]
+    )
+    session = Session(Workspace(workspace), state / "outside")
+    pending = session.prepare(reply).pending
+    dialog = ConfirmDialog(None, pending)
+    app_py = workspace / "src" / "app.py"
+    app_py.write_text(APP_PY.replace("def main() -> int:", "def main(argv: list[str]) -> int:"))
+    (workspace / "README.md").write_text("# Demo\n\nA tiny project, now with tests.\n")
+    found = rebase_pending(session.workspace, pending)
+    mark_words(r.preview for rebased in found.values() for r in rebased if r.preview)
+    dialog.show_outside(found)
+    dialog.resize(1180, 700)
+    dialog.show()
+    wait_for(lambda: dialog.isVisible())
+    dialog.listing.setCurrentItem(dialog.file_rows[0])
+    dialog.approve_selected()
+    dialog.listing.setFocus()
+    settle()
+    dialog.grab().save(str(out / "confirm-dialog-changed-outside.png"))
+    dialog.next_outside()
+    settle()
+    dialog.grab().save(str(out / "confirm-dialog-changed-outside-overlap.png"))
+    dialog.close()
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
     out.mkdir(parents=True, exist_ok=True)
@@ -196,12 +247,15 @@ def main() -> int:
         workspace = make_workspace(base)
         main_window_shot(workspace, out)
         confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
+        changed_outside_shots(make_workspace(base / "third"), base / "state", out)
         app.processEvents()
     for name in (
         "main-window.png",
         "confirm-dialog.png",
         "confirm-dialog-side-by-side.png",
         "confirm-dialog-search.png",
+        "confirm-dialog-changed-outside.png",
+        "confirm-dialog-changed-outside-overlap.png",
     ):
         print(out / name)
     return 0

@@ -296,11 +296,11 @@ def _exec(session: Session, args: argparse.Namespace | _ExecArgs) -> int:
         print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
     if not run.items:
         print("llm-operator: no OPERATOR_CMD blocks found", file=sys.stderr)
-    decisions = _decide(run.pending, args, reading_stdin=args.file == "-")
+    decisions = _decide(run.pending, args, args.file == "-", session.workspace)
     # A write on a secret-looking file is planned only now that the user let the app read
     # the file; its change is then asked about like any other (--yes approves it too).
     shown = session.open_held(run, decisions)
-    decisions |= _decide(shown, args, reading_stdin=args.file == "-")
+    decisions |= _decide(shown, args, args.file == "-", session.workspace)
     session.on_wait = _say_waiting
     results = session.execute(run, decisions)
     for note in session.take_recovery_notes():
@@ -331,7 +331,10 @@ def _say_waiting() -> None:
 
 
 def _decide(
-    pending: list[Pending], args: argparse.Namespace | _ExecArgs, reading_stdin: bool
+    pending: list[Pending],
+    args: argparse.Namespace | _ExecArgs,
+    reading_stdin: bool,
+    workspace: Workspace | None = None,
 ) -> dict[int, Decision]:
     from .core.plan.session import APPROVE, REJECT
 
@@ -351,7 +354,7 @@ def _decide(
         )
         return {item.index: REJECT for item in pending}
     with terminal:
-        return {item.index: _ask(item, terminal) for item in pending}
+        return {item.index: _ask(item, terminal, workspace) for item in pending}
 
 
 class _Terminal:
@@ -400,7 +403,11 @@ def _terminal(reading_stdin: bool) -> TextIO | _Terminal | None:
         return None
 
 
-def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
+def _ask(
+    item: Pending, terminal: TextIO | _Terminal, workspace: Workspace | None = None
+) -> Decision:
+    """``workspace``: where the files are, to ask again about a file that changed on disk
+    while the question was open (its merged change is shown: ``outside_merge``)."""
     from .core.plan.preview import describe_pending
     from .core.plan.session import APPROVE, Decision
     from .core.visible import shown
@@ -411,7 +418,22 @@ def _ask(item: Pending, terminal: TextIO | _Terminal) -> Decision:
     terminal.write(f"{question} [y]es / [N]o / or type a reason to reject: ")
     terminal.flush()
     answer = terminal.readline().strip()
-    if answer.lower() in ("y", "yes"):
+    again = None
+    if answer.lower() in ("y", "yes") and workspace is not None and item.plan is not None:
+        from .core.plan.outside_merge import ask_again
+
+        again = ask_again(workspace, item)
+    if again is not None:  # a file changed on disk meanwhile: what approving now does
+        text, merged = again
+        terminal.write("\n" + text + "\n")
+        if not merged:
+            return APPROVE  # refused when applied, naming the lines
+        terminal.write("Approve the merged change? [y]es / [N]o / or type a reason: ")
+        terminal.flush()
+        answer = terminal.readline().strip()
+        if answer.lower() in ("y", "yes"):
+            return Decision(True, merged=merged)
+    elif answer.lower() in ("y", "yes"):
         return APPROVE
     if answer.lower() in ("", "n", "no"):
         return Decision(False)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
     from ..core.store.journal import UndoReport
     from ..core.store.notices import UndoNotice
+    from .dialogs.confirm_dialog import ConfirmDialog
     from .dialogs.context_builder import ContextBuilder
     from .panes.history import HistoryPanel
     from .run_flow import RunDone
@@ -420,6 +421,14 @@ class MainWindow(QMainWindow):
             self.paste.mark_asked_again(again)
             self.statusBar().showMessage(asking_again(pending))
         return ConfirmDialog.ask(self, pending, outside)
+
+    def follow_review(self, dialog: ConfirmDialog) -> None:
+        """Keep an open review (a paste's or an MCP client's) in step with its files on
+        disk (``gui.live_review``); the dialog calls it on the window that opens it."""
+        from .live_review import LiveReview
+
+        if self.session is not None:
+            LiveReview(dialog, dialog.pending, self.session.workspace, self.watcher)
 
     def _on_progress(self, done: int, total: int, label: str) -> None:
         self.progress.setVisible(done < total)

@@ -12,6 +12,10 @@ never count. While a run is in flight (``hold``) checks wait, because the run's 
 have no snapshot yet. If more tracked paths arrive than the inbox keeps, or the kernel's
 inotify queue overflows (watchdog logs it and events are lost), the watcher says it fell
 behind and rechecks every tracked file, ``RESCAN_CHUNK`` per event-loop turn.
+
+The files of an open review are watched too (``review``), held or not: any event on one
+of them is passed on at the next flush (``review_touched``), and the review compares the
+file with what its change was planned on. After a fall behind, every one of them is.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +53,7 @@ class _Inbox:
         self.lock = threading.Lock()
         self.events = 0
         self.paths: set[str] = set()
+        self.reviewed: set[str] = set()  # files of an open review that had an event
         self.folders: set[str] = set()
         self.overflowed = False
         self.armed = False  # a wake-up is on its way to the UI thread
@@ -68,6 +73,7 @@ class _OverflowListener(logging.Handler):
 
 class WorkspaceWatcher(QObject):
     changed = Signal()  # the set of files changed outside, or the watcher's state, changed
+    review_touched = Signal(object)  # frozenset of the reviewed files that had an event
     _wake = Signal()  # emitted on the observer thread at most once per flush
 
     def __init__(self, root: Path, parent: QObject | None = None) -> None:
@@ -75,6 +81,9 @@ class WorkspaceWatcher(QObject):
         self.root = root.resolve()
         self._prefix = str(self.root) + os.sep
         self._stamps: dict[str, Stamp] = {}
+        self._reviewing: frozenset[str] = frozenset()  # replaced whole: read by the observer
+        self._reviews: dict[int, frozenset[str]] = {}  # each open review's files
+        self._next_review = 0
         self._outside: set[str] = set()
         self._dirty: set[str] = set()
         self._rescan: list[str] = []
@@ -172,6 +181,8 @@ class WorkspaceWatcher(QObject):
                 if not name.startswith(self._prefix):
                     continue
                 rel = name[len(self._prefix) :].replace(os.sep, "/")
+                if rel in self._reviewing:
+                    inbox.reviewed.add(rel)
                 if is_folder:
                     inbox.folders.add(rel)
                 elif rel in self._stamps:  # a dict lookup is safe against the UI thread
@@ -222,6 +233,19 @@ class WorkspaceWatcher(QObject):
         if before != self._outside:
             self.changed.emit()
 
+    def review(self, paths: Collection[str]) -> int:
+        """Pass on every event on ``paths`` (an open review's files) until ``end_review``
+        is given the number returned (two reviews may be open: a paste's and an MCP
+        client's)."""
+        self._next_review += 1
+        self._reviews[self._next_review] = frozenset(paths)
+        self._reviewing = frozenset().union(*self._reviews.values())
+        return self._next_review
+
+    def end_review(self, number: int) -> None:
+        self._reviews.pop(number, None)
+        self._reviewing = frozenset().union(*self._reviews.values())
+
     def changed_outside(self) -> frozenset[str]:
         return frozenset(self._outside)
 
@@ -234,8 +258,8 @@ class WorkspaceWatcher(QObject):
         inbox = self._inbox
         with inbox.lock:
             events, paths, folders = inbox.events, inbox.paths, inbox.folders
-            overflowed = inbox.overflowed
-            inbox.events, inbox.paths, inbox.folders = 0, set(), set()
+            overflowed, reviewed = inbox.overflowed, inbox.reviewed
+            inbox.events, inbox.paths, inbox.folders, inbox.reviewed = 0, set(), set(), set()
             inbox.overflowed = inbox.armed = False
         self.events_seen += events
         self.flushes += 1
@@ -250,6 +274,12 @@ class WorkspaceWatcher(QObject):
             self._rescan_timer.start()
         self.check_now()
         self.changed.emit()
+        for folder in folders:  # a folder of a reviewed file moved or went away
+            reviewed.update(rel for rel in self._reviewing if rel.startswith(folder + "/"))
+        if overflowed:
+            reviewed |= self._reviewing
+        if reviewed & self._reviewing:
+            self.review_touched.emit(frozenset(reviewed & self._reviewing))
 
     def _rescan_some(self) -> None:
         chunk, self._rescan = self._rescan[:RESCAN_CHUNK], self._rescan[RESCAN_CHUNK:]

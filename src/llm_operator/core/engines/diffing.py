@@ -141,6 +141,10 @@ class _Text:
             insort(self._sorted, line)
         return char
 
+    def offset(self, line: int) -> int:
+        """The character where ``line`` (from 0) starts; the text's end from its last on."""
+        return len(self.text) if line >= self.total else self._start_of(line)
+
     def lines(self, start: int, stop: int) -> list[str]:
         text = self.text
         char = self._start_of(start)

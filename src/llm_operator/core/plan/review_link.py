@@ -8,13 +8,17 @@ user (SO_PEERCRED where the system has it).
 One connection is one review, one JSON line each way:
 
     server -> window  {"client": "<MCP client name>", "reply": "<the commands as a reply>"}
-    window -> server  {"decisions": {"<index>": [approved, "reason"]}}
+    window -> server  {"decisions": {"<index>": [approved, "reason", merged]}}
                       or {"refused": "<why the window cannot review now>"}
 
 The window prepares the reply itself, so it shows exactly what a paste of those commands
 would show; the server runs its own plan of them, and the stale-file check refuses a plan
-whose file changed between the two. The server closing the connection withdraws the review
-(the call was cancelled or timed out): the window closes its dialog and nothing is sent.
+whose file changed between the two. ``merged`` (optional) lists the merged changes the
+person approved of files that changed outside while the review was open, each as
+``[path, digest of the file's bytes, digest of the merged bytes]``: the server makes the
+merge again from its own plan and writes it only if it gives those very bytes. The server
+closing the connection withdraws the review (the call was cancelled or timed out): the
+window closes its dialog and nothing is sent.
 A probe (``{"probe": true}``) is answered with ``{"ready": true}``: the server uses it to
 learn whether a window is there.
 """
@@ -31,6 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .outside_merge import ShownMerge
 from .session import Decision
 
 SOCKET_NAME = "review.sock"
@@ -165,13 +170,23 @@ def parse_decisions(raw: object) -> dict[int, Decision]:
             not isinstance(key, str)
             or not key.isdigit()
             or not isinstance(value, list)
-            or len(value) != 2
+            or len(value) not in (2, 3)
             or not isinstance(value[0], bool)
             or not isinstance(value[1], str)
         ):
             raise LinkError("the window's answer is not a list of decisions")
-        decisions[int(key)] = Decision(value[0], value[1])
+        merged = _merges(value[2]) if len(value) == 3 else ()
+        decisions[int(key)] = Decision(value[0], value[1], merged)
     return decisions
+
+
+def _merges(raw: object) -> tuple[ShownMerge, ...]:
+    if not isinstance(raw, list) or not all(
+        isinstance(item, list) and len(item) == 3 and all(isinstance(v, str) for v in item)
+        for item in raw
+    ):
+        raise LinkError("the window's answer holds a merged change that is not readable")
+    return tuple(ShownMerge(*item) for item in raw)
 
 
 # -- the window's side -------------------------------------------------------------------
@@ -190,7 +205,10 @@ class Review:
 
     def answer(self, decisions: Mapping[int, Decision]) -> bool:
         """Send the decisions; False if the review was withdrawn meanwhile."""
-        payload = {str(k): [d.approved, d.reason] for k, d in decisions.items()}
+        payload = {
+            str(k): [d.approved, d.reason, [[m.path, m.theirs, m.merged] for m in d.merged]]
+            for k, d in decisions.items()
+        }
         return self._finish({"decisions": payload})
 
     def refuse(self, why: str) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from ..store.notices import UndoNotice
     from ..store.undoing import UndoReport
     from .changes import FileChange
+    from .outside_merge import ShownMerge
     from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
@@ -64,10 +65,12 @@ WAITING = "waiting for another run on this workspace"
 
 @dataclass(frozen=True)
 class Decision:
-    """The user's answer to a pending command: approved or not, and the reason given."""
+    """The user's answer to a pending command: approved or not, the reason given, and
+    the merged changes approved of its files that changed outside (``outside_merge``)."""
 
     approved: bool
     reason: str = ""
+    merged: tuple[ShownMerge, ...] = ()
 
 
 APPROVE = Decision(True)
@@ -672,7 +675,7 @@ class Session:
                 if item.pending.held and decision.approved:
                     item.result = Result(item.id, self._run_approved(item.pending.command))
                 elif item.pending.plan is not None and decision.approved:
-                    item.result = self._apply(item, writer, applied)
+                    item.result = self._apply(item, writer, applied, decision.merged)
                     wrote = item.index in applied
                 else:
                     repeat = item.held_repeat and decision.approved
@@ -722,14 +725,18 @@ class Session:
         run.notice_results = notice_results
         return notice_results + run.results
 
-    def _apply(self, item: RunItem, writer: BatchWriter, applied: set[int]) -> Result:
+    def _apply(
+        self, item: RunItem, writer: BatchWriter, applied: set[int], merged: tuple[ShownMerge, ...]
+    ) -> Result:
         from ..store.applying import apply_changeset
         from ..store.atomic import watching_folder_syncs
         from .durability import unsynced_warning
+        from .outside_merge import explain_stale, merged_plan, previews_after
 
         pending = item.pending
         assert pending is not None
-        assert pending.plan is not None
+        plan = pending.plan
+        assert plan is not None
         missing = [i for i in pending.builds_on if i not in applied]
         try:
             if missing:
@@ -748,17 +755,24 @@ class Session:
                 recorder.begin_command(pending.id, pending.action)
             elif self.store_problem is not None:
                 raise self.store_problem
+            if merged:  # under the lock: the file as it is right before the write
+                plan = merged_plan(self.workspace, plan, merged)
             with watching_folder_syncs() as unsynced:
-                notes = apply_changeset(self.workspace, pending.plan.changes, recorder)
+                notes = apply_changeset(self.workspace, plan.changes, recorder)
         except OperatorError as error:
+            error = explain_stale(self.workspace, pending.command, plan.changes.changes, error)
             return Result(pending.id, failure_outcome(pending.action, error, pending.id))
         except Exception as error:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
+        if merged:  # the history shows what landed: the merged change
+            assert pending.plan is not None
+            shown = previews_after(pending.previews, pending.plan, plan)
+            item.pending = replace(pending, plan=plan, previews=shown)
         from .landed import with_landed
 
-        landed = with_landed(pending.plan.outcome, pending.plan.changes)
+        landed = with_landed(plan.outcome, plan.changes)
         return Result(pending.id, unsynced_warning(_with_notes(landed, notes), unsynced))
 
     def _run_approved(self, command: Command) -> Outcome:

@@ -11,6 +11,11 @@ Keys: Alt+Down / Alt+Up (or F8 / Shift+F8) next / previous file, Alt+Y approve t
 selected command (Space in the list ticks and unticks it), Alt+R reject it and type a
 reason, Alt+S unified / side by side, Ctrl+F find in the diff (F3 / Shift+F3 next /
 previous). Tab goes from the list to the diff, the search, the decision and the buttons.
+
+A file that changes on disk while the dialog is open is flagged at once (``show_outside``,
+fed by ``gui.live_review``), and Alt+O goes to it: its diff becomes the edit merged into
+the file as it is now, or the header names the lines that overlap. An approval never goes
+out for a merged change the dialog has not displayed: approving first shows it.
 """
 
 from __future__ import annotations
@@ -43,8 +48,10 @@ from ...core.wording import counted
 from ..plain_text import plain_tip
 from .diff_search import SearchBar
 from .diff_view import DiffView
+from .outside_review import OutsideChanges
 
 if TYPE_CHECKING:
+    from ...core.plan.outside_merge import Rebased
     from ...core.plan.preview import ChangePreview
     from ...core.plan.session import Decision, Pending
 
@@ -54,6 +61,10 @@ BADGE_STYLES = {
     "edited": ("edited", "#57606a"),
     "outside": ("changed outside", "#bc4c00"),
     "secret": ("secret", "#8250df"),
+    # Changed on disk while this review is open (see OutsideChanges.badge).
+    "merged": ("changed outside: merged", "#bc4c00"),
+    "overlaps": ("changed outside: overlaps", "#cf222e"),
+    "unmerged": ("changed outside: cannot merge", "#cf222e"),
 }
 APPROVED_FG = "#1a7f37"
 REJECTED_FG = "#cf222e"
@@ -117,11 +128,14 @@ class ConfirmDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"LLM Operator - confirm {counted(len(pending), 'command')}")
         self.choice = Choice.REJECT_ALL
+        self.pending = tuple(pending)
         self.states = [
             CommandState(number, item, changed_outside)
             for number, item in enumerate(pending, start=1)
         ]
         self._current: CommandState | None = None
+        self.outside = OutsideChanges()
+        self.live: object = None  # what follows the files while the dialog is open
         self._build()
         self._fill_list()
         self._fit_to_screen(1280, 800)
@@ -129,6 +143,11 @@ class ConfirmDialog(QDialog):
             self.listing.setCurrentItem(self.file_rows[0])
         self.listing.setFocus()
         self._update_buttons()
+        # The window that opens a review keeps it in step with its files on disk
+        # (``MainWindow.follow_review``, ``gui.live_review``); a bare dialog is not followed.
+        follow = getattr(parent, "follow_review", None)
+        if callable(follow):
+            follow(self)
 
     # -- layout ----------------------------------------------------------------
 
@@ -151,6 +170,12 @@ class ConfirmDialog(QDialog):
             "<b>Ctrl+F</b> find"
         )
         intro.setWordWrap(True)
+        self.outside_banner = QLabel()
+        self.outside_banner.setObjectName("changed-outside-now")
+        self.outside_banner.setWordWrap(True)
+        self.outside_banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.outside_banner.setStyleSheet(f"color: {BADGE_STYLES['merged'][1]}; font-weight: bold")
+        self.outside_banner.hide()
         self.listing = QTreeWidget()
         self.listing.setObjectName("review-list")
         # One column for the decision (command rows) and the badges (file rows), so both
@@ -208,6 +233,7 @@ class ConfirmDialog(QDialog):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
+        layout.addWidget(self.outside_banner)
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self.reject_button.clicked.connect(self.reject)
@@ -225,6 +251,7 @@ class ConfirmDialog(QDialog):
             "Alt+R": self.reject_selected,
             "Alt+S": self.side_by_side.toggle,
             "Ctrl+F": self.search.open_bar,
+            "Alt+O": self.next_outside,
             "F3": self.find_next,
             "Shift+F3": self.find_previous,
         }
@@ -253,6 +280,7 @@ class ConfirmDialog(QDialog):
         self.file_rows: list[QTreeWidgetItem] = []
         self._state_of: dict[int, CommandState] = {}
         self._preview_of: dict[int, ChangePreview | None] = {}
+        self._file_of: dict[int, tuple[int, str, list[str]]] = {}  # row -> index, path, badges
         self.command_rows: list[QTreeWidgetItem] = []
         for state in self.states:
             title = f"{state.number}. {shown(state.item.action)}  {shown(state.item.id)}"
@@ -278,6 +306,15 @@ class ConfirmDialog(QDialog):
                 self.file_rows.append(row)
                 self._state_of[id(row)] = state
                 self._preview_of[id(row)] = preview
+                if preview is not None:
+                    self._file_of[id(row)] = (state.item.index, path, badges)
+            if state.item.previews:  # the command's row shows its first file
+                first = state.item.previews[0]
+                self._file_of[id(top)] = (
+                    state.item.index,
+                    first.path,
+                    state.badges[-len(state.item.previews)],
+                )
             if not files:
                 self.file_rows.append(top)
             self._show_decision(state)
@@ -295,6 +332,13 @@ class ConfirmDialog(QDialog):
         state.seen.add(self.file_rows.index(row) if row in self.file_rows else -1)
         self.header.setText(state.describe())
         preview = self._preview_of[id(row)]
+        rebased = self._rebased_at(row)
+        if rebased is not None:
+            # What changed on disk comes first: it decides what approving does.
+            self.header.setText(shown(rebased.describe()) + "\n" + state.describe())
+            if rebased.preview is not None:
+                preview = rebased.preview
+                self.outside.mark_shown(state.item.index, rebased.path)
         if preview is not None:
             note = ""
         elif state.item.reveal is not None:
@@ -322,6 +366,83 @@ class ConfirmDialog(QDialog):
         at = max(0, min(len(self.file_rows) - 1, at + step))
         self.listing.setCurrentItem(self.file_rows[at])
         self.listing.scrollToItem(self.file_rows[at])
+
+    def next_outside(self) -> None:
+        """Go to the next file that changed on disk while the review is open (Alt+O)."""
+        flagged = [row for row in self.file_rows if self._rebased_at(row) is not None]
+        if not flagged:
+            return
+        row = self.listing.currentItem()
+        at = self.file_rows.index(row) if row in self.file_rows else -1
+        later = [r for r in flagged if self.file_rows.index(r) > at]
+        target = (later or flagged)[0]
+        if target is row:
+            self._on_selected(row, row)  # the newest finding, shown again
+        self.listing.setCurrentItem(target)
+        self.listing.scrollToItem(target)
+
+    def _rebased_at(self, row: QTreeWidgetItem | None) -> Rebased | None:
+        where = self._file_of.get(id(row)) if row is not None else None
+        return self.outside.get(where[0], where[1]) if where is not None else None
+
+    def show_outside(self, found: dict[int, tuple[Rebased, ...]]) -> None:
+        """A comparison of the review's files with their plans: flag the files that
+        changed on disk, and show the selected one's new diff at once."""
+        changed = self.outside.update(found)
+        for row in self.file_rows:
+            where = self._file_of.get(id(row))
+            if where is None:
+                continue
+            index, path, badges = where
+            kind = self.outside.badge(index, path)
+            kinds = ([kind] if kind else []) + badges  # first: the column is narrow
+            rebased = self.outside.get(index, path)
+            preview = rebased.preview if rebased and rebased.preview else self._preview_of[id(row)]
+            assert preview is not None
+            row.setText(0, f"{shown(path)}  +{preview.added} -{preview.removed}")
+            badge_text = " \u00b7 ".join(BADGE_STYLES[k][0] for k in kinds)
+            row.setText(1, badge_text)
+            row.setToolTip(1, plain_tip(badge_text))
+            colour = BADGE_STYLES[kind or ("outside" if "outside" in badges else badges[0])][1]
+            row.setForeground(1, QBrush(QColor(colour)))
+            # The name itself takes the colour too, so the flag is seen in a narrow list.
+            row.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(colour) if kind else None)
+        self._show_banner()
+        current = self.listing.currentItem()
+        where = self._file_of.get(id(current)) if current is not None else None
+        if where is not None and (where[0], where[1]) in changed:
+            self._on_selected(current, current)
+
+    def say_outside(self, text: str) -> None:
+        self.outside.note = text
+        self._show_banner()
+
+    def _show_banner(self) -> None:
+        text = self.outside.banner()
+        self.outside_banner.setText(text)
+        self.outside_banner.setVisible(bool(text))
+
+    def _show_unseen_merges(self) -> bool:
+        """Before an approval goes out: show a merged change it would approve that the
+        dialog has not displayed yet (True: one was shown, nothing is decided)."""
+        for state in self.states:
+            would = state.approved if self.choice is Choice.PER_COMMAND else True
+            if not would or state.rejected_by_reason:
+                continue
+            for path in self.outside.unseen(state.item.index):
+                row = next(
+                    r
+                    for r in self.file_rows
+                    if self._file_of.get(id(r), (0, ""))[:2] == (state.item.index, path)
+                )
+                self.listing.setCurrentItem(row)
+                self.listing.scrollToItem(row)
+                self.say_outside(
+                    f"{shown(path)} changed outside the app: its new diff is shown now. "
+                    "Approve again to apply the edit merged into it."
+                )
+                return True
+        return False
 
     def find_next(self) -> None:
         if self.search.isHidden():
@@ -416,11 +537,13 @@ class ConfirmDialog(QDialog):
         if not any(not s.rejected_by_reason for s in self.states):
             return  # every command holds a rejection reason: Ctrl+Return approves nothing
         self.choice = Choice.APPROVE_ALL
-        self.accept()
+        if not self._show_unseen_merges():
+            self.accept()
 
     def apply_choices(self) -> None:
         self.choice = Choice.PER_COMMAND
-        self.accept()
+        if not self._show_unseen_merges():
+            self.accept()
 
     def reject(self) -> None:
         self.choice = Choice.REJECT_ALL
@@ -438,7 +561,8 @@ class ConfirmDialog(QDialog):
             else:
                 approved = state.approved and not state.rejected_by_reason
             reason = "" if approved else state.reason.strip()
-            chosen[state.item.index] = Decision(approved, reason)
+            merged = self.outside.merged_for(state.item.index) if approved else ()
+            chosen[state.item.index] = Decision(approved, reason, merged)
         return chosen
 
     @classmethod
