@@ -140,7 +140,8 @@ def _connect(path: Path) -> sqlite3.Connection:
 def _read(folder: Path, workspace: Workspace) -> LeftOnDisk:
     path = folder / FILE_NAME
     try:
-        os.stat(path)
+        if os.stat(path).st_size == 0:
+            return LeftOnDisk(True)  # a store never set up holds no batch
     except FileNotFoundError:
         return LeftOnDisk(True)  # no store, no batch
     except OSError:
