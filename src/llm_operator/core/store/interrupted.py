@@ -90,7 +90,9 @@ def left_on_disk(folder: Path, workspace: Workspace, lock: WorkspaceLock) -> Lef
     try:
         free = lock.try_acquire()
     except StoreError:
-        free = True  # no lock file can be opened, so no run holds it to write
+        # The lock cannot be looked at: what the store records is told (the files do
+        # hold those changes, whoever made them).
+        free = True
     if not free:
         return LeftOnDisk(True)  # a live run's batch: it commits or takes it back itself
     try:
