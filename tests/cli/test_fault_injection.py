@@ -18,6 +18,17 @@ copy to be a file beside the store. After each trial:
 
 The default run tries every fifth call (EIO and SIGKILL taking turns); the ``slow`` run
 tries both faults at every call.
+
+SQLite's own files get a sweep of their own: every mutating call on the log (``-wal``)
+and the shared-memory file (``-shm``: its ``ftruncate``, the one-byte ``pwrite64`` per page
+that SQLite makes before it maps a page, so a full disk fails there and not as a SIGBUS
+on the mapped write, and the ``mmap`` itself) fails with EIO or ENOSPC, in the run that
+recovers a crashed batch and in the undos. Those files are known by name from the dry
+run (``strace -y``). The default run tries every call on ``-shm`` and every fifth on
+``-wal`` in the recovering run and both undos; the ``slow`` run tries both faults at
+every one of them, in every scenario. An answer that says a command failed while its
+path holds the app's change must name that path and never say "nothing was written";
+an undo is never a usage error (exit 2) and says what it did.
 """
 
 from __future__ import annotations
@@ -48,7 +59,11 @@ MUTATING = (
     "mkdir,mkdirat,rmdir,fsync,fdatasync,fchmod,fchmodat,symlink,symlinkat,link,linkat,"
     "ftruncate,truncate"
 )
-_CALL = re.compile(r"^\d+\s+([a-z0-9_]+)\((\d*)")
+# A call's name, its first argument (a descriptor) and, with -y, the file behind it.
+_CALL = re.compile(r"^\d+\s+([a-z0-9_]+)\((\d*)(?:<([^>]*)>)?")
+# mmap names its file in the fifth argument.
+_MAPPED = re.compile(r"^\d+\s+mmap\(.*, \d+<([^>]*)>, ")
+SQLITE_FILES = ("-shm", "-wal")
 
 OLD = b"first line\nlast line\n"
 NEW = b"first line\ninserted\nlast line\n"
@@ -143,6 +158,7 @@ class Scenario:
     files: dict[str, tuple[bytes | None, bytes | None]]
     ids: dict[str, str]
     prepare: Callable[[World], None]
+    crashed: bool = False  # the run finds a batch a killed run left open
 
 
 def _seed(world: World, files: dict[str, tuple[bytes | None, bytes | None]]) -> None:
@@ -173,12 +189,14 @@ def _argv(world: World, scenario: Scenario) -> list[str]:
 def _traced(
     world: World, scenario: Scenario, inject: str | None, log: Path
 ) -> subprocess.CompletedProcess[str]:
-    argv = [STRACE or "strace", "-f", "-qq", "-o", str(log)]
+    argv = [STRACE or "strace", "-f", "-qq", "-y", "-o", str(log)]
     if inject is None or "signal=" not in inject:
         # Much faster (untraced calls do not stop the process), but strace 6.1 does not
         # deliver an injected signal with it.
         argv.append("--seccomp-bpf")
-    argv += ["-e", f"trace={MUTATING}"]
+    # mmap is traced too (so its calls are numbered alike in every run), but only its
+    # maps of -shm are faulted.
+    argv += ["-e", f"trace={MUTATING},mmap"]
     if inject is not None:
         argv += ["-e", f"inject={inject}"]
     return subprocess.run(
@@ -191,20 +209,26 @@ def _traced(
     )
 
 
-def _calls(log: Path) -> list[tuple[str, int]]:
-    """(system call, its number among calls of that name) for each mutating call made,
-    stdout and stderr writes left out."""
+def _calls(log: Path) -> list[tuple[str, int, str]]:
+    """(system call, its number among calls of that name, the file it is about: -shm,
+    -wal or "") for each mutating call made, stdout and stderr writes left out, and each
+    mmap of -shm."""
     seen: dict[str, int] = {}
-    found: list[tuple[str, int]] = []
+    found: list[tuple[str, int, str]] = []
     for line in log.read_text(errors="replace").splitlines():
         match = _CALL.match(line)
         if match is None:
             continue
-        name, first = match.group(1), match.group(2)
+        name, first, file = match.group(1), match.group(2), match.group(3) or ""
         seen[name] = seen.get(name, 0) + 1
+        if name == "mmap":
+            mapped = _MAPPED.match(line)
+            if mapped is not None and mapped.group(1).endswith("-shm"):
+                found.append((name, seen[name], "-shm"))
+            continue
         if name.startswith("write") and first in ("1", "2"):
             continue
-        found.append((name, seen[name]))
+        found.append((name, seen[name], next((f for f in SQLITE_FILES if file.endswith(f)), "")))
     return found
 
 
@@ -229,8 +253,9 @@ def _state_of(world: World, files: dict[str, tuple[bytes | None, bytes | None]])
 def _check_results(
     results: list[Decoded], ids: dict[str, str], states: dict[str, str], before: dict[str, str]
 ) -> None:
-    """ok: the new bytes are there; failed: the file is old, or as the run found it
-    (after a crash that the run could not take back, "nothing was written" is true)."""
+    """ok: the new bytes are there; failed: the file is old, or as the run found it, and
+    when it holds the app's change (a crashed batch the run could not take back), the
+    answer names it and does not say "nothing was written"."""
     for result in results:
         if result.id not in ids:
             continue  # an undo notice
@@ -240,6 +265,38 @@ def _check_results(
             assert where == "new", f"{result.id} says ok but {path} is {where}"
         elif "except where that was not possible" not in result.summary:
             assert where in ("old", before[path]), f"{result.id} failed but {path} is {where}"
+            if where == "new":
+                _tells_changed(path, result.summary, f"{result.id} failed")
+
+
+def _tells_changed(path: str, said: str, what: str) -> None:
+    assert "nothing was written" not in said, f"{what}, {path} holds the change: {said}"
+    assert path in said, f"{what}, {path} holds the change and is not named: {said}"
+    assert "still hold" in said, f"{what}, {path} holds the change, not said: {said}"
+
+
+def _check_undo(
+    done: subprocess.CompletedProcess[str],
+    states: dict[str, str],
+    before: dict[str, str],
+    crashed: bool,
+) -> None:
+    """What ``llm-operator undo`` said matches the disk: exit 0, every file back; an undo
+    that did nothing, every file as it found it (or taken back by recovery, its crashed
+    batch's files named while they still hold its changes); never a usage error."""
+    if done.returncode in (-9, 137):
+        return  # killed: it said nothing
+    said = done.stdout + done.stderr
+    assert done.returncode != 2, f"a failed undo is no usage error: {said}"
+    if done.returncode == 0:
+        assert set(states.values()) <= {"old"}, f"undo said done, files are {states}: {said}"
+        return
+    if "Nothing was undone" not in said and "undo failed" not in said:
+        return  # stopped part way: it names what it did
+    for path, where in states.items():
+        assert where in ("old", before[path]), f"undo did nothing, but {path} is {where}"
+        if crashed and where == "new":  # the crashed batch's change, still there
+            _tells_changed(path, said, "the undo failed")
 
 
 def _undo_all(world: World) -> None:
@@ -272,7 +329,9 @@ def _trial(world: World, scenario: Scenario, pristine: dict[str, Any], inject: s
     states = _state_of(world, scenario.files)
     if scenario.argv[0] == "exec":
         _check_results(parse_results(done.stdout), scenario.ids, states, before)
-    if scenario.name == "undo" and done.returncode == 1:
+    else:
+        _check_undo(done, states, before, scenario.crashed)
+    if scenario.argv[0] == "undo" and done.returncode == 1:
         _undo_all(world)  # the undo said it did not finish: the user runs it again
     # The next run: recovery (or the end of a killed undo), then the reply pasted again.
     results = run_session(world.session(), scenario.reply, True)
@@ -287,8 +346,15 @@ def _trial(world: World, scenario: Scenario, pristine: dict[str, Any], inject: s
 
 
 def _run_scenario(
-    world: World, scenario: Scenario, kinds: list[str], step: int, tally: Tally
+    world: World,
+    scenario: Scenario,
+    kinds: list[str],
+    step: int,
+    tally: Tally,
+    sqlite_steps: dict[str, int] | None = None,
 ) -> None:
+    """Fault every ``step``-th mutating call of the scenario's run; with ``sqlite_steps``
+    ({"-shm": 1, "-wal": 5}), instead every n-th call on each of SQLite's files."""
     world.base.mkdir(parents=True, exist_ok=True)
     (world.base / "reply.txt").write_text(scenario.reply, encoding="utf-8")
     scenario.prepare(world)
@@ -298,12 +364,23 @@ def _run_scenario(
     dry = _traced(world, scenario, None, world.base / "dry.log")
     assert "Traceback" not in dry.stderr, dry.stderr
     calls = _calls(world.base / "dry.log")
-    assert len(calls) > 10, calls
-    for position, (name, number) in enumerate(calls):
-        if position % step:
-            continue
-        chosen = kinds if step == 1 else [kinds[(position // step) % len(kinds)]]
-        for kind in chosen:
+    if sqlite_steps is None:
+        chosen = [(name, number) for name, number, _ in calls if name != "mmap"]
+        assert len(chosen) > 10, calls
+        picked = [(call, p) for p, call in enumerate(chosen) if p % step == 0]
+        faults = [
+            (call, kinds if step == 1 else [kinds[(p // step) % len(kinds)]]) for call, p in picked
+        ]
+    else:
+        # step 1: every fault at each chosen call; otherwise the faults take turns.
+        faults = []
+        for file, file_step in sqlite_steps.items():
+            on_file = [(name, number) for name, number, f in calls if f == file]
+            assert on_file, f"no call on {file}: {calls}"
+            for p, call in enumerate(on_file[::file_step]):
+                faults.append((call, kinds if step == 1 else [kinds[p % len(kinds)]]))
+    for (name, number), chosen_kinds in faults:
+        for kind in chosen_kinds:
             inject = f"{name}:{kind}:when={number}"
             tally.trials += 1
             try:
@@ -325,9 +402,21 @@ def _pristine(world: World, scenario: Scenario) -> dict[str, Any]:
 # -- the scenarios -----------------------------------------------------------------------
 
 
+def _closed_run(world: World, reply: str, approve: bool | None = None) -> list[Decoded]:
+    """``reply`` run in this process, its store closed after (as a finished ``exec``
+    closes it): what the template keeps is what a run leaves, never a connection of this
+    process that checkpoints a later crashed run's log whenever it is collected."""
+    session = world.session()
+    try:
+        return run_session(session, reply, approve)
+    finally:
+        if session.state is not None and session.state.store is not None:
+            session.state.store.close()
+
+
 def _store_made(world: World) -> None:
     _seed(world, BATCH_FILES)
-    run_session(world.session(), cmd("r0", "fs.read", path="a.txt"))  # makes the store
+    _closed_run(world, cmd("r0", "fs.read", path="a.txt"))  # makes the store
 
 
 def _new_store(world: World) -> None:
@@ -336,23 +425,23 @@ def _new_store(world: World) -> None:
 
 def _for_deletes(world: World) -> None:
     _seed(world, DELETE_FILES)
-    run_session(world.session(), cmd("r0", "fs.read", path="gone.txt"))
+    _closed_run(world, cmd("r0", "fs.read", path="gone.txt"))
 
 
 def _batch_done(world: World) -> None:
     _seed(world, BATCH_FILES)
-    results = run_session(world.session(), BATCH, True)
+    results = _closed_run(world, BATCH, True)
     assert all(r.ok for r in results), results
 
 
 def _big_store_made(world: World) -> None:
     _seed(world, BIG_FILES)
-    run_session(world.session(), cmd("r0", "fs.read", path="e.txt"))
+    _closed_run(world, cmd("r0", "fs.read", path="e.txt"))
 
 
 def _big_batch_done(world: World) -> None:
     _seed(world, BIG_FILES)
-    results = run_session(world.session(), BIG, True)
+    results = _closed_run(world, BIG, True)
     assert all(r.ok for r in results), results
 
 
@@ -373,7 +462,12 @@ def _scenarios() -> dict[str, Scenario]:
         "first run": Scenario("first run", exec_, BATCH, BATCH_FILES, BATCH_IDS, _new_store),
         "deletes": Scenario("deletes", exec_, DELETES, DELETE_FILES, DELETE_IDS, _for_deletes),
         "undo": Scenario("undo", ("undo",), BATCH, BATCH_FILES, {}, _batch_done),
-        "after a crash": Scenario("after a crash", exec_, BATCH, BATCH_FILES, BATCH_IDS, _crashed),
+        "after a crash": Scenario(
+            "after a crash", exec_, BATCH, BATCH_FILES, BATCH_IDS, _crashed, crashed=True
+        ),
+        "undo after a crash": Scenario(
+            "undo after a crash", ("undo",), BATCH, BATCH_FILES, {}, _crashed, crashed=True
+        ),
         "big file": Scenario("big file", exec_, BIG, BIG_FILES, BIG_IDS, _big_store_made),
         "big undo": Scenario("big undo", ("undo",), BIG, BIG_FILES, {}, _big_batch_done),
     }
@@ -388,12 +482,13 @@ def _inject_all(
     kinds: list[str],
     step: int,
     names: list[str] | None = None,
+    sqlite_steps: dict[str, int] | None = None,
 ) -> Tally:
     redirect_trash(tmp_path, monkeypatch)
     tally = Tally()
     for name in names or list(SCENARIOS):
         world = World(tmp_path / name.replace(" ", "-"))
-        _run_scenario(world, SCENARIOS[name], kinds, step, tally)
+        _run_scenario(world, SCENARIOS[name], kinds, step, tally, sqlite_steps)
     return tally
 
 
@@ -426,6 +521,37 @@ def test_every_fault_at_every_mutating_call_tells_the_truth(
     tally = _inject_all(tmp_path, monkeypatch, [*FAULTS, "error=ENOSPC"], 1, [scenario])
     print(f"fault trials ({scenario}): {tally.trials}, injection not reached: {tally.missed}")
     assert tally.trials > 150
+    assert tally.missed < tally.trials / 4, "the dry run must predict the calls"
+    assert not tally.failures, _report(tally)
+
+
+SQLITE_FAULTS = ["error=EIO", "error=ENOSPC"]
+# The runs that must recover a crashed batch or undo one, where a store that cannot be
+# opened leaves the disk holding more than "nothing was written" would say.
+RECOVERING = ["after a crash", "undo after a crash", "undo"]
+
+
+def test_a_fault_at_sqlites_own_files_tells_the_truth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call on -shm (its ftruncate, page writes and map) and every fifth on -wal,
+    in the runs that recover or undo."""
+    steps = {"-shm": 1, "-wal": 5}
+    tally = _inject_all(tmp_path, monkeypatch, SQLITE_FAULTS, 5, RECOVERING, steps)
+    print(f"-shm/-wal fault trials: {tally.trials}, injection not reached: {tally.missed}")
+    assert tally.trials > 30
+    assert tally.missed < tally.trials / 4, "the dry run must predict the calls"
+    assert not tally.failures, _report(tally)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_every_fault_at_every_call_on_sqlites_own_files_tells_the_truth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scenario: str
+) -> None:
+    steps = {"-shm": 1, "-wal": 1}
+    tally = _inject_all(tmp_path, monkeypatch, SQLITE_FAULTS, 1, [scenario], steps)
+    print(f"-shm/-wal fault trials ({scenario}): {tally.trials}, not reached: {tally.missed}")
     assert tally.missed < tally.trials / 4, "the dry run must predict the calls"
     assert not tally.failures, _report(tally)
 
@@ -463,6 +589,10 @@ def test_a_run_that_cannot_take_a_crash_back_refuses_even_a_write_that_changes_n
     written, read = parse_results(done.stdout)
     assert written.code == "ERR_RECOVERY_FAILED", written.summary
     assert "could not be taken back" in written.summary
+    # The files it could not put back are named; "nothing was written" would be untrue.
+    assert CRASH_LEFT in written.summary
+    assert "nothing was written" not in written.summary
+    assert written.json()["details"]["still_changed"] == ["a.txt", "b.txt"]
     assert read.ok
     assert "writes are refused: ERR_RECOVERY_FAILED" in done.stderr
     assert done.returncode == 1
@@ -476,6 +606,79 @@ def test_a_run_that_cannot_take_a_crash_back_refuses_even_a_write_that_changes_n
     assert (world.workspace / "b.txt").read_bytes() == NEW
     assert (world.workspace / "a.txt").read_bytes() == OLD
     assert not temp_leftovers(world.workspace)
+
+
+CRASH_LEFT = "a.txt, b.txt still hold the changes of a run that stopped mid-batch"
+
+
+def _wal_of(world: World) -> Path:
+    (store,) = world.state.rglob("state.sqlite3")
+    return store.with_name("state.sqlite3-wal")
+
+
+def test_a_store_that_cannot_be_opened_over_a_crashed_batch_names_the_files_it_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The crashed run's batch is in the store's log; the recovering run cannot set up the
+    store's shared-memory file (its ftruncate fails), so the store cannot be opened and
+    the batch cannot be taken back. Each write says so and names the files that still
+    hold the crashed run's changes, never "nothing was written"."""
+    world, _ = _one(tmp_path, monkeypatch, "after a crash")
+    assert _wal_of(world).stat().st_size > 0  # the batch is on record in the log only
+    reply = BATCH + "\n" + cmd("r1", "fs.read", path="a.txt")
+    done = _exec(world, reply, "ftruncate:error=EIO:when=1+")
+    assert "INJECTED" in (world.base / "one.log").read_text()
+    assert "Traceback" not in done.stderr
+    *writes, read = parse_results(done.stdout)
+    assert read.ok
+    assert read.details == NEW.decode()  # what the disk holds, as it holds it
+    assert [w.id for w in writes] == list(BATCH_IDS)
+    for result in writes:
+        assert result.code == "ERR_STATE_STORE_UNAVAILABLE", result.summary
+        assert "could not be opened" in result.summary
+        assert "nothing was written" not in result.summary
+        assert f"{CRASH_LEFT} (of commands e1, e2, never remembered as run)" in result.summary
+        assert "takes them back before anything else" in result.summary
+        assert result.json()["details"]["still_changed"] == ["a.txt", "b.txt"]
+    assert "writes are refused: ERR_STATE_STORE_UNAVAILABLE" in done.stderr
+    assert CRASH_LEFT in done.stderr
+    assert done.returncode == 1
+    assert _state_of(world, BATCH_FILES) == {
+        "a.txt": "new",
+        "b.txt": "new",
+        "deep/c.txt": "old",
+        "new/sub/d.txt": "old",
+        "e.txt": "old",
+    }
+    # Once the store opens, the crashed batch is taken back first and each command of
+    # the same reply lands once (the inserted line is there once, not twice).
+    done = _exec(world, BATCH, None)
+    results = parse_results(done.stdout)
+    assert [r.ok for r in results] == [True] * 5, [r.summary for r in results]
+    assert not any(r.repeat for r in results)
+    assert set(_state_of(world, BATCH_FILES).values()) == {"new"}
+    assert not temp_leftovers(world.workspace)
+
+
+def test_an_undo_whose_store_cannot_be_opened_fails_and_names_the_crashed_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """exit 1 (the run failed), not 2 (a usage error), and what the disk holds."""
+    world, _ = _one(tmp_path, monkeypatch, "undo after a crash")
+    done = _undo(world, "ftruncate:error=EIO:when=1+")
+    assert "INJECTED" in (world.base / "undo.log").read_text()
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "undo failed (ERR_STATE_STORE_UNAVAILABLE)" in done.stderr
+    assert CRASH_LEFT in done.stderr
+    assert "nothing was written" not in done.stderr
+    assert (world.workspace / "a.txt").read_bytes() == NEW
+    # The store opens again: the crashed batch is taken back, and there is nothing to undo.
+    done = _undo(world, None)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Nothing to undo" in done.stdout
+    assert "a run that stopped mid-batch was taken back" in done.stderr
+    assert set(_state_of(world, BATCH_FILES).values()) == {"old"}
 
 
 def test_a_change_whose_folder_sync_failed_is_ok_with_a_warning(
