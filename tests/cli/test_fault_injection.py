@@ -54,7 +54,7 @@ def test_every_fault_at_every_mutating_call_tells_the_truth(
 ) -> None:
     tally = inject_all(tmp_path, monkeypatch, [*FAULTS, "error=ENOSPC"], 1, [scenario])
     print(f"fault trials ({scenario}): {tally.trials}, injection not reached: {tally.missed}")
-    assert tally.trials > 150
+    assert tally.trials > 100  # an undo after a crash makes about 46 calls
     assert tally.missed < tally.trials / 4, "the dry run must predict the calls"
     assert not tally.failures, report(tally)
 
