@@ -13,6 +13,8 @@
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
+``undo``: 0 undone (or nothing to undo), 1 refused or not finished (a state store that
+cannot be opened included), 2 usage or workspace error.
 ``pack`` prints the context message (its parts, in order) on stdout and on stderr what it
 left out and why; exit status 0 when every file asked for went in, 1 when any was left
 out (secret-looking, binary, missing...), 2 usage or workspace error.
@@ -579,10 +581,15 @@ def _undo(session: Session) -> int:
     session.on_wait = _say_waiting
     problem = session.store_problem
     if problem is not None:
-        # Nothing can be undone without the journal: a usage error, as a bad folder is.
-        print(f"llm-operator: undo failed ({problem.code}): {problem.message}", file=sys.stderr)
+        # Nothing can be undone without the journal: the run failed (1), as any undo
+        # that cannot finish does; 2 is for what the user typed (arguments, workspace).
+        # The message says what a run that stopped mid-batch left on disk, if anything.
+        print(
+            _on(sys.stderr, f"llm-operator: undo failed ({problem.code}): {problem.message}"),
+            file=sys.stderr,
+        )
         print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_FAILED
     try:
         report = session.undo_last()
     except OperatorError as error:

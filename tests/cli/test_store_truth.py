@@ -392,7 +392,7 @@ def test_a_state_folder_behind_a_folder_the_user_cannot_enter_is_named_never_a_t
     tmp_path: Path, workspace: Path, cmd: Any, parse_results: Any
 ) -> None:
     """exec still runs reads and refuses writes, naming the state folder; undo, which has
-    nothing to work with, is a usage error (exit 2)."""
+    nothing to work with, fails (exit 1: a failure of the run, not of what was typed)."""
     if os.geteuid() != 0:
         pytest.skip("needs root to hand a folder to another user")
     (workspace / "a.txt").write_text("kept\n", encoding="utf-8")
@@ -435,7 +435,7 @@ def test_a_state_folder_behind_a_folder_the_user_cannot_enter_is_named_never_a_t
     assert "permission denied" in write.summary
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "kept\n"
     assert "the state folder is locked/state/workspaces/" in done.stderr
-    assert undo.returncode == 2
+    assert undo.returncode == 1
     assert undo.stdout == ""
     assert "undo failed (ERR_STATE_STORE_UNAVAILABLE)" in undo.stderr
     assert "the state folder is locked/state/workspaces/" in undo.stderr

@@ -74,7 +74,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         # state store and undo
         "ERR_JOURNAL_FAILED": "the undo copy could not be saved; nothing was written",
         "ERR_NO_STATE_DIR": "undo asked of a session that keeps no undo journal",
-        "ERR_STATE_STORE_UNAVAILABLE": "the state store is read-only or full; nothing written",
+        "ERR_STATE_STORE_UNAVAILABLE": "the state store cannot be opened or written; not run",
         "ERR_STATE_STORE_DAMAGED": "the state store file is damaged; writes are refused",
         "ERR_STATE_STORE_FAILED": "a write could not be recorded, so it was taken back",
         "ERR_RECOVERY_FAILED": "a crashed run could not be taken back; writes are refused",

@@ -315,6 +315,7 @@ class MainWindow(QMainWindow):
         self.mcp_reviews.watch(session)
         self._warm_outlines()
         self.refresh_journal()
+        self._tell_stopped_batch(session)
         self.update_run_state()
         self.tasks.start(
             lambda _progress: session.clean_leftovers(),
@@ -322,6 +323,22 @@ class MainWindow(QMainWindow):
             lambda failure: self.statusBar().showMessage(
                 f"Could not clean up temp files: {failure.error}", 10000
             ),
+        )
+
+    def _tell_stopped_batch(self, session: Session) -> None:
+        """A store that cannot be used over a batch a stopped run left (or cannot tell
+        whether one is there) is told where it stays in sight: which files still hold
+        that run's changes is no ten-second status line."""
+        problem = session.store_problem
+        if problem is None or not (problem.tells_disk or problem.code == "ERR_RECOVERY_FAILED"):
+            return
+        self.results.show_error(
+            f"The state store cannot be used ({problem.code}): {problem.message}\n\n"
+            "To take back what a stopped run left: fix the cause (free space, the state "
+            "folder's permissions, a failing disk), then open the workspace again (this "
+            "window keeps the store it found): the first opening of the store takes it "
+            "back before anything else.",
+            "Writes are refused: files may hold a stopped run's changes.",
         )
 
     def _looks_secret(self, path: str) -> bool:

@@ -111,6 +111,14 @@ def _missing_columns(db: sqlite3.Connection) -> list[tuple[str, str, str]]:
 class StoreError(OperatorError):
     """The state store could not be opened, read or written."""
 
+    # What could not be done ("be opened"), when ``store_error`` made it from an OS or
+    # SQLite error (its ``__cause__``): ``interrupted.told`` says it again with what a
+    # stopped run left on disk.
+    doing: str | None = None
+    folder: Path | None = None
+    # Already says what the disk holds of a run that stopped mid-batch.
+    tells_disk: bool = False
+
 
 def _folder_state(folder: Path | None) -> str:
     """What the file system says about ``folder``, for errors SQLite words vaguely."""
@@ -137,20 +145,39 @@ def _file_size_limit() -> int | None:
     return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
-def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> StoreError:
-    """Name what went wrong in the terms of the ERR_ registry (no absolute paths)."""
+NOTHING_WRITTEN = "nothing was written"
+
+
+def store_error(
+    exc: BaseException, doing: str, folder: Path | None = None, effect: str = NOTHING_WRITTEN
+) -> StoreError:
+    """Name what went wrong in the terms of the ERR_ registry (no absolute paths).
+
+    ``effect``: what the failure left on disk, when "nothing was written" would not be the
+    whole truth (a store that cannot be opened over a batch a stopped run left: see
+    ``interrupted``)."""
     # An OS error's text names its file: only its reason is read, so a folder named
     # "fullstack" or "locked" says nothing about why the store failed.
     said = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
     text = f"{said} {_folder_state(folder)}".lower()
+    error = _store_error(exc, doing, folder, effect, text)
+    error.doing, error.folder = doing, folder
+    return error
+
+
+def _store_error(
+    exc: BaseException, doing: str, folder: Path | None, effect: str, text: str
+) -> StoreError:
     if isinstance(exc, sqlite3.DatabaseError) and (
         "not a database" in text or "malformed" in text or "corrupt" in text
     ):
         return StoreError(
             "ERR_STATE_STORE_DAMAGED",
             f"the app's state store is damaged and could not {doing} ({exc}); writes are "
-            f"refused so that nothing runs twice. The user can move the file {FILE_NAME} "
-            "out of the workspace's state folder (a fresh one is made) and paste again.",
+            "refused so that nothing runs twice"
+            + ("" if effect == NOTHING_WRITTEN else f"; {effect}")
+            + f". The user can move the file {FILE_NAME} out of the workspace's state "
+            "folder (a fresh one is made) and paste again.",
             {"reason": getattr(exc, "strerror", None) or str(exc)},
         )
     reason = getattr(exc, "strerror", None) or str(exc)
@@ -176,7 +203,7 @@ def store_error(exc: BaseException, doing: str, folder: Path | None = None) -> S
             reason = why  # the cause, wherever only the reason is shown
     return StoreError(
         "ERR_STATE_STORE_UNAVAILABLE",
-        f"the app's state store could not {doing}: {why}; nothing was written. The user "
+        f"the app's state store could not {doing}: {why}; {effect}. The user "
         "can free space or fix the permissions of the state folder (--state-dir); then "
         "send the command again.",
         {"reason": reason},

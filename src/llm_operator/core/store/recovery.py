@@ -26,6 +26,7 @@ from .rewinding import Progress, load_blobs, load_stories, remove_created_dirs, 
 from .workspace import Workspace
 
 if TYPE_CHECKING:
+    from .interrupted import LeftOnDisk
     from .undoing import UndoReport
 
 
@@ -67,15 +68,27 @@ class Recovered:
         return text
 
 
-def recovery_failed(stuck: list[Recovered]) -> StoreError:
+def recovery_failed(stuck: list[Recovered], left: LeftOnDisk) -> StoreError:
+    """The refusal of every write while ``stuck`` is not taken back; ``left``: what its
+    paths hold now (measured after the attempt, so the message names no path as back
+    that is not, and none as changed that is back)."""
     problems = "; ".join(p for r in stuck for p in r.problems) or "unknown"
+    details: dict[str, object] = {"problems": [p for r in stuck for p in r.problems]}
+    if left.known and left.changed:
+        disk = f": {left.still_hold()}"
+        details |= {"still_changed": list(left.changed), "commands": list(left.commands)}
+    elif left.known and left.open_batches:
+        disk = ", though none of its files holds its changes any more"
+        details["still_changed"] = []
+    else:  # an undo stopped part way, or a store that could not be read again
+        disk = ", so the files may still hold its changes"
     return StoreError(
         "ERR_RECOVERY_FAILED",
         "a run that stopped mid-batch could not be taken back completely "
-        f"({problems}), so the files may still hold its changes; every write is refused "
-        "and nothing was written. The user can fix the cause (free space, permissions, a "
-        "failing disk) and run again: the next run finishes taking it back first",
-        {"problems": [p for r in stuck for p in r.problems]},
+        f"({problems}){disk}; every write is refused until it is. The user can fix the "
+        "cause (free space, permissions, a failing disk) and run again: the next run "
+        "finishes taking it back first",
+        details,
     )
 
 

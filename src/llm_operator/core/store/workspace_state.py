@@ -44,14 +44,23 @@ class WorkspaceState:
         self.recovered: list[Recovered] = []
         # Undos a killed run left unfinished, finished by this one (see undo_progress).
         self.finished_undos: list[UndoReport] = []
+        self.lock = WorkspaceLock(folder)
         try:
             self.store = StateStore(folder)
         except StoreError as error:
-            self.problem = error
+            self.problem = self._told(error)
         self.memory = SessionMemory(self.store)
-        self.lock = WorkspaceLock(folder)
         if self.store is not None:
             self._recover_if_free()
+
+    def _told(self, error: StoreError) -> StoreError:
+        """``error`` with what a run that stopped mid-batch left on disk, when it left
+        something (a failure that stops recovery must not read "nothing was written")."""
+        if error.doing is None:
+            return error  # not an OS or SQLite failure: it says what it means
+        from .interrupted import told
+
+        return told(error, self.folder, self.workspace, self.lock)
 
     def _recover_if_free(self) -> None:
         try:
@@ -60,12 +69,12 @@ class WorkspaceState:
         except StoreError as error:
             # Without the lock nothing can be recovered, so the state of the workspace is
             # unknown: every write is refused with this (reads carry it as a notice).
-            self.problem = error
+            self.problem = self._told(error)
             return
         try:
             self._recover(self._open_store())
         except StoreError as error:
-            self.problem = error
+            self.problem = error  # told already (_recover)
         finally:
             self.lock.release()
 
@@ -74,7 +83,14 @@ class WorkspaceState:
 
         Raises ERR_RECOVERY_FAILED when something of it could not be put back: no write
         may be planned or answered against files that still hold a crashed batch's bytes.
+        Any other failure is told with what such a batch left on disk.
         """
+        try:
+            self._recover_held(store)
+        except StoreError as error:
+            raise self._told(error) from error.__cause__
+
+    def _recover_held(self, store: StateStore) -> None:
         if not has_open_batch(store):
             if self.problem is not None and self.problem.code == RECOVERY_FAILED:
                 self.problem = None  # another run finished it meanwhile
@@ -86,7 +102,11 @@ class WorkspaceState:
         self.recovered += found
         stuck = [r for r in found if not r.finished]
         if stuck:
-            self.problem = recovery_failed(stuck)
+            from .interrupted import left_on_disk
+
+            self.problem = recovery_failed(
+                stuck, left_on_disk(self.folder, self.workspace, self.lock)
+            )
             raise self.problem
         if self.problem is not None and self.problem.code == RECOVERY_FAILED:
             self.problem = None
