@@ -180,7 +180,6 @@ class Broker:
         self._running_loop: asyncio.AbstractEventLoop | None = None
         # Each session's conversation, dropped with the session object.
         self._conversations: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
-        self._own = object()  # the key of calls that name no session
 
     @property
     def state_folder(self) -> Path | None:
@@ -229,12 +228,12 @@ class Broker:
         report: Report | None,
         key: object = None,
     ) -> ToolText:
-        """Run one tool call of the MCP session ``key`` (None: this broker's own)."""
+        """Run one tool call of the MCP session ``key`` (None: the broker is the session)."""
         self._running_loop = asyncio.get_running_loop()
         action = action_of(tool)
         if action is None:
             return ToolText(f"no tool named {tool!r}; list the tools to see their names", True)
-        conversation = await self._reader.run(lambda: self._conversation(key or self._own))
+        conversation = await self._reader.run(lambda: self._conversation(key or self))
         command_id = await self._reader.run(self._next_id)
         try:
             block = command_block(action, command_id, dict(arguments or {}))
