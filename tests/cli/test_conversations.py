@@ -145,3 +145,21 @@ def test_primer_without_a_workspace_starts_nothing_and_a_bad_one_is_a_usage_erro
     assert missing.returncode == 2
     assert "Traceback" not in missing.stderr
     assert "is not a folder" in missing.stderr  # as exec says it of the path it was given
+
+
+def test_an_undo_of_an_earlier_chats_batch_is_not_told_to_the_new_chat(
+    places: dict[str, Any],
+) -> None:
+    workspace = places["workspace"]
+    where = ["--workspace", workspace, "--state-dir", places["state"]]
+    paste(places, chat_reply("a.txt", "first chat"))
+    new_chat(places, "primer")
+    undone = cli("undo", *where, env=places["env"])
+    assert undone.returncode == 0, undone.stderr
+    assert not (workspace / "notes.txt").exists()
+    assert "earlier chat" in undone.stdout  # whom the notice is for
+    assert "OPERATOR_RESULT\nid: undo-1\n" in undone.stdout  # to paste there by hand
+    # The new chat never sent write-1: its results do not begin with that notice.
+    results = paste(places, chat_reply("b.txt", "second chat"))
+    assert [r.id for r in results] == ["read-1", "write-1"]
+    assert (workspace / "notes.txt").read_text(encoding="utf-8") == "second chat"

@@ -135,9 +135,7 @@ class Run:
     notices: list[str] = field(default_factory=list)
     executed: bool = False
     notice_results: list[Result] = field(default_factory=list)  # undo notices shown first
-    # Whose memory and notices the run uses (``store.conversations``); None: the store
-    # could not say, so nothing is written.
-    conversation: int | None = 0
+    conversation: int | None = 0  # whose ids and notices; None: unknown, no write runs
 
     @property
     def pending(self) -> list[Pending]:
@@ -323,9 +321,7 @@ class Session:
         """The paste channel's current conversation; None (and a note) if unreadable."""
         from ..store.conversations import pasting
 
-        found, problem = pasting(self.state.store if self.state is not None else None)
-        run.notices += [problem] if problem else []
-        return found
+        return pasting(self.state.store if self.state is not None else None, run.notices)
 
     def _prepare_item(
         self,
@@ -357,9 +353,6 @@ class Session:
         )
         if self._repeat(entry, run, seen, command):
             return entry
-        entry.read_again = entry.read_again or (
-            command.id in seen and command.spec.kind is Kind.READ
-        )
         seen[command.id] = index
         self._plan_or_run(entry, command, overlay, context)
         return entry
@@ -377,7 +370,9 @@ class Session:
             earlier = run.items[earlier_index]
             if earlier.fingerprint != entry.fingerprint:
                 entry.result = self._duplicate(entry, "earlier in this reply")
-            elif command.spec.kind is not Kind.READ:
+            elif command.spec.kind is Kind.READ:
+                entry.read_again = True  # runs again: a read has no effect to protect
+            else:
                 entry.repeat_of = earlier_index
             return entry.result is not None or entry.repeat_of is not None
         remembered = self._remembered(entry, run.conversation)
@@ -398,10 +393,6 @@ class Session:
         write instead, so a command can never run twice because its memory could not be
         read."""
         try:
-            if conversation is None:
-                from ..store.conversations import unknown
-
-                raise unknown()
             return self.memory.lookup(entry.id, conversation)
         except StoreError:
             if strict:

@@ -68,13 +68,14 @@ def unknown() -> StoreError:
     )
 
 
-def pasting(store: StateStore | None) -> tuple[int | None, str]:
-    """The paste channel's current conversation, or None and why it could not be read
-    (a run without its conversation writes nothing: see ``unknown``)."""
+def pasting(store: StateStore | None, notes: list[str]) -> int | None:
+    """The paste channel's current conversation, or None when it could not be read (said
+    in ``notes``: a run without its conversation writes nothing, see ``unknown``)."""
     try:
-        return current_conversation(store), ""
+        return current_conversation(store)
     except StoreError as error:
-        return None, f"writes are refused: {error.code}: {error.message}"
+        notes.append(f"writes are refused: {error.code}: {error.message}")
+        return None
 
 
 def notice_destination(store: StateStore | None, conversation: int) -> tuple[str, str]:

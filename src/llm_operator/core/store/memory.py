@@ -102,9 +102,15 @@ class SessionMemory:
     def __init__(self, store: StateStore | Path | None) -> None:
         self._store = StateStore(store) if isinstance(store, Path) else store
 
-    def lookup(self, command_id: str, conversation: int) -> Remembered | None:
+    def lookup(self, command_id: str, conversation: int | None) -> Remembered | None:
+        """The memory of ``command_id`` in ``conversation``; raises StoreError when it
+        cannot be read, or when the conversation is not known (None)."""
         if self._store is None:
             return None
+        if conversation is None:
+            from .conversations import unknown
+
+            raise unknown()
         with guarded("read the session memory"), self._store.reading() as db:
             row = db.execute(
                 "SELECT fingerprint, ok, summary, details, at FROM memory "
