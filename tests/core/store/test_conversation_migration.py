@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 from llm_operator.core.store.conversations import (
     MCP,
@@ -136,3 +137,29 @@ def test_two_processes_opening_a_schema_1_store_at_once_migrate_it_once(
     finally:
         for store in opened:
             store.close()
+
+
+def test_a_store_that_cannot_say_the_conversation_refuses_writes_and_runs_reads(
+    workspace: Path, state_dir: Path, cmd: Any
+) -> None:
+    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.store.workspace import Workspace
+
+    session = Session(Workspace(workspace), state_dir)
+    assert session.state is not None
+    assert session.state.store is not None
+    with session.state.store.transaction() as db:
+        db.execute("DROP TABLE conversations")
+    text = (
+        cmd("read-1", "fs.read", path="README.md")
+        + "\n"
+        + cmd("write-1", "fs.write", path="new.txt", content="x")
+    )
+    run = session.prepare(text)
+    assert any("writes are refused: ERR_STATE_STORE_UNAVAILABLE" in n for n in run.notices)
+    results = session.execute(run, {p.index: APPROVE for p in run.pending})
+    assert results[0].ok
+    assert "# Demo" in (results[0].outcome.details or "")
+    assert not results[1].ok
+    assert "(ERR_STATE_STORE_UNAVAILABLE)" in results[1].outcome.summary
+    assert not (workspace / "new.txt").exists()
