@@ -115,7 +115,11 @@ def _parser() -> argparse.ArgumentParser:
     gui = commands.add_parser("gui", help="open the window")
     gui.add_argument("--workspace", type=Path, help="the workspace folder to open")
 
-    exec_ = commands.add_parser("exec", help="run one pasted LLM reply headless")
+    exec_ = commands.add_parser(
+        "exec",
+        help="run one pasted LLM reply headless (in the workspace's current conversation: "
+        "the one the last primer, pack or window copy started)",
+    )
     exec_.add_argument("--workspace", type=Path, required=True)
     answer = exec_.add_mutually_exclusive_group()
     answer.add_argument("--yes", action="store_true", help="approve every write")
@@ -163,8 +167,20 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         help="characters per part (default: the window's chat part size setting)",
     )
+    pack.add_argument(
+        "--continue",
+        dest="continue_",
+        action="store_true",
+        help="for the current chat: do not start a new conversation (ids stay taken)",
+    )
     pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
     primer = commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
+    primer.add_argument(
+        "--workspace",
+        type=Path,
+        help="start a new conversation on this workspace (a new chat may reuse command ids)",
+    )
+    primer.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
     primer.add_argument(
         "--results",
         choices=("readable", "base64"),
@@ -238,12 +254,52 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "mcp":
         return _mcp(args)
     if args.command == "primer":
-        from .core.protocol.encoder import ResultForm
-        from .core.protocol.primer import primer_text
-
-        sys.stdout.write(primer_text(ResultForm(args.results)))
-        return EXIT_OK
+        return _primer(args)
     return _in_session(args)
+
+
+def _primer(args: argparse.Namespace) -> int:
+    from .core.errors import OperatorError
+    from .core.protocol.encoder import ResultForm
+    from .core.protocol.primer import primer_text
+
+    started = True
+    if args.workspace is not None:
+        from .core.store.workspace import Workspace
+
+        try:
+            root = Workspace(args.workspace).root
+        except OperatorError as error:
+            print(f"llm-operator: {error.message}", file=sys.stderr)
+            return EXIT_USAGE
+        started = _new_conversation(root, args.state_dir)
+    sys.stdout.write(primer_text(ResultForm(args.results)))
+    return EXIT_OK if started else EXIT_FAILED
+
+
+def _new_conversation(root: Path, state_dir: Path | None) -> bool:
+    """Start a new conversation on the workspace at ``root`` (a primer or pack is for a new
+    chat, whose model counts its ids from the start again); False, said on stderr, when
+    the state store could not record it."""
+    from .core.store.conversations import PASTE, start_conversation
+    from .core.store.database import StateStore, StoreError
+    from .core.store.state import default_state_dir, workspace_state_dir
+
+    store = None
+    try:
+        store = StateStore(workspace_state_dir(state_dir or default_state_dir(), root))
+        start_conversation(store, PASTE)
+    except StoreError as error:
+        print(
+            f"llm-operator: no new conversation was started ({error.code}): {error.message}; "
+            "the command ids of the earlier chat are still taken",
+            file=sys.stderr,
+        )
+        return False
+    finally:
+        if store is not None:
+            store.close()
+    return True
 
 
 def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
@@ -520,6 +576,7 @@ def _pack(args: argparse.Namespace) -> int:
     except OperatorError as error:
         print(f"llm-operator: pack failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_USAGE
+    started = args.continue_ or _new_conversation(workspace.root, None)
     sys.stdout.write(_on(sys.stdout, pack.message.whole) + "\n")
     message = pack.message
     print(
@@ -552,7 +609,7 @@ def _pack(args: argparse.Namespace) -> int:
     for left in pack.left_out:
         # Names as every listing escapes them: one line each, whatever the name holds.
         print(_on(sys.stderr, f"llm-operator: left out {left_out_line(left)}"), file=sys.stderr)
-    return EXIT_FAILED if pack.left_out else EXIT_OK
+    return EXIT_FAILED if pack.left_out or not started else EXIT_OK
 
 
 @contextlib.contextmanager
@@ -595,8 +652,14 @@ def _undo(session: Session) -> int:
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
+    from .core.store.conversations import MCP, current_conversation, notice_destination
+
+    store = session.state.store if session.state is not None else None
     try:
-        notices = session.undo_notices()
+        conversation = (
+            report.notice.conversation if report.notice is not None else current_conversation(store)
+        )
+        notices = session.undo_notices(conversation)
     except OperatorError:
         notices = []  # the store failed after the undo: its report says so
     if report.notice is not None and all(n.id != report.notice.id for n in notices):
@@ -610,10 +673,20 @@ def _undo(session: Session) -> int:
     for note in session.take_recovery_notes():
         print(_on(sys.stderr, f"llm-operator: note: {note}"), file=sys.stderr)
     print(_on(sys.stdout, report.summary))
-    if notices and report.notice is not None:
+    channel, note = (
+        notice_destination(store, report.notice.conversation)
+        if report.notice is not None
+        else ("", "")
+    )
+    if notices and channel == MCP:
+        # Not a block to paste: the web chat never sent those commands.
+        print("\n" + note + "\n\n" + encode_results(notices))
+    elif notices and report.notice is not None:
         # The same block the next copied results begin with: paste it into the chat now,
         # or let the next results carry it.
-        print("\nFor the chat:\n\n" + encode_results(notices))
+        print(
+            "\n" + (note + "\n\n" if note else "") + "For the chat:\n\n" + encode_results(notices)
+        )
     elif notices:
         # Nothing new to tell: printing the earlier notice again would invite a second paste.
         print(

@@ -1,10 +1,9 @@
 """A repeat of an approved read of a secret-looking file is answered only with consent.
 
-The memory of what ran answers a command sent again under its id without running it.
-For a read of a secret-looking file that answer still tells something of the file (its
-line count, whether a query matched): a later reply, perhaps in another chat, that repeats
-the command word for word must get, under ``exec --no``, the one fixed answer a first run
-gets, whatever the file holds; approved, it gets the repeat.
+A read is never answered from memory: sent again under its id, it runs again. For a read
+of a secret-looking file that means it is asked again: a later reply that repeats the
+command word for word must get, under ``exec --no``, the one fixed answer a first run
+gets, whatever the file holds and whatever ran before; approved, it reads the file again.
 """
 
 from __future__ import annotations
@@ -48,10 +47,14 @@ def test_a_repeated_secret_read_answers_as_a_first_one_until_approved(tmp_path: 
     for result in a[:2]:
         assert result.summary.endswith("(ERR_REJECTED_BY_USER): rejected by the user")
         assert result.details is None
-    assert a[2].repeat  # an ordinary file's repeat is answered from memory
+    assert a[2].repeat  # an ordinary file's read runs again, saying it repeats
+    assert a[2].details == b[2].details
+    assert (a[2].details or "").endswith("1: x = 1\n")
     assert not b[2].repeat
-    for _ in range(2):  # approved, the repeat is answered, and approving it stacks no notes
+    (tmp_path / "A" / "ws" / ".env").write_text("API_KEY=sk-123\n", encoding="utf-8")
+    for _ in range(2):  # approved, the read runs again, and approving it stacks no notes
         approved = parse_results(run_exec(tmp_path / "A" / "ws", tmp_path / "A" / "state", "--yes"))
         assert [result.repeat for result in approved] == [True, True, True]
-        assert approved[1].summary.startswith("Read lines 1-3 of 3 from .env [details not kept")
+        assert approved[1].summary.startswith("Read lines 1-1 of 1 from .env [repeat:")
         assert approved[1].summary.count("[repeat:") == 1
+        assert (approved[1].details or "").endswith("1: API_KEY=sk-123\n")  # as it is now

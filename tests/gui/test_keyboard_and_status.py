@@ -146,7 +146,7 @@ def test_menus_use_plain_words(make_window: WindowFactory) -> None:
     window = make_window()
     texts = [action.text() for action in window.findChildren(type(window.window_actions.run))]
     assert not [text for text in texts if "session memory" in text.lower()]
-    assert "&Forget which commands already ran (new chat)" in texts
+    assert "&Start a new chat (command ids may be used again)" in texts
 
 
 def test_the_dialog_only_renders_previews_made_in_the_worker(

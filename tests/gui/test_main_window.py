@@ -247,21 +247,6 @@ def test_copy_llm_primer_copies_what_the_primer_command_prints(
     assert "primer copied" in window.statusBar().currentMessage()
 
 
-def test_copying_the_primer_starts_a_fresh_session_memory(
-    qtbot: QtBot, make_window: WindowFactory, workspace: Path
-) -> None:
-    window = make_window(workspace)
-    paste_and_run(qtbot, window, reply(command("r1", "fs.read", path="a.txt")))
-    assert window.session is not None
-    assert window.session.memory.lookup("r1") is not None
-    keys = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
-    qtbot.keyClick(window.paste.editor, Qt.Key.Key_P, keys)
-    assert window.session.memory.lookup("r1") is None
-    message = window.statusBar().currentMessage()
-    assert "ids may be used again" in message
-    assert "session memory" not in message
-
-
 def test_geometry_and_recents_survive_a_new_window(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:

@@ -223,23 +223,6 @@ def test_undo_over_later_edits_asks_a_second_time_before_forcing(
     assert (workspace / "a.txt").read_text() == original
 
 
-def test_a_memory_that_cannot_be_cleared_is_said_not_raised(
-    make_window: WindowFactory, workspace: Path
-) -> None:
-    import contextlib
-    import sqlite3
-
-    window = make_window(workspace)
-    assert window.session is not None
-    assert window.session.state is not None
-    assert window.session.state.store is not None
-    with contextlib.closing(sqlite3.connect(window.session.state.store.path)) as db, db:
-        db.execute("DROP TABLE memory")
-    window.window_actions.forget.trigger()
-    message = window.statusBar().currentMessage()
-    assert message.startswith("The session memory could not be cleared (ERR_STATE_STORE_")
-
-
 @pytest.mark.usefixtures("approve_everything")
 def test_after_undo_the_command_list_shows_the_undone_commands_as_undone(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, monkeypatch: pytest.MonkeyPatch

@@ -221,36 +221,51 @@ def test_paths_outside_and_injected_lines_are_refused(
 def test_undo_of_an_mcp_batch_and_the_notice_on_the_next_result(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:
+    """The notice belongs to the MCP session whose batch was undone: a paste in between
+    (another conversation, the web chat) never carries it, the session's next result does,
+    once, and a new session (a new conversation) is not told of commands it never sent."""
     log = tmp_path / "e"
+    where = ["--workspace", workspace, "--state-dir", state_dir]
+    paste = "OPERATOR_CMD\nversion: 1\nid: read-1\naction: fs.stat\npath: .\nEND_OPERATOR_CMD\n"
 
-    async def write_two() -> list[tuple[bool, str]]:
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
         async with connected(workspace, state_dir, "--approve", "yes", errlog=log) as s:
             # Calls of one turn that arrive together are one reply: one batch, one undo.
-            return list(
+            seen["written"] = list(
                 await asyncio.gather(
                     call(s, "fs_write", path="one.txt", content="1"),
                     call(s, "fs_write", path="src/pkg/util.py", content="VALUE = 43\n"),
                 )
             )
-
-    async def read_after() -> list[tuple[bool, str]]:
+            seen["undone"] = await asyncio.to_thread(cli, "undo", *where)
+            seen["pasted"] = await asyncio.to_thread(cli, "exec", *where, stdin=paste)
+            seen["first"] = await call(s, "fs_read", path="README.md")
+            seen["second"] = await call(s, "fs_stat", path=".")
         async with connected(workspace, state_dir, "--approve", "yes", errlog=log) as s:
-            return [await call(s, "fs_read", path="README.md"), await call(s, "fs_stat", path=".")]
+            seen["new session"] = await call(s, "fs_stat", path=".")
+        return seen
 
-    written = asyncio.run(write_two())
-    assert all(not is_error for is_error, _ in written)
-    assert (workspace / "one.txt").exists()
-    undone = cli("undo", "--workspace", workspace, "--state-dir", state_dir)
+    seen = asyncio.run(scenario())
+    assert all(not is_error for is_error, _ in seen["written"])
+    undone = seen["undone"]
     assert undone.returncode == 0, undone.stderr
     assert "mcp-1" in undone.stdout
     assert "mcp-2" in undone.stdout
+    assert "For the chat:" not in undone.stdout  # not a block for the web chat to paste
+    assert "MCP session" in undone.stdout
     assert not (workspace / "one.txt").exists()
     assert (workspace / "src/pkg/util.py").read_text(encoding="utf-8") == "VALUE = 42\n"
-    first, second = asyncio.run(read_after())
+    pasted = seen["pasted"]
+    assert pasted.returncode == 0, pasted.stderr
+    assert pasted.stdout.startswith("OPERATOR_RESULT\nid: read-1\n")  # no notice
+    assert "undo-" not in pasted.stdout
+    first, second = seen["first"], seen["second"]
     assert first[1].startswith("Undo notice")
     assert "mcp-1" in first[1].split("\n\nid: mcp-")[0]
     assert "# Demo" in first[1]
     assert "Undo notice" not in second[1]  # delivered once
+    assert "Undo notice" not in seen["new session"][1]
     # The undone ids are not reused: the model was told they did not run.
     assert id_of(first[1]) == "mcp-3"
 

@@ -275,6 +275,7 @@ class MainWindow(QMainWindow):
             lambda: self.settings.part_size,
             self.context_builder,
             session.outline_memo,
+            self.window_actions.start_chat,
         )
 
     def choose_workspace(self) -> None:
@@ -531,16 +532,24 @@ class MainWindow(QMainWindow):
         self.update_run_state()
 
     def _on_undone(self, report: UndoReport) -> None:
+        from ..core.store.conversations import notice_destination
         from .panes.history import RunRecord
 
         self.undo_control.on_undone(report)
-        if report.batch is not None and not report.refused:
+        notice = report.notice
+        state = self.session.state if self.session is not None else None
+        store = state.store if state is not None else None
+        note = notice_destination(store, notice.conversation)[1] if notice else ""
+        if report.batch is not None and not report.refused and not note:
+            # The ids of another chat's batch may name other commands of the pasted reply.
             self.paste.mark_undone({command.id for command in report.batch.commands})
         text = self.undo_control.report_text(report)
         from .pages import Page
 
         page = Page()
         page.add(text)
+        if notice is not None:  # kept here, whoever it goes to
+            page.add(f"Undo notice {notice.id}: {notice.summary} {note}".rstrip())
         self.history.add(RunRecord("undo", page))
         # The undo's own changes are the app's: the files now hold what the app put there.
         self.finish([*report.restored, *report.removed, *report.already_undone])
@@ -550,16 +559,25 @@ class MainWindow(QMainWindow):
 
     def _offer_undo_notice(self, text: str, block: str, notice: UndoNotice) -> bool:
         # Copy results copies only the notice. With auto-copy on it goes on the clipboard
-        # at once and the next run's results no longer begin with it; otherwise they do.
+        # at once; either way it stays pending and the next results of its chat begin with
+        # it too (told twice rather than never). A notice for an MCP session is not
+        # offered for the web chat, which never sent those commands.
+        from ..core.store.conversations import MCP, notice_destination
+
+        state = self.session.state if self.session is not None else None
+        channel, note = notice_destination(state.store if state else None, notice.conversation)
+        if channel == MCP:
+            self.results.show_error(f"{text}\n\n{note}", "Undo finished.")
+            return False
+        head = f"{note}\n\n" if note else ""
         self.results.offer(
-            f"{text}\n\nFor the chat:\n\n{block}",
+            f"{text}\n\n{head}For the chat:\n\n{block}",
             (block,),
             "Undo finished. Copy results copies the notice for the chat.",
         )
-        if not self.settings.auto_copy or self.session is None:
+        if not self.settings.auto_copy or note:
             return False
         self.results.copy_current()
-        self.session.notice_copied(notice)
         return True
 
     def refresh_journal(self) -> None:

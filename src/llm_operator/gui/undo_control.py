@@ -76,7 +76,8 @@ class UndoControl:
         said = report.summary
         if copied:
             said = (
-                said.rstrip(".") + ". Undo notice copied to the clipboard: paste it into the chat."
+                said.rstrip(".") + ". Undo notice copied to the clipboard: paste it into the "
+                "chat (the next results begin with it too)."
             )
         self._hooks.say(said)
         expected, self._expected = self._expected, None

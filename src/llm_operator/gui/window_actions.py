@@ -99,7 +99,7 @@ class WindowActions:
         self.open = self._action(workspace, "&Open folder...", "Ctrl+O", commands.choose_workspace)
         self.recent_menu = workspace.addMenu("&Recent workspaces")
         self.forget = self._action(
-            workspace, "&Forget which commands already ran (new chat)", None, self._forget_memory
+            workspace, "&Start a new chat (command ids may be used again)", None, self._new_chat
         )
         workspace.addSeparator()
         self.quit = self._action(workspace, "&Quit", "Ctrl+Q", window.close)
@@ -208,21 +208,30 @@ class WindowActions:
         self._commands.set_tab_inserts_tab(on)
         self._settings.save()
 
-    def _forget_memory(self) -> None:
+    def start_chat(self) -> str:
+        """Start a new conversation on the paste channel: the next pasted replies come from
+        a new chat, whose model counts its ids from the start again (the old chat's are
+        not answered as repeats). Returns why that failed, or "" when it did not."""
         session = self._commands.session()
         if session is None:
-            return
+            return ""
         from ..core.errors import OperatorError
+        from ..core.store.conversations import PASTE, start_conversation
 
         try:
-            session.memory.forget_all()
+            start_conversation(session.state.store if session.state else None, PASTE)
         except OperatorError as error:  # a read-only, full or damaged state store
-            self._window.statusBar().showMessage(
-                f"The session memory could not be cleared ({error.code}): {error.message}"
+            return (
+                f"A new chat could not be started ({error.code}): {error.message}; the ids "
+                "of the old chat are still taken."
             )
-            return
+        return ""
+
+    def _new_chat(self) -> None:
+        problem = self.start_chat()
         self._window.statusBar().showMessage(
-            "Forgot which commands already ran: earlier command ids may be used again.", 5000
+            problem or "A new chat starts: command ids of the old chat may be used again.",
+            0 if problem else 5000,
         )
 
     def _copy_primer(self) -> None:
@@ -236,25 +245,14 @@ class WindowActions:
             return
         # A primer starts a new chat, whose model will count its ids from the start again:
         # results remembered from the old chat must not come back as repeats.
-        session = self._commands.session()
-        from ..core.errors import OperatorError
-
-        try:
-            if session is not None and len(session.memory):
-                session.memory.forget_all()
-                status.showMessage(
-                    "LLM primer copied: paste it into a new chat. Commands of the old chat "
-                    "are forgotten, so their ids may be used again.",
-                    8000,
-                )
-                return
-        except OperatorError as error:  # a read-only, full or damaged state store
-            status.showMessage(
-                f"LLM primer copied, but the session memory could not be cleared "
-                f"({error.code}): {error.message}"
-            )
+        problem = self.start_chat()
+        if problem:
+            status.showMessage(f"LLM primer copied. {problem}")
             return
-        status.showMessage("LLM primer copied: paste it into a new chat.", 8000)
+        status.showMessage(
+            "LLM primer copied: paste it into a new chat (ids of the old chat may be used again).",
+            8000,
+        )
 
     def _ask_secret_patterns(self) -> None:
         settings = self._settings

@@ -16,7 +16,10 @@ stale check, write lock, journal, memory, history.
 - A group with approved writes takes the workspace's write lock before it runs, waiting
   for a pasted run (or the window) that holds it; a call cancelled during that wait is
   dropped too, and the wait is reported as progress.
-- The first result after an undo carries the undo notice, as the next copied results do.
+- Each MCP session (``key`` of a call: the SDK's session object) is a conversation of its
+  own, started at its first call: its commands' memory and the notices of undos of its
+  batches are its own. The first result after such an undo carries the notice; the web
+  chat's pasted results never do.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -137,6 +141,7 @@ class _Group:
     calls: list[_Call] = field(default_factory=list)
     client: str = ""
     executing: bool = False  # execute was called: files may have changed
+    conversation: int = 0  # the MCP session's (``Broker.conversation``)
 
 
 class _Worker:
@@ -173,6 +178,8 @@ class Broker:
         self._group: _Group | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._running_loop: asyncio.AbstractEventLoop | None = None
+        # Each session's conversation, dropped with the session object.
+        self._conversations: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
 
     @property
     def state_folder(self) -> Path | None:
@@ -194,15 +201,39 @@ class Broker:
         self._last_id = _claim_id(self._reader.session, known)
         return f"{ID_PREFIX}{self._last_id}"
 
+    def _conversation(self, key: object) -> int:
+        """``key``'s conversation, started at its first call (in the reader's thread). A
+        store that cannot record one leaves the session in conversation 0, its memory
+        still checked; a failure to read it refuses the writes (``session.prepare``)."""
+        found = self._conversations.get(key)
+        if found is None:
+            from ..core.store.conversations import MCP, start_conversation
+            from ..core.store.database import StoreError
+
+            state = self._reader.session.state
+            try:
+                found = start_conversation(state.store if state else None, MCP)
+            except StoreError:
+                return 0
+            self._conversations[key] = found
+        return found
+
     # -- calls -----------------------------------------------------------------------
 
     async def call(
-        self, tool: str, arguments: Mapping[str, Any] | None, client: str, report: Report | None
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None,
+        client: str,
+        report: Report | None,
+        key: object = None,
     ) -> ToolText:
+        """Run one tool call of the MCP session ``key`` (None: the broker is the session)."""
         self._running_loop = asyncio.get_running_loop()
         action = action_of(tool)
         if action is None:
             return ToolText(f"no tool named {tool!r}; list the tools to see their names", True)
+        conversation = await self._reader.run(lambda: self._conversation(key or self))
         command_id = await self._reader.run(self._next_id)
         try:
             block = command_block(action, command_id, dict(arguments or {}))
@@ -211,10 +242,10 @@ class Broker:
         loop = asyncio.get_running_loop()
         call = _Call(command_id, action, block, report, loop.create_future())
         if get_spec(action).kind is Kind.READ:
-            group = _Group([call], client)
+            group = _Group([call], client, conversation=conversation)
             self._start(self._settle(group, self._reader))
         else:
-            self._gather_write(call, client)
+            self._gather_write(call, client, conversation)
         try:
             return await asyncio.shield(call.done)
         except asyncio.CancelledError:
@@ -226,11 +257,12 @@ class Broker:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _gather_write(self, call: _Call, client: str) -> None:
-        if self._group is not None and self._group.client == client:
-            self._group.calls.append(call)
+    def _gather_write(self, call: _Call, client: str, conversation: int) -> None:
+        group = self._group
+        if group is not None and (group.client, group.conversation) == (client, conversation):
+            group.calls.append(call)
             return
-        group = _Group([call], client)
+        group = _Group([call], client, conversation=conversation)
         self._group = group
 
         async def later() -> None:
@@ -264,7 +296,7 @@ class Broker:
         session = worker.session
 
         def prepare() -> tuple[Run, list[Result] | None]:
-            run = session.prepare(text)
+            run = session.prepare(text, conversation=group.conversation)
             group.executing = not run.pending
             # Nothing to ask (most reads): run it in the same trip to the thread.
             return run, (None if run.pending else self._execute(session, run, {}, group))

@@ -82,7 +82,8 @@ def build_server(broker: Broker) -> Server[Any, Any]:
                 )
 
             report = report_progress
-        answer = await broker.call(name, arguments, client, report)
+        # Each connection's session is a conversation of its own (ids, undo notices).
+        answer = await broker.call(name, arguments, client, report, context.session)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=answer.text)], isError=answer.is_error
         )

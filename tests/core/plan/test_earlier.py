@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from llm_operator.core.plan.earlier import REJECTED, REPEATED, tally, verdicts
+from llm_operator.core.plan.earlier import OK, REJECTED, REPEATED, tally, verdicts
 from llm_operator.core.plan.session import APPROVE, Decision, Session
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
@@ -31,16 +31,21 @@ def test_a_repeat_says_when_it_first_ran(cmd: Any, workspace: Path, state_dir: P
     run, decisions = run_once(session, text, APPROVE)
     assert all(item.first_ran_at is not None for item in run.items)
     found = verdicts(run, decisions)
-    assert [v.verdict for v in found.values()] == [REPEATED, REPEATED]
+    # The write is not run again; the read is (its answer is the file as it is now).
+    assert [v.verdict for v in found.values()] == [REPEATED, OK]
     assert found[0].first_ran.startswith("at ")
     assert "[repeat:" not in found[0].summary  # the note for the chat is not the list's text
-    assert tally(found).describe() == "no command; 2 repeated, not run again"
+    assert "[repeat:" in found[1].summary
+    assert (
+        tally(found).describe()
+        == "1 command: 1 ok, 0 failed, 0 rejected; 1 repeated, not run again"
+    )
 
 
 def test_a_repeat_in_the_same_reply(cmd: Any, workspace: Path, state_dir: Path) -> None:
     session = Session(Workspace(workspace), state_dir)
-    read = str(cmd("r1", "fs.read", path="README.md"))
-    run, decisions = run_once(session, read + "\n" + read, None)
+    made = write(cmd, "w1", "made.txt", "one")
+    run, decisions = run_once(session, made + "\n" + made, APPROVE)
     found = verdicts(run, decisions)
     assert found[1].verdict == REPEATED
     assert found[1].first_ran == "earlier in this reply"

@@ -135,6 +135,7 @@ def test_the_primer_teaches_recovery() -> None:
         "verification reads",
         "corrections",
         "marked as a repeat and saying when it ran",
+        "a repeated read id runs again on the file as it is now",
         "user undid is no longer a repeat",
         "ERR_REJECTED_BY_USER",
         "Ask what they want",

@@ -15,8 +15,8 @@ def test_large_details_are_not_kept_and_the_repeat_says_so(tmp_path: Path) -> No
     memory.remember("small", "fp", Outcome(True, "Read small.txt", "tiny"))
     memory.save()
     again = SessionMemory(tmp_path)
-    big = again.lookup("big")
-    small = again.lookup("small")
+    big = again.lookup("big", 0)
+    small = again.lookup("small", 0)
     assert big is not None
     assert small is not None
     assert big.outcome.details is None
@@ -33,7 +33,7 @@ def test_private_details_never_reach_the_disk(tmp_path: Path) -> None:
     assert b"Read .env" in stored
 
 
-def test_an_approved_secret_read_repeated_later_is_not_replayed(
+def test_an_approved_secret_read_repeated_later_asks_again_and_reads_afresh(
     workspace: Path,
     make_session: Callable[[], object],
     cmd: Callable[..., str],
@@ -54,19 +54,24 @@ def test_an_approved_secret_read_repeated_later_is_not_replayed(
         for path in state_dir.rglob("*")
         if path.is_file()
     )
+    (workspace / ".env").write_text("API_KEY=sk-live-456\n", encoding="utf-8")
     second = make_session()
     assert isinstance(second, Session)
     repeat = second.prepare(text)
-    assert not repeat.results  # what the read said is told again only with consent
+    assert not repeat.results  # a read runs again: with consent, as a first one does
     (pending,) = repeat.pending
     assert pending.reveal is not None
-    replayed = second.execute(repeat, {pending.index: APPROVE})
-    assert replayed[0].repeat
-    assert replayed[0].outcome.details is None
-    assert "details not kept" in replayed[0].outcome.summary
+    again = second.execute(repeat, {pending.index: APPROVE})
+    assert "[repeat: this id already ran at " in again[0].outcome.summary
+    assert again[0].outcome.details == "API_KEY=sk-live-456\n"  # the file as it is now
+    assert not any(
+        "sk-live-456" in path.read_text("utf-8", "replace")
+        for path in state_dir.rglob("*")
+        if path.is_file()
+    )
 
 
 def test_failed_results_are_not_remembered(tmp_path: Path) -> None:
     memory = SessionMemory(tmp_path)
     memory.remember("bad", "fp", Outcome(False, "fs.read failed (ERR_FILE_NOT_FOUND): x"))
-    assert memory.lookup("bad") is None
+    assert memory.lookup("bad", 0) is None

@@ -40,7 +40,7 @@ def test_first_opens_at_the_same_moment_all_succeed(tmp_path: Path) -> None:
         assert not failures, f"round {round_}: {failures[0]}"
         with sqlite3.connect(folder / FILE_NAME) as db:
             assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-            assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+            assert db.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
 
 
 def test_a_reader_holding_an_old_database_only_delays_the_first_open(tmp_path: Path) -> None:

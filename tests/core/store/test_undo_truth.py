@@ -205,7 +205,7 @@ def test_json_state_of_earlier_versions_is_imported_once(
 
     assert (folder / "session-memory.json.imported").is_file()
     assert (folder / "journal.imported").is_dir()
-    assert session.memory.lookup("old-id") is not None
+    assert session.memory.lookup("old-id", 0) is not None  # the first conversation
     (result,) = run(session, text)
     assert "(ERR_DUPLICATE_ID)" in result.outcome.summary  # the imported id is remembered
     assert [b.label for b in session.journal.batches()] == ["old run"]

@@ -50,6 +50,7 @@ class BatchWriter:
     state: WorkspaceState | None
     label: str
     on_wait: Wait | None = None
+    conversation: int | None = 0  # whose memory and batch; None: unknown, nothing is written
     recorder: BatchRecorder | None = None
     locked: bool = False
     entries: list[MemoryEntry] = field(default_factory=list)
@@ -58,6 +59,10 @@ class BatchWriter:
 
     def hold(self) -> None:
         """Take the write lock (recovering what a crashed run left); raises StoreError."""
+        if self.state is not None and self.conversation is None:
+            from ..store.conversations import unknown
+
+            raise unknown()
         if self.state is not None and not self.locked:
             self.state.acquire(self.on_wait)
             self.locked = True
@@ -68,7 +73,7 @@ class BatchWriter:
             return None
         self.hold()
         if self.recorder is None:
-            self.recorder = self.state.journal.begin_batch(self.label)
+            self.recorder = self.state.journal.begin_batch(self.label, self.conversation or 0)
         return self.recorder
 
     def wrote(self, index: int) -> None:
@@ -77,14 +82,20 @@ class BatchWriter:
             time.sleep(self.delay)
 
     def remember(
-        self, command_id: str, fingerprint: str, outcome: Outcome, private: bool, wrote: bool
+        self,
+        command_id: str,
+        fingerprint: str,
+        outcome: Outcome,
+        private: bool,
+        wrote: bool,
+        read: bool = False,
     ) -> None:
         from ..work_budget import is_not_run
 
         if is_not_run(outcome.summary):
             return  # a command the work budget stopped must run when it is sent again
         batch = self.recorder.batch if wrote and self.recorder is not None else None
-        entry = entry_for(command_id, fingerprint, outcome, private, batch)
+        entry = entry_for(command_id, fingerprint, outcome, private, batch, read)
         if entry is not None:
             self.entries.append(entry)
 
@@ -121,7 +132,8 @@ class BatchWriter:
         failed = sum(not r.ok for r in kept)
 
         def also(db: sqlite3.Connection) -> None:
-            store_entries(db, self.entries, time.time())
+            if self.conversation is not None:
+                store_entries(db, self.entries, time.time(), self.conversation)
             mark_delivered(db, notices)
             batch = self.recorder.batch if self.recorder is not None else None
             record_run(db, commands, failed, text, batch)

@@ -21,9 +21,10 @@ Invariants:
   write is planned in ``open_held``, its change then decided like any other write; so
   no change lands that the user has not seen, and rejected, every such command gets the
   same answer whatever the file holds.
-- A command id that already succeeded (earlier in this message or in an earlier
-  message of this workspace) is not run again when its content is identical; with
-  different content it is ERR_DUPLICATE_ID.
+- A write whose id already succeeded (earlier in this message or in an earlier message
+  of this conversation, ``store.conversations``) is not run again when its content is
+  identical; with different content it is ERR_DUPLICATE_ID, for reads too. A read is
+  never answered from memory: sent again, it runs again and its result says it repeats.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..actions import get_spec
 from ..actions.base import ActionContext, FileSource, Kind, Outcome, OutlineMemo, Plan, Reveal
 from ..errors import OperatorError
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
@@ -53,7 +55,6 @@ from .secrecy import guard_failure, guard_result, hold, secret_paths
 if TYPE_CHECKING:
     from ..store.history import RunEntry, StoredRun
     from ..store.journal import Journal
-    from ..store.notices import UndoNotice
     from ..store.undoing import UndoReport
     from .changes import FileChange
     from .outside_merge import ShownMerge
@@ -124,8 +125,7 @@ class RunItem:
     private: bool = False  # reached a secret-looking file: its result is not kept on disk
     first_ran_at: float | None = None  # a repeat of an earlier message: when that one ran
     rejected_before: Rejection | None = None  # asked again: the user rejected it before
-    # A remembered result of a secret-looking file's read, answered only if the user agrees.
-    held_repeat: bool = False
+    read_again: bool = False  # a read sent again: run again, its result says it repeats
 
 
 @dataclass
@@ -138,6 +138,7 @@ class Run:
     notices: list[str] = field(default_factory=list)
     executed: bool = False
     notice_results: list[Result] = field(default_factory=list)  # undo notices shown first
+    conversation: int | None = 0  # whose ids and notices; None: unknown, no write runs
 
     @property
     def pending(self) -> list[Pending]:
@@ -291,9 +292,13 @@ class Session:
 
     # -- prepare -----------------------------------------------------------------
 
-    def prepare(self, text: str, progress: Progress | None = None) -> Run:
+    def prepare(
+        self, text: str, progress: Progress | None = None, conversation: int | None = None
+    ) -> Run:
+        """``conversation``: an MCP session's; None: the paste channel's current one."""
         scanned = scan(text)
         run = Run(scanned, [])
+        run.conversation = conversation if conversation is not None else self._pasting(run)
         run.notices.extend(paste_notes(scanned))
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
@@ -314,6 +319,12 @@ class Session:
         if progress is not None:
             progress(total, total, "ready")
         return run
+
+    def _pasting(self, run: Run) -> int | None:
+        """The paste channel's current conversation; None (and a note) if unreadable."""
+        from ..store.conversations import pasting
+
+        return pasting(self.state.store if self.state is not None else None, run.notices)
 
     def _prepare_item(
         self,
@@ -360,44 +371,44 @@ class Session:
         earlier_index = seen.get(entry.id)
         if earlier_index is not None:
             earlier = run.items[earlier_index]
-            if earlier.fingerprint == entry.fingerprint:
-                entry.repeat_of = earlier_index
-            else:
+            if earlier.fingerprint != entry.fingerprint:
                 entry.result = self._duplicate(entry, "earlier in this reply")
-            return True
-        remembered = self._remembered(entry)
-        return remembered is not None and self._settle_remembered(entry, remembered, command)
+            elif command.spec.kind is Kind.READ:
+                entry.read_again = True  # runs again: a read has no effect to protect
+            else:
+                entry.repeat_of = earlier_index
+            return entry.result is not None or entry.repeat_of is not None
+        remembered = self._remembered(entry, run.conversation)
+        if remembered is None:
+            return False
+        if command.spec.kind is Kind.READ and remembered.fingerprint == entry.fingerprint:
+            # A read has no effect to protect: it runs again, on the files as they are now.
+            entry.read_again = True
+            entry.first_ran_at = remembered.at
+            return False
+        return self._settle_remembered(entry, remembered)
 
-    def _remembered(self, entry: RunItem, strict: bool = False) -> Remembered | None:
-        """The memory of ``entry``'s id. Unreadable memory counts as none for planning
-        (``strict`` False); before a write (``strict``) it refuses the write instead, so
-        a command can never run twice because its memory could not be read."""
+    def _remembered(
+        self, entry: RunItem, conversation: int | None, strict: bool = False
+    ) -> Remembered | None:
+        """The memory of ``entry``'s id in ``conversation``. Unreadable memory counts as
+        none for planning (``strict`` False); before a write (``strict``) it refuses the
+        write instead, so a command can never run twice because its memory could not be
+        read."""
         try:
-            return self.memory.lookup(entry.id)
+            return self.memory.lookup(entry.id, conversation)
         except StoreError:
             if strict:
                 raise
             return None
 
-    def _settle_remembered(
-        self, entry: RunItem, remembered: Remembered, command: Command | None = None
-    ) -> bool:
+    def _settle_remembered(self, entry: RunItem, remembered: Remembered) -> bool:
         if remembered.fingerprint == entry.fingerprint:
             note = _as_repeat(remembered.outcome, remembered.at)
             entry.first_ran_at = remembered.at
-            read = command if command is not None and command.spec.kind is not Kind.WRITE else None
-            held = hold(self.workspace, read) if read is not None else None
-            if held is not None and read is not None:
-                # What an approved read of a secret-looking file said (its line count, its
-                # matches) is told again only with consent, as the read itself would be:
-                # before approval, a repeat answers as a first run does.
-                entry.private = entry.held_repeat = True
-                reveal = Reveal(approved=note, paths=held.paths, reason=held.reason)
-                entry.pending = Pending(entry.index, read, reveal=reveal)
-                return True
             entry.result = Result(entry.id, note, repeat=True)
         else:
-            entry.result = self._duplicate(entry, "by an earlier message of this session")
+            entry.result = self._duplicate(entry, "by an earlier message of this conversation")
         return True
 
     def _duplicate(self, entry: RunItem, where: str) -> Result:
@@ -624,7 +635,7 @@ class Session:
             if progress is not None:
                 progress(0, len(run.items), WAITING)
 
-        writer = BatchWriter(self.state, label, waiting)
+        writer = BatchWriter(self.state, label, waiting, run.conversation)
         try:
             with reply_budget():
                 self._execute_items(run, decisions, writer, progress)
@@ -678,8 +689,7 @@ class Session:
                     item.result = self._apply(item, writer, applied, decision.merged)
                     wrote = item.index in applied
                 else:
-                    repeat = item.held_repeat and decision.approved
-                    item.result = Result(item.id, _decided(item.pending, decision), repeat=repeat)
+                    item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
                 item.result = Result(item.id, self._run_deferred(item.deferred))
             elif item.gated is not None:
@@ -688,16 +698,25 @@ class Session:
                 first = run.items[item.repeat_of].result
                 assert first is not None
                 item.result = Result(item.id, _as_repeat(first.outcome), repeat=True)
+            asked = item.pending is not None and not decisions.get(item.index, REJECT).approved
+            if item.read_again and item.result is not None and not asked:  # it ran again
+                outcome = _as_repeat(item.result.outcome, item.first_ran_at, read=True)
+                item.result = Result(item.id, outcome)
             if item.result is not None and not item.result.repeat and item.action:
                 private = item.private or (
                     item.pending is not None and item.pending.reveal is not None
                 )
-                writer.remember(item.id, item.fingerprint, item.result.outcome, private, wrote)
+                read = get_spec(item.action).kind is Kind.READ
+                writer.remember(
+                    item.id, item.fingerprint, item.result.outcome, private, wrote, read
+                )
         if progress is not None:
             progress(total, total, "done")
 
     def _commit(self, run: Run, writer: BatchWriter) -> list[Result]:
-        notices = self.state.undelivered_notices() if self.state and run.items else []
+        notices = (
+            self.state.undelivered_notices(run.conversation) if self.state and run.items else []
+        )
         notice_results = [
             Result(n.id, Outcome(True, n.summary, n.details), notice=True) for n in notices
         ]
@@ -748,7 +767,7 @@ class Session:
             recorder = writer.begin_write()
             if recorder is not None:
                 # Under the lock: a run this one waited for may have done it already.
-                remembered = self._remembered(item, strict=True)
+                remembered = self._remembered(item, writer.conversation, strict=True)
                 if remembered is not None and self._settle_remembered(item, remembered):
                     assert item.result is not None
                     return item.result
@@ -793,7 +812,7 @@ class Session:
         recovery would still take back, and never remembered when the store is unusable."""
         try:
             writer.hold()
-            remembered = self._remembered(item, strict=True)
+            remembered = self._remembered(item, writer.conversation, strict=True)
             if remembered is not None and self._settle_remembered(item, remembered):
                 assert item.result is not None
                 return item.result
@@ -874,22 +893,6 @@ class Session:
             return []
         return recent_runs(self.state.store, limit)
 
-    def notice_copied(self, notice: UndoNotice) -> bool:
-        """The window put ``notice`` on the clipboard for the chat: the next results no
-        longer begin with it. False when that could not be recorded (it then still leads
-        the next results: told twice rather than never)."""
-        if self.state is None or self.state.store is None:
-            return False
-        from ..store.database import guarded
-        from ..store.notices import mark_delivered
-
-        try:
-            with guarded("mark the undo notice copied"), self.state.store.transaction() as db:
-                mark_delivered(db, [notice])
-        except StoreError:
-            return False
-        return True
-
     def stored_runs(self) -> list[StoredRun]:
         """Every kept run of the workspace, oldest first, with its batch's undo state."""
         from ..store.history import stored_runs
@@ -905,13 +908,14 @@ class Session:
             return None
         return run_results(self.state.store, number)
 
-    def undo_notices(self) -> list[Result]:
-        """The undo notices not yet delivered, as the results that will lead the next copy."""
+    def undo_notices(self, conversation: int) -> list[Result]:
+        """The undo notices of ``conversation`` not yet delivered, as the results that
+        will lead its next results."""
         if self.state is None:
             return []
         return [
             Result(n.id, Outcome(True, n.summary, n.details), notice=True)
-            for n in self.state.undelivered_notices()
+            for n in self.state.undelivered_notices(conversation)
         ]
 
 
@@ -950,16 +954,18 @@ def rejected_by_user(item: RunItem, decisions: Mapping[int, Decision]) -> bool:
     return reveal is None or reveal.rejected is None
 
 
-def _as_repeat(outcome: Outcome, at: float | None = None) -> Outcome:
+def _as_repeat(outcome: Outcome, at: float | None = None, read: bool = False) -> Outcome:
     when = "earlier in this reply"
     if at is not None:
         from datetime import datetime, timezone  # lazy: only a repeat shows a time
 
         when = "at " + datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    note = (
-        f" [repeat: this id already ran {when} with identical content; not run again."
-        " Use a new id to run it again]"
+    what = (
+        "a read runs again, so this is what the files hold now"
+        if read
+        else "not run again. Use a new id to run it again"
     )
+    note = f" [repeat: this id already ran {when} with identical content; {what}]"
     return Outcome(outcome.ok, outcome.summary + note, outcome.details)
 
 

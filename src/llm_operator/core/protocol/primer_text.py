@@ -34,10 +34,11 @@ query_json ...): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n
 (base64 of UTF-8, one line) is the fallback. Never give two forms of one field. Plain \
 content, old_text, new_text, target and query are single-line only.
 4. Use a fresh id for EVERY command, also for verification reads, retries and corrections \
-(read-1, edit-2, read-3 ...). An id that already ran with identical content is not run \
-again: you get its earlier result, marked as a repeat and saying when it ran, so an old read \
-id shows stale content. The same id with different content is ERR_DUPLICATE_ID. A command \
-the user undid is no longer a repeat: sent again, it is asked and run again.
+(read-1, edit-2, read-3 ...). A write id resent with identical content is not run again: \
+you get its earlier result, marked as a repeat and saying when it ran. A read is never \
+answered from memory: a repeated read id runs again on the file as it is now, and its result \
+says it was a repeat. The same id with different content is ERR_DUPLICATE_ID. A command the \
+user undid is no longer a repeat.
 5. Read before you edit (fs.readSlice, fs.search); never guess file contents. After an ok \
 write, verify with a new read and quote the changed lines before you claim success.
 6. Claim nothing until its result says ok: true. A command that got no result did not run: \
@@ -100,14 +101,14 @@ action: fs.readSlice
 path: notes/plan.txt
 END_OPERATOR_CMD
 -> ok: true, details hold "3: Gamma"
-Resending read-1 unchanged gives the old result again:
+Resending read-1 reads the file again:
 OPERATOR_CMD
 version: 1
 id: read-1
 action: fs.readSlice
 path: notes/plan.txt
 END_OPERATOR_CMD
--> ok: true, marked as a repeat, details hold "2: Beta"
+-> ok: true, marked as a repeat, details hold "3: Gamma"
 A correction sent under a used id is refused; give it a new id:
 OPERATOR_CMD
 version: 1

@@ -10,7 +10,8 @@ Invariants:
 - Every write happens inside ``transaction()`` (BEGIN IMMEDIATE ... COMMIT). A failure of
   SQLite or the OS becomes a ``StoreError`` carrying an ERR_ code, never a traceback.
 - The schema has a version row; the first open of a folder that still holds the JSON files
-  of earlier versions imports them (see ``migration``).
+  of earlier versions imports them, and the first open of a store of schema 1 gives it
+  conversations (see ``migration``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 from ..errors import OperatorError
 
 FILE_NAME = "state.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: conversations (see conversations.py and migration.py)
 BUSY_TIMEOUT_MS = 30_000
 # What earlier versions kept in the state folder (``migration`` imports them): checked by
 # name first, so a new store without them never loads the migration code.
@@ -35,20 +36,28 @@ LEGACY_STATE_NAMES = ("session-memory.json", "journal")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS memory (
-    id TEXT PRIMARY KEY,
+    conversation INTEGER NOT NULL DEFAULT 0,
+    id TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     ok INTEGER NOT NULL,
     summary TEXT NOT NULL,
     details TEXT,
     at REAL NOT NULL,
-    batch INTEGER
+    batch INTEGER,
+    PRIMARY KEY (conversation, id)
+);
+CREATE TABLE IF NOT EXISTS conversations (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    channel TEXT NOT NULL,
+    started REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS batches (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     label TEXT NOT NULL,
     created TEXT NOT NULL,
     state TEXT NOT NULL CHECK (state IN ('open', 'committed', 'undone')),
-    undone_at TEXT
+    undone_at TEXT,
+    conversation INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS entries (
     batch INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
@@ -74,7 +83,8 @@ CREATE TABLE IF NOT EXISTS notices (
     created TEXT NOT NULL,
     summary TEXT NOT NULL,
     details TEXT NOT NULL,
-    delivered INTEGER NOT NULL DEFAULT 0
+    delivered INTEGER NOT NULL DEFAULT 0,
+    conversation INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS runs (
     n INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -272,6 +282,11 @@ class StateStore:
                     f"the state store was written by a newer version of the app (schema "
                     f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
                 )
+            if int(row[0]) < SCHEMA_VERSION:
+                from .migration import add_conversations
+
+                with self.transaction():
+                    add_conversations(db, SCHEMA_VERSION)
             self._add_columns()
             return
         with self.transaction():

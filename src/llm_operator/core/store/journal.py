@@ -222,7 +222,7 @@ class Journal:
     def __init__(self, store: StateStore | Path) -> None:
         self.store = StateStore(store) if isinstance(store, Path) else store
 
-    def begin_batch(self, label: str) -> BatchRecorder:
+    def begin_batch(self, label: str, conversation: int = 0) -> BatchRecorder:
         now = datetime.now(timezone.utc).isoformat()
         with guarded("begin an undo batch"), self.store.transaction() as db:
             kept = db.execute(
@@ -231,8 +231,9 @@ class Journal:
             ).fetchall()
             db.executemany("DELETE FROM batches WHERE id = ?", kept)
             cursor = db.execute(
-                "INSERT INTO batches (label, created, state) VALUES (?, ?, 'open')",
-                (without_surrogates(label), now),
+                "INSERT INTO batches (label, created, state, conversation) "
+                "VALUES (?, ?, 'open', ?)",
+                (without_surrogates(label), now, conversation),
             )
         sweep_outside(self.store)  # the copies of the batches just dropped
         assert cursor.lastrowid is not None

@@ -1,7 +1,11 @@
-"""Which command ids a workspace session has already carried out, and what they returned.
+"""Which command ids a conversation has already carried out, and what they returned.
 
-Only successful results are remembered: an id whose command failed or was rejected may be
-sent again (fixed) without tripping ERR_DUPLICATE_ID. The memory lives in the state store,
+Ids are remembered per conversation (``conversations``): a new chat may use ``read-1``
+again. A write's result is kept to answer a repeat; a read is never answered from
+memory (its answer must be the file as it is now), so only its fingerprint and time are
+kept, to tell a repeat from a reused id. Only successful results are remembered: an id
+whose command failed or was rejected may be sent again (fixed) without tripping
+ERR_DUPLICATE_ID. The memory lives in the state store,
 so pasting the same reply twice, into the window and ``exec`` or two ``exec`` runs, writes
 once. Nothing is cached: every lookup reads the store, so what another process committed
 a moment ago counts at once. A command that belongs to a batch of writes is remembered in
@@ -51,23 +55,32 @@ def entry_for(
     outcome: Outcome,
     private: bool = False,
     batch: int | None = None,
+    read: bool = False,
 ) -> MemoryEntry | None:
-    """What to remember of one result; None for a result that is not remembered."""
+    """What to remember of one result; None for a result that is not remembered. A
+    ``read``'s details are not kept: a repeated read runs again."""
     if not outcome.ok:
         return None
     details = outcome.details
+    if read:
+        return MemoryEntry(command_id, fingerprint, Outcome(True, outcome.summary, None), batch)
     if details is not None and (private or len(details) > MAX_KEPT_DETAILS):
         outcome = Outcome(outcome.ok, outcome.summary + DROPPED_NOTE, None)
     return MemoryEntry(command_id, fingerprint, outcome, batch)
 
 
-def store_entries(db: sqlite3.Connection, entries: list[MemoryEntry], now: float) -> None:
-    """Write ``entries`` inside the caller's transaction and keep the newest MAX_ENTRIES."""
+def store_entries(
+    db: sqlite3.Connection, entries: list[MemoryEntry], now: float, conversation: int
+) -> None:
+    """Write ``entries`` of ``conversation`` inside the caller's transaction and keep the
+    newest MAX_ENTRIES (of all conversations)."""
     for entry in entries:
         db.execute(
-            "INSERT OR REPLACE INTO memory (id, fingerprint, ok, summary, details, at, batch) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO memory "
+            "(conversation, id, fingerprint, ok, summary, details, at, batch) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                conversation,
                 storable(entry.id),
                 entry.fingerprint,
                 int(entry.outcome.ok),
@@ -78,7 +91,7 @@ def store_entries(db: sqlite3.Connection, entries: list[MemoryEntry], now: float
             ),
         )
     db.execute(
-        "DELETE FROM memory WHERE id NOT IN (SELECT id FROM memory ORDER BY at DESC LIMIT ?)",
+        "DELETE FROM memory WHERE rowid NOT IN (SELECT rowid FROM memory ORDER BY at DESC LIMIT ?)",
         (MAX_ENTRIES,),
     )
 
@@ -89,33 +102,39 @@ class SessionMemory:
     def __init__(self, store: StateStore | Path | None) -> None:
         self._store = StateStore(store) if isinstance(store, Path) else store
 
-    def lookup(self, command_id: str) -> Remembered | None:
+    def lookup(self, command_id: str, conversation: int | None) -> Remembered | None:
+        """The memory of ``command_id`` in ``conversation``; raises StoreError when it
+        cannot be read, or when the conversation is not known (None)."""
         if self._store is None:
             return None
+        if conversation is None:
+            from .conversations import unknown
+
+            raise unknown()
         with guarded("read the session memory"), self._store.reading() as db:
             row = db.execute(
-                "SELECT fingerprint, ok, summary, details, at FROM memory WHERE id = ?",
-                (storable(command_id),),
+                "SELECT fingerprint, ok, summary, details, at FROM memory "
+                "WHERE conversation = ? AND id = ?",
+                (conversation, storable(command_id)),
             ).fetchone()
         if row is None:
             return None
         return Remembered(str(row[0]), Outcome(bool(row[1]), row[2], row[3]), float(row[4]))
 
     def remember(
-        self, command_id: str, fingerprint: str, outcome: Outcome, private: bool = False
+        self,
+        command_id: str,
+        fingerprint: str,
+        outcome: Outcome,
+        private: bool = False,
+        conversation: int = 0,
     ) -> None:
         """Remember one result at once (outside any batch)."""
         entry = entry_for(command_id, fingerprint, outcome, private)
         if entry is None or self._store is None:
             return
         with guarded("save the session memory"), self._store.transaction() as db:
-            store_entries(db, [entry], time.time())
-
-    def forget_all(self) -> None:
-        if self._store is None:
-            return
-        with guarded("clear the session memory"), self._store.transaction() as db:
-            db.execute("DELETE FROM memory")
+            store_entries(db, [entry], time.time(), conversation)
 
     def save(self) -> None:
         """Kept for callers of the JSON era: every change is already committed."""

@@ -1,4 +1,12 @@
-"""Import the JSON state of earlier versions into a new state store, once.
+"""Bring the state of earlier versions into the current state store, once.
+
+Schema 1 to 2 (``add_conversations``): command ids became per conversation. The memory
+table is rebuilt with the key (conversation, id); batches and notices get a
+conversation column; everything an earlier version kept belongs to conversation 0, the
+paste channel's conversation until a primer or pack starts a new one. One transaction
+(the caller's): an older store is either migrated whole or left as it was.
+
+The JSON files of still earlier versions:
 
 Earlier versions kept ``session-memory.json`` and ``journal/<seq>-<time>/manifest.json``
 (with a ``blobs/`` folder) in the workspace's state folder. The first open of the SQLite
@@ -40,6 +48,34 @@ def import_json_state(db: sqlite3.Connection, folder: Path) -> None:
             db.execute("RELEASE one_batch")
         with contextlib.suppress(OSError):
             journal.rename(folder / (JOURNAL_FOLDER + ".imported"))
+
+
+def add_conversations(db: sqlite3.Connection, version: int) -> None:
+    """Inside the caller's transaction: schema 1 to ``version`` (2). Checked again under
+    the transaction, so two processes opening an old store at once migrate it once."""
+    row = db.execute("SELECT version FROM schema_version").fetchone()
+    if row is not None and int(row[0]) >= version:
+        return
+    db.execute(
+        "CREATE TABLE memory_by_conversation ("
+        "conversation INTEGER NOT NULL DEFAULT 0, id TEXT NOT NULL, "
+        "fingerprint TEXT NOT NULL, ok INTEGER NOT NULL, summary TEXT NOT NULL, "
+        "details TEXT, at REAL NOT NULL, batch INTEGER, PRIMARY KEY (conversation, id))"
+    )
+    db.execute(
+        "INSERT INTO memory_by_conversation "
+        "(conversation, id, fingerprint, ok, summary, details, at, batch) "
+        "SELECT 0, id, fingerprint, ok, summary, details, at, batch FROM memory"
+    )
+    db.execute("DROP TABLE memory")
+    db.execute("ALTER TABLE memory_by_conversation RENAME TO memory")
+    for table in ("batches", "notices"):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN conversation INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS conversations (n INTEGER PRIMARY KEY AUTOINCREMENT, "
+        "channel TEXT NOT NULL, started REAL NOT NULL)"
+    )
+    db.execute("UPDATE schema_version SET version = ?", (version,))
 
 
 def _import_memory(db: sqlite3.Connection, raw: dict[str, Any]) -> None:

@@ -1,9 +1,14 @@
 """Undo notices: what the chat is told after the user undid a batch.
 
-An undo queues one notice. The next results the user copies (from the window or from
-``exec``) begin with every notice not yet delivered, as a UI-generated OPERATOR_RESULT
-with id ``undo-<n>``; the run that shows them marks them delivered in its commit.
-``llm-operator undo`` prints the same block at once.
+An undo queues one notice, for the conversation of the batch it undid (``conversations``):
+the chat that sent those commands, never another. The next results of that conversation
+(a paste in the window or ``exec`` for the paste channel's, the next tool result for an
+MCP session's) begin with every notice of it not yet delivered, as a UI-generated
+OPERATOR_RESULT with id ``undo-<n>``; the run that shows them marks them delivered in its
+commit, and nothing else does: a notice copied at once (``llm-operator undo`` prints it,
+the window puts it on the clipboard) still leads the next results (told twice rather
+than never). A notice whose conversation gets no more results (an earlier chat, an MCP
+client that went away) stays undelivered in the store; the undo's report says so.
 
     details_b64 JSON: {"undone": [{"id", "action", "path"}, ...], "files": [...]}
 """
@@ -30,6 +35,7 @@ class UndoNotice:
     n: int
     summary: str
     details: str  # JSON
+    conversation: int = 0  # the conversation whose commands it is about
 
     @property
     def id(self) -> str:
@@ -76,31 +82,38 @@ def partial_notice_text(
 
 def queue_notice(
     db: sqlite3.Connection,
+    batch: int,
     commands: Iterable[BatchCommand],
     files: list[str],
     text: tuple[str, str] | None = None,
 ) -> UndoNotice:
-    """Queue a notice inside the caller's (undo) transaction: the notice of a finished undo
-    of ``commands`` on ``files``, or ``text`` (summary, details) when given."""
+    """Queue a notice inside the caller's (undo) transaction, for the conversation of
+    ``batch``: the notice of a finished undo of ``commands`` on ``files``, or ``text``
+    (summary, details) when given."""
     from datetime import datetime, timezone  # lazy: only an undo queues a notice
 
     summary, details = text if text is not None else notice_text(commands, files)
+    row = db.execute("SELECT conversation FROM batches WHERE id = ?", (batch,)).fetchone()
+    conversation = int(row[0]) if row is not None else 0
     cursor = db.execute(
-        "INSERT INTO notices (created, summary, details) VALUES (?, ?, ?)",
-        (datetime.now(timezone.utc).isoformat(), summary, details),
+        "INSERT INTO notices (created, summary, details, conversation) VALUES (?, ?, ?, ?)",
+        (datetime.now(timezone.utc).isoformat(), summary, details, conversation),
     )
     assert cursor.lastrowid is not None
-    return UndoNotice(cursor.lastrowid, summary, details)
+    return UndoNotice(cursor.lastrowid, summary, details, conversation)
 
 
-def undelivered(store: StateStore) -> list[UndoNotice]:
+def undelivered(store: StateStore, conversation: int) -> list[UndoNotice]:
+    """The notices of ``conversation`` that no results of it have carried yet."""
     with guarded("read the undo notices"), store.reading() as db:
         rows = db.execute(
-            "SELECT n, summary, details FROM notices WHERE delivered = 0 ORDER BY n"
+            "SELECT n, summary, details FROM notices "
+            "WHERE delivered = 0 AND conversation = ? ORDER BY n",
+            (conversation,),
         ).fetchall()
-    return [UndoNotice(int(n), str(s), str(d)) for n, s, d in rows]
+    return [UndoNotice(int(n), str(s), str(d), conversation) for n, s, d in rows]
 
 
 def mark_delivered(db: sqlite3.Connection, notices: Iterable[UndoNotice]) -> None:
-    """Inside the caller's transaction: these notices reached copied results."""
+    """Inside the caller's transaction: these notices lead results of their conversation."""
     db.executemany("UPDATE notices SET delivered = 1 WHERE n = ?", [(n.n,) for n in notices])

@@ -90,7 +90,7 @@ def _mark_undone(
         (batch,),
     )
     db.execute("DELETE FROM memory WHERE batch = ?", (batch,))
-    return queue_notice(db, info.commands, files)
+    return queue_notice(db, batch, info.commands, files)
 
 
 def _probe(store: StateStore, batch: int, info: BatchInfo, files: list[str]) -> UndoNotice:
@@ -190,7 +190,7 @@ def undo_last(
             # keep the notice, so it is handed out with the report (under the id the probe
             # was given).
             unrecorded = error
-            notice = UndoNotice(planned.n, *notice_text(info.commands, files))
+            notice = UndoNotice(planned.n, *notice_text(info.commands, files), planned.conversation)
     summary = (
         f"Undid '{info.label}': restored {counted(len(progress.restored), 'path')}, "
         f"removed {len(progress.removed)}"
@@ -258,9 +258,9 @@ def _stopped_part_way(
             db.executemany(
                 "DELETE FROM memory WHERE batch = ? AND id = ?", [(batch, c.id) for c in undone]
             )
-            return queue_notice(db, info.commands, changed, text), None
+            return queue_notice(db, batch, info.commands, changed, text), None
     except StoreError as error:
-        return UndoNotice(planned.n, *text), error
+        return UndoNotice(planned.n, *text, planned.conversation), error
 
 
 def finish_started(store: StateStore, workspace: Workspace) -> list[UndoReport]:

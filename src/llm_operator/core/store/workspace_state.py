@@ -152,12 +152,13 @@ class WorkspaceState:
         found, self.recovered = self.recovered, []
         return found
 
-    def undelivered_notices(self) -> list[UndoNotice]:
-        if self.store is None:
+    def undelivered_notices(self, conversation: int | None) -> list[UndoNotice]:
+        """The notices that lead ``conversation``'s next results (None: unknown, none)."""
+        if self.store is None or conversation is None:
             return []
         from .notices import undelivered
 
         try:
-            return undelivered(self.store)
+            return undelivered(self.store, conversation)
         except StoreError:
             return []

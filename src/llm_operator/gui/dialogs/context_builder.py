@@ -143,8 +143,12 @@ class ContextBuilder(QDialog):
         part_size: Callable[[], int],
         parent: QWidget | None = None,
         outlines: Callable[[], OutlineMemo | None] = lambda: None,
+        new_chat: Callable[[], str] = lambda: "",
     ) -> None:
         super().__init__(parent)
+        # Starts a new conversation (the message carries the primer: a new chat); returns
+        # why that failed, or "".
+        self._new_chat = new_chat
         self.setWindowTitle(f"Context for a chat - {workspace.root.name}")
         self.setObjectName("context-builder")
         self.workspace = workspace
@@ -632,7 +636,10 @@ class ContextBuilder(QDialog):
         self.refresh()
         self.parts = self.message.parts
         self.copied = 0
+        problem = self._new_chat()
         self.copy_next()
+        if problem:
+            self.status.setText(f"{self.status.text()} {problem}")
 
     def copy_next(self) -> None:
         if self.copied >= len(self.parts):
@@ -662,6 +669,7 @@ def open_context_builder(
     part_size: Callable[[], int],
     previous: ContextBuilder | None = None,
     outlines: Callable[[], OutlineMemo | None] = lambda: None,
+    new_chat: Callable[[], str] = lambda: "",
 ) -> ContextBuilder:
     """Show the context builder for ``workspace`` (not modal: the chat stays reachable).
 
@@ -679,7 +687,7 @@ def open_context_builder(
     if previous is not None:
         previous.close()
         previous.deleteLater()
-    dialog = ContextBuilder(workspace, clipboard, part_size, window, outlines)
+    dialog = ContextBuilder(workspace, clipboard, part_size, window, outlines, new_chat)
     dialog.show()
     return dialog
 
