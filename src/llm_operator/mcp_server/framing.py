@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.bounded_json import JsonLimit, load_bounded
+from ..core.protocol.block_body import MAX_BLOCK_CHARS
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 KEPT_BYTES = 64 * 1024  # of a message past the limit: its head and tail, for its id
@@ -105,8 +106,8 @@ def check(collected: Collected) -> Verdict:
                 request_id,
                 INVALID_REQUEST,
                 f"the message has {collected.size} bytes; the server reads at most "
-                f"{MAX_MESSAGE_BYTES} per message (a call's command holds at most 50,000 "
-                "characters: split the work into several calls)",
+                f"{MAX_MESSAGE_BYTES} per message (a call's command holds at most "
+                f"{MAX_BLOCK_CHARS:,} characters: split the work into several calls)",
             )
         )
     data = collected.whole()
