@@ -83,6 +83,12 @@ REFUSED: dict[str, tuple[bytes, int, Any, str]] = {
         None,
         "string (UTF-8 text) or an integer",
     ),
+    "a key twice": (
+        request(17, '{"path": "a.txt", "path": "../outside.txt"}'),
+        INVALID_REQUEST,
+        17,
+        "the key 'path' appears twice in one object",
+    ),
     "no jsonrpc member": (line({"id": 15, "method": "ping"}), INVALID_REQUEST, 15, "JSON-RPC 2.0"),
     "a line past the limit, id first": (
         request(16, json.dumps({"path": "a.txt", "query": "x" * BIG})),

@@ -9,8 +9,9 @@ So every message passes ``check`` first:
 Rule 1: every message the server does not read is answered at once: -32700 (parse error)
 for bytes that are not UTF-8 JSON, or JSON past the bounds of ``core.bounded_json``;
 -32600 (invalid request) for JSON that is not one JSON-RPC message object (a batch
-array, a scalar, an id that is neither a string nor an integer) and for a message longer
-than ``MAX_MESSAGE_BYTES``.
+array, a scalar, an id that is neither a string nor an integer, a key twice in one
+object, where readers disagree on which value counts) and for a message longer than
+``MAX_MESSAGE_BYTES``.
 Rule 2: the answer goes under the request's id when the id can be read from the text (a
 top-level ``"id"`` of an object that also has a ``"method"``: a response the client sends
 is never answered); else under id null, as JSON-RPC 2.0 says.
@@ -124,7 +125,14 @@ def check(collected: Collected) -> Verdict:
     if not text.strip():
         return Verdict()
     try:
-        decoded = load_bounded(text)
+        decoded = load_bounded(text, object_pairs_hook=_unique_keys)
+    except _KeyTwice as error:
+        return _refused(
+            text,
+            INVALID_REQUEST,
+            f"the key {error.key!r} appears twice in one object; give it once (readers of "
+            "the message would not agree on which value counts)",
+        )
     except json.JSONDecodeError as error:
         return _refused(
             text, PARSE_ERROR, f"the message is not JSON: {error.msg} at character {error.pos + 1}"
@@ -156,6 +164,21 @@ def invalid_message(message: dict[str, Any]) -> bytes:
         '"jsonrpc": "2.0", and a "method" (a string, with "params" an object) or, '
         'answering a request, its "id" and a "result" or an "error"',
     )
+
+
+class _KeyTwice(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _KeyTwice(key)
+        found[key] = value
+    return found
 
 
 def _refused(text: str, code: int, message: str) -> Verdict:
