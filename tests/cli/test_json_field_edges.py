@@ -122,3 +122,41 @@ def edits_one(find: str, text: str) -> str:
 
     edit = {"op": "replaceAll", "find": find, "text": text}
     return json.dumps({"version": 1, "edits": [edit]})
+
+
+def test_json_numbers_and_constants_python_cannot_hold_are_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    """Python converts at most 4,300 digits and takes NaN for JSON: each is a named
+    refusal of its own block (never ERR_INTERNAL), in every field that reads JSON."""
+    root = workspace(tmp_path)
+    huge = "9" * 5000
+    in_edits = (
+        '{"version":1,"edits":[{"op":"replaceFirst","find":"Alpha","text":"x","startLine":'
+        + huge
+        + "}]}"
+    )
+    results = run(
+        root,
+        tmp_path / "s",
+        cmd("w1", "fs.write", path="new.txt", content_json=huge),
+        cmd("e1", "fs.applyEdits", path="a.txt", edits_json=huge),
+        cmd("q1", "fs.search", path="a.txt", query_json=huge),
+        cmd("e2", "fs.applyEdits", path="a.txt", edits_json=in_edits),
+        cmd("e3", "fs.applyEdits", path="a.txt", edits_b64=b64(in_edits)),
+        cmd("w2", "fs.write", path="new.txt", content_json="NaN"),
+        cmd("r1", "fs.read", path="a.txt"),
+    )
+    assert [r.code for r in results[:6]] == ["ERR_INVALID_JSON"] * 4 + [
+        "ERR_INVALID_EDITS_JSON",
+        "ERR_INVALID_JSON",
+    ], results
+    for result, field in zip(
+        results[:4], ["content_json", "edits_json", "query_json", "edits_json"], strict=True
+    ):
+        assert f"{field} cannot be read: a number has 5000 digits" in result.summary
+    assert "the edits cannot be read: a number has 5000 digits" in results[4].summary
+    assert "NaN is not JSON" in results[5].summary
+    assert results[6].ok
+    assert not (root / "new.txt").exists()
+    assert (root / "a.txt").read_text(encoding="utf-8") == "Alpha\nBeta\n"

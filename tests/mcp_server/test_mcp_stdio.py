@@ -72,7 +72,14 @@ def test_the_tools_are_the_action_table_with_schemas_and_hints(
             assert tool.description.startswith(spec.description)
             schema = tool.inputSchema
             assert schema["additionalProperties"] is False
-            assert set(schema["properties"]) == set(spec.fields.model_fields)
+            # The action's fields and, as a paste takes them, the _json twin of each _b64.
+            twins = {
+                f"{field.removesuffix('_b64')}_json"
+                for field in spec.fields.model_fields
+                if field.endswith("_b64")
+            }
+            assert set(schema["properties"]) == set(spec.fields.model_fields) | twins
+            assert not set(schema.get("required", ())) & twins
             assert tool.annotations is not None
             read = spec.kind is Kind.READ
             assert tool.annotations.readOnlyHint is read
@@ -88,6 +95,11 @@ def test_the_tools_are_the_action_table_with_schemas_and_hints(
         assert write["properties"]["content"]["type"] == "string"
         assert "line breaks" in write["properties"]["content"]["description"]
         assert "base64" in write["properties"]["content_b64"]["description"]
+        assert "JSON string" in write["properties"]["content_json"]["description"]
+        edits = by_name["fs_applyEdits"].inputSchema
+        assert edits["required"] == ["path"]  # edits_json or edits_b64, either one
+        described = edits["properties"]["edits_json"]["description"]
+        assert "give one of edits_json, edits_b64" in described
         assert by_name["fs_readSlice"].inputSchema["properties"]["start"]["type"] == "integer"
         assert by_name["fs_searchTree"].inputSchema["properties"]["regex"]["type"] == "boolean"
         assert by_name["fs_read"].annotations.idempotentHint is True  # type: ignore[union-attr]

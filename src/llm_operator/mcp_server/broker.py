@@ -38,7 +38,8 @@ from ..core.actions.base import Kind, Outcome
 from ..core.plan.session import REJECT, Decision, Pending, Run, Session
 from ..core.protocol.encoder import Result, invalid_outcome, one_line
 from .approval import NoReviewer
-from .tools import CallRefused, action_of, command_block, tool_name
+from .arguments import CallRefused
+from .tools import action_of, command_block, tool_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

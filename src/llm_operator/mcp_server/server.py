@@ -3,6 +3,9 @@
 Streamable HTTP (``--http PORT``) listens on 127.0.0.1 only. Every request must carry the
 bearer token printed once on stderr at start, and a request that names an Origin other
 than this server's own is refused (a web page in a browser cannot drive it).
+
+On both transports every message passes ``framing.check`` before the SDK parses it, so
+a message the server does not read is answered, never left waiting (stdio.py, _checked).
 """
 
 from __future__ import annotations
@@ -92,9 +95,9 @@ def build_server(broker: Broker) -> Server[Any, Any]:
 
 
 async def serve_stdio(server: Server[Any, Any]) -> None:
-    from mcp.server.stdio import stdio_server
+    from .stdio import stdio_streams
 
-    async with stdio_server() as (read, write):
+    async with stdio_streams() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
@@ -115,9 +118,56 @@ def guarded_app(app: ASGIApp, token: str, origins: frozenset[str]) -> ASGIApp:
         if not hmac.compare_digest(given, expected):
             await _refuse(send, 401, "a valid bearer token is required (printed at start)")
             return
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        if scope.get("method") == "POST" and kind == b"application/json":
+            await _checked(app, scope, receive, send)
+            return
         await app(scope, receive, send)
 
     return guarded
+
+
+async def _checked(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """A JSON-RPC message posted: answered here when ``framing.check`` refuses it (as on
+    stdio, under its id when it can be read), else passed on with its body as it came."""
+    from .framing import Collected, check, error_answer, invalid_message
+
+    collected = Collected()
+    while True:
+        event = await receive()
+        if event["type"] == "http.disconnect":
+            return
+        collected.add(event.get("body", b""))
+        if not event.get("more_body", False):
+            break
+    verdict = check(collected)
+    answer = verdict.answer
+    if answer is None and verdict.message is None:
+        answer = error_answer(None, -32700, "the body is empty; send one JSON-RPC message")
+    if answer is None and verdict.message is not None:
+        from mcp import types
+
+        try:
+            types.JSONRPCMessage.model_validate(verdict.message)
+        except ValueError:  # pydantic's ValidationError
+            answer = invalid_message(verdict.message)
+    if answer is not None:
+        status = 413 if collected.cut else 400
+        headers = [(b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+        return
+    body = collected.whole()
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    await app(scope, replay, send)
 
 
 async def _refuse(send: Send, status: int, text: str) -> None:

@@ -1,22 +1,26 @@
 """The MCP tools: one per action of the action table, and a call turned into a command block.
 
 A tool is named by its action with ``.`` replaced by ``_`` (``fs.read`` -> ``fs_read``); its
-input schema lists the action's fields (from the same field docs as the served spec and
-docs/actions.md) and its annotations say whether it reads, overwrites or repeats safely.
+input schema lists the action's fields and the ``_json`` twin of each ``_b64`` field, as a
+paste takes them (from the same field docs as the served spec and docs/actions.md), and its
+annotations say whether it reads, overwrites or repeats safely.
 
 A call becomes the OPERATOR_CMD block a paste of the same command would be, so the session
-checks and runs it exactly as it does a pasted one. JSON carries any text, so a text value
-that a block cannot hold on one printable-ASCII line (a line break, other characters,
-spaces at its edges) is sent in the field's ``_b64`` twin; a field without a twin refuses
-such a value, as a paste would. Keys are checked before a block is made: a key or value can
-never add a line of its own (another action, another id) to the block.
+checks and runs it exactly as it does a pasted one. Its arguments are first checked
+against the schema (``arguments.py``: keys, JSON types, lone surrogates): a key or value
+can never add a line of its own (another action, another id) to the block. JSON carries
+any text, so a text value that a block cannot hold on one printable-ASCII line (a line
+break, other characters, spaces at its edges) is sent in the field's ``_b64`` twin; a
+field without a twin refuses such a value, as a paste would.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import re
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,10 +28,9 @@ from ..core.actions import action_names, get_spec
 from ..core.actions.base import ActionSpec, Kind
 from ..core.actions.reference import FieldDoc, field_docs
 from ..core.protocol.block_body import MAX_BLOCK_CHARS
-from ..core.protocol.lines import KEY, trim
+from ..core.protocol.lines import trim
+from .arguments import CallRefused, Value, checked_arguments
 
-# Keys the server writes itself: a call may not set them.
-SERVER_KEYS = frozenset({"version", "id", "action"})
 _PLAIN = re.compile(r"[\t\x20-\x7e]*\Z")
 
 # Write actions that only ever add text (the MCP default for a write is "destructive").
@@ -80,45 +83,70 @@ def _json_type(spec: ActionSpec, doc: FieldDoc) -> str:
     return "integer" if doc.kind == "whole number" else "string"
 
 
-def _field_description(doc: FieldDoc, twins: set[str]) -> str:
-    parts: list[str] = []
-    if doc.name.endswith("_b64"):
-        parts.append("base64 of UTF-8 text on one line")
-        plain = doc.name[: -len("_b64")]
-        if plain in twins:
-            parts.append(f"or give {plain} as plain text instead")
-    elif f"{doc.name}_b64" in twins:
-        parts.append(
-            "text; any characters and line breaks (sent as "
-            f"{doc.name}_b64 when a command line cannot hold it)"
-        )
-    else:
-        parts.append(f"{doc.kind}; printable ASCII on one line")
-    if doc.required == "yes":
-        parts.append("required")
-    elif doc.required.startswith("one of"):
-        parts.append(doc.required.replace("`", ""))
-    if doc.default is not None:
-        default = doc.default.lower() if doc.default in ("True", "False") else doc.default
-        parts.append(f"default {default}")
-    if doc.aliases:
-        parts.append(f"also accepted as {', '.join(doc.aliases)}")
-    return "; ".join(parts)
+def _needed(doc: FieldDoc, forms: list[str]) -> str | None:
+    """What the description says of a field that must be given (or one of its forms)."""
+    if doc.required == "yes" and len(forms) == 1:
+        return "required"
+    if doc.required == "yes" or doc.required.startswith("one of"):
+        return f"give one of {', '.join(forms)}"
+    return None
 
 
-def tool_info(action: str) -> ToolInfo:
-    spec = get_spec(action)
+def _properties(spec: ActionSpec) -> tuple[dict[str, Any], list[str]]:
+    """The input schema's properties (each field, and the ``_json`` twin of each ``_b64``
+    field, as a paste takes them) and its required names."""
     docs = field_docs(spec)
     names = {doc.name for doc in docs}
     properties: dict[str, Any] = {}
     required: list[str] = []
     for doc in docs:
-        properties[doc.name] = {
-            "type": _json_type(spec, doc),
-            "description": _field_description(doc, names),
-        }
-        if doc.required == "yes":
+        kind = _json_type(spec, doc)
+        base = doc.name.removesuffix("_b64")
+        forms = [doc.name]
+        if f"{base}_b64" in names:  # the forms of one text: plain (if any), JSON, base64
+            forms = [base] if base in names else []
+            forms += [f"{base}_json", f"{base}_b64"]
+        parts: list[str] = []
+        if doc.name.endswith("_b64"):
+            twin = f"{base}_json"
+            twin_parts = [
+                "the edits object as one line of JSON text"
+                if twin == "edits_json"
+                else "the text as one JSON string on one line (ASCII; \\n, \\t, \\uXXXX escapes)"
+            ]
+            if (needed := _needed(doc, forms)) is not None:
+                twin_parts.append(needed)
+            properties[twin] = {"type": "string", "description": "; ".join(twin_parts)}
+            parts.append("base64 of UTF-8 text on one line")
+        elif f"{doc.name}_b64" in names:
+            parts.append(
+                "text; any characters and line breaks (sent as "
+                f"{doc.name}_b64 when a command line cannot hold it)"
+            )
+        elif kind == "boolean":
+            parts.append("true or false")
+        elif kind == "integer":
+            parts.append("whole number")
+        else:
+            parts.append("text; printable ASCII on one line")
+        needed = _needed(doc, forms)
+        if needed == "required":
             required.append(doc.name)
+        if needed is not None:
+            parts.append(needed)
+        if doc.default is not None:
+            default = doc.default.lower() if doc.default in ("True", "False") else doc.default
+            parts.append(f"default {default}")
+        if doc.aliases:
+            parts.append(f"also accepted as {', '.join(doc.aliases)}")
+        properties[doc.name] = {"type": kind, "description": "; ".join(parts)}
+    return properties, required
+
+
+@functools.cache
+def tool_info(action: str) -> ToolInfo:
+    spec = get_spec(action)
+    properties, required = _properties(spec)
     schema: dict[str, Any] = {
         "type": "object",
         "properties": properties,
@@ -147,61 +175,31 @@ def all_tools() -> list[ToolInfo]:
     return [tool_info(name) for name in action_names()]
 
 
-class CallRefused(Exception):
-    """A call that cannot become a command block; ``code`` is its ERR_ code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _text(value: Any) -> str | None:
-    """A JSON value as the text of a command line, or None when it is left out."""
-    if value is None:
-        return None
+def _text(value: Value) -> str:
+    """A checked value as the text of a command line."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return value
-    raise TypeError(type(value).__name__)
+    return str(value)
 
 
-def command_block(action: str, command_id: str, arguments: dict[str, Any]) -> str:
-    """The OPERATOR_CMD block of one call. Raises ``CallRefused`` for a key or value no
-    block can carry faithfully; unknown keys and wrong values are left to the validator,
-    which words them as it does for a paste."""
-    fields = set(get_spec(action).fields.model_fields)
+def command_block(action: str, command_id: str, arguments: Mapping[Any, Any]) -> str:
+    """The OPERATOR_CMD block of one call. Raises ``CallRefused`` for arguments the tool's
+    schema does not allow (``arguments.checked_arguments``) and for a value no block can
+    carry faithfully; what the schema allows is left to the validator, which words it as
+    it does for a paste."""
+    info = tool_info(action)
+    aliases: dict[str, str] = getattr(get_spec(action).fields, "ALIASES", {})
+    checked = checked_arguments(info.name, info.input_schema, aliases, arguments)
+    properties = info.input_schema["properties"]
     lines = ["OPERATOR_CMD", "version: 1", f"id: {command_id}", f"action: {action}"]
-    for key, raw in arguments.items():
-        if not isinstance(key, str) or not KEY.match(key):
-            raise CallRefused(
-                "ERR_UNKNOWN_KEY",
-                f"{key!r} is not a field name (letters, digits and _); the fields of "
-                f"{tool_name(action)} are: {', '.join(sorted(fields)) or 'none'}",
-            )
-        if key in SERVER_KEYS:
-            raise CallRefused(
-                "ERR_UNKNOWN_KEY",
-                f"{key} is set by the server; leave it out of the arguments",
-            )
-        try:
-            value = _text(raw)
-        except TypeError as error:
-            raise CallRefused(
-                "ERR_INVALID_FIELD",
-                f"{key} must be text, a whole number or true/false, not {error}",
-            ) from None
-        if value is None:
-            continue
+    for key, raw in checked.items():
+        value = _text(raw)
         if _PLAIN.match(value) and trim(value) == value:
             lines.append(f"{key}: {value}")
             continue
-        twin = f"{key}_b64"
-        if twin in fields:
-            encoded = base64.b64encode(value.encode("utf-8", "surrogatepass")).decode("ascii")
+        twin = f"{aliases.get(key, key)}_b64"
+        if twin in properties:
+            encoded = base64.b64encode(value.encode("utf-8")).decode("ascii")
             lines.append(f"{twin}: {encoded}")
             continue
         raise CallRefused(

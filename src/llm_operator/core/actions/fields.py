@@ -65,6 +65,19 @@ def json_twin(b64_name: str) -> str:
     return b64_name.removesuffix(B64_SUFFIX) + JSON_SUFFIX
 
 
+def json_kind(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's own words ("an array", "true", "null")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def decode_json_value(value: str, name: str) -> JsonText:
     """One line of ASCII JSON: a string for text fields, the object itself for edits_json.
 
@@ -72,14 +85,15 @@ def decode_json_value(value: str, name: str) -> JsonText:
     """
     import json
 
+    from ..bounded_json import JsonLimit, load_bounded
+
     object_wanted = name == "edits_json"
     kind = "a JSON object {...}" if object_wanted else 'a JSON string "..."'
     try:
-        decoded = json.loads(value)
-    except RecursionError:
+        decoded = load_bounded(value)
+    except JsonLimit as error:
         raise InvalidCommand(
-            "ERR_INVALID_JSON",
-            f"{name} nests arrays or objects too deeply to read; write {kind} on one line",
+            "ERR_INVALID_JSON", f"{name} cannot be read: {error.message}; write {kind} on one line"
         ) from None
     except json.JSONDecodeError as error:
         raise InvalidCommand(
@@ -91,11 +105,7 @@ def decode_json_value(value: str, name: str) -> JsonText:
     if object_wanted and isinstance(decoded, dict):
         return JsonText(value)  # as written: the edits parser checks its keys and texts
     if object_wanted or not isinstance(decoded, str):
-        found = type(decoded).__name__.replace("dict", "object").replace("str", "string")
-        raise InvalidCommand(
-            "ERR_INVALID_JSON",
-            f"{name} must be {kind}, got a JSON {found}",
-        )
+        raise InvalidCommand("ERR_INVALID_JSON", f"{name} must be {kind}, got {json_kind(decoded)}")
     try:
         decoded.encode("utf-8")
     except UnicodeEncodeError as error:

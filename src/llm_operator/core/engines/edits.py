@@ -37,6 +37,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..bounded_json import JsonLimit, load_bounded
 from ..errors import OperatorError, mark, quote
 from ..work_budget import check
 from .edit_matching import Finder, compile_finder
@@ -261,7 +262,7 @@ def _check(document: dict[str, Any]) -> tuple[list[tuple[str, int | None]], Edit
 def parse_edits(edits_json: str) -> EditList:
     """The decoded, validated edit list; ERR_INVALID_EDITS_JSON naming the first problem."""
     try:
-        document = json.loads(edits_json, object_pairs_hook=_unique_keys)
+        document = load_bounded(edits_json, object_pairs_hook=_unique_keys)
     except _DuplicateKeyError as exc:
         raise OperatorError(
             INVALID_JSON,
@@ -269,11 +270,9 @@ def parse_edits(edits_json: str) -> EditList:
             f"(a second value would silently replace the first): {_FORMAT}",
             {"duplicate_key": exc.key},
         ) from None
-    except RecursionError:
+    except JsonLimit as exc:
         raise OperatorError(
-            INVALID_JSON,
-            f"the edits nest arrays or objects too deeply to read; expected {_FORMAT}",
-            {},
+            INVALID_JSON, f"the edits cannot be read: {exc.message}; expected {_FORMAT}", {}
         ) from None
     except json.JSONDecodeError as exc:
         raise OperatorError(
