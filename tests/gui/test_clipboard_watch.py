@@ -171,7 +171,9 @@ def test_the_primer_copied_from_elsewhere_runs_nothing_and_stays_on_the_clipboar
     assert not (workspace / "notes").exists()
     assert reviews == []
     assert raised == []
-    assert window.statusBar().currentMessage().startswith("Copied text not run: it is the app")
+    assert window.statusBar().currentMessage() == (
+        "Copied text not run: it is the LLM primer, the app's own text."
+    )
 
 
 def test_a_context_message_runs_nothing(
@@ -251,6 +253,7 @@ def test_a_reply_quoting_a_primer_example_is_asked_about_first(
     asked = questions(False)
     text = reply(PRIMER_READ_1, command("r2", "fs.read", path="a.txt"))
     QApplication.clipboard().setText(text)
+    qtbot.waitUntil(lambda: len(asked) == 1)
     assert [verdict.examples for verdict in asked] == [("read-1",)]
     assert asked[0].action is CopiedAction.ASK
     assert raised == ["raise", "activate"]  # the question needs the person
@@ -276,13 +279,16 @@ def test_the_question_is_a_real_dialog_that_says_no_by_default(
 
     def press_enter() -> None:
         box = QApplication.activeModalWidget()
-        assert isinstance(box, QMessageBox)
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(10, press_enter)  # not asked yet
+            return
         seen.append(box.text())
         box.defaultButton().click()
 
     QTimer.singleShot(0, press_enter)
     QApplication.clipboard().setText(reply(PRIMER_READ_1))
-    assert len(seen) == 1
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    qtbot.waitUntil(lambda: "not run" in window.statusBar().currentMessage())
     assert "1 example command of the app (read-1)" in seen[0]
     assert not window.flow.busy
     assert window.paste.text() == ""

@@ -76,14 +76,14 @@ def test_the_primer_is_never_a_reply_however_it_was_copied(
     assert found.action is IGNORE
     assert found.blocks == 0
     assert len(found.examples) == 10
-    assert "the LLM primer's heading" in found.why
+    assert found.why == "it is the LLM primer, the app's own text"
 
 
 def test_the_served_spec_is_never_a_reply() -> None:
     found = classify_copied(interface_spec())
     assert scan(interface_spec()).items
     assert found.action is IGNORE
-    assert "interface specification" in found.why
+    assert found.why == "it is the interface specification, the app's own text"
 
 
 def test_a_context_message_in_parts_is_never_a_reply(tmp_path: Path) -> None:
@@ -103,6 +103,7 @@ def test_a_context_message_in_parts_is_never_a_reply(tmp_path: Path) -> None:
     for part in [*parts, pack.message.whole, crlf(parts[0])]:
         found = classify_copied(part)
         assert found.action is IGNORE, part[:200]
+        assert found.why in ("", "it is a context message, the app's own text")
 
 
 def test_results_and_prose_are_not_replies() -> None:

@@ -40,6 +40,9 @@ _PRIMER_HEADING = "LLM OPERATOR PRIMER"
 _PACK_HEADER = re.compile(r"LLM Operator context, part \d+ of \d+")
 _FILE_OPEN = re.compile(r"=== FILE: .+ ===\Z")
 _FILE_CLOSE = re.compile(r"=== (END FILE: .+|FILE .+ continues in the next part) ===\Z")
+PRIMER_FRAME = "the LLM primer's heading"
+SPEC_FRAME = "the interface specification's heading"
+PACK_FRAME = "a context message's frame"
 
 
 class CopiedAction(enum.Enum):
@@ -161,16 +164,28 @@ def frames_of(text: str) -> tuple[str, ...]:
     for line in _LINE_BREAK.split(text):
         bare = trim(line)
         if bare.startswith(_PRIMER_HEADING):
-            name = "the LLM primer's heading"
+            name = PRIMER_FRAME
         elif bare.startswith(spec):
-            name = "the interface specification's heading"
+            name = SPEC_FRAME
         elif _PACK_HEADER.match(bare) or _FILE_OPEN.match(bare):
-            name = "a context message's frame"
+            name = PACK_FRAME
         else:
             continue
         if name not in found:
             found.append(name)
     return tuple(found)
+
+
+def _source(text: str, frames: tuple[str, ...]) -> str:
+    """What the app's own text is, named for the status bar."""
+    lines = {trim(line) for line in _LINE_BREAK.split(text)}
+    if any(_PACK_HEADER.match(line) or line.startswith("## Files (") for line in lines):
+        return "a context message"
+    if PRIMER_FRAME in frames:
+        return "the LLM primer"
+    if SPEC_FRAME in frames:
+        return "the interface specification"
+    return "a context message"
 
 
 def _listed(names: tuple[str, ...]) -> str:
@@ -202,7 +217,7 @@ def classify_copied(text: str) -> CopiedText:
     quoted += frames
     holds = _listed(tuple(quoted))
     if not own and frames:
-        why = f"it is the app's own text: it holds {holds}"
+        why = f"it is {_source(text, frames)}, the app's own text"
         return CopiedText(CopiedAction.IGNORE, why, tuple(examples), frames, 0)
     if not own:
         why = f"it holds only {holds}, as the primer shows them"
