@@ -142,6 +142,8 @@ def test_the_setting_brings_the_window_forward_for_every_reply(
     assert window.settings.raise_every_reply is False  # off by default
     window.window_actions.raise_every_reply.setChecked(True)
     assert window.settings.raise_every_reply is True
+    assert window.settings.path is not None
+    assert '"raise_every_reply": true' in window.settings.path.read_text()
     raised.clear()
     with qtbot.waitSignal(window.flow.finished, timeout=10000):
         QApplication.clipboard().setText(reply(command("r1", "fs.read", path="a.txt")))

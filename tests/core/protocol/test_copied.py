@@ -186,3 +186,16 @@ def test_a_digest_ignores_what_a_clipboard_changes_and_nothing_else() -> None:
     assert text_digest(text) == text_digest(text.replace("\n", " \t\n"))
     assert text_digest(text) != text_digest(text.replace("a.txt", "b.txt"))
     assert text_digest(text) != text_digest(text.replace("path:", "path: "))
+
+
+def test_a_huge_copy_is_judged_on_the_part_that_would_run() -> None:
+    """Only the scanner's window (the last 200,000 characters) is read: the examples at the
+    end of a long primer log are still the app's, a reply at the end still runs."""
+    log = (PRIMER + "\n") * 400
+    assert len(log) > 5_000_000
+    assert classify_copied(log).action is IGNORE
+    prose = "words and more words\n" * 20_000
+    found = classify_copied(prose + PRIMER + "\n" + reply(cmd("r1", "fs.read", path="a.txt")))
+    assert found.action is ASK
+    found = classify_copied(PRIMER + prose + reply(cmd("r1", "fs.read", path="a.txt")))
+    assert found.action is RUN  # the primer lies outside what would run

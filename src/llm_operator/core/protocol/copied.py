@@ -32,6 +32,7 @@ from functools import cache
 from ..wording import counted
 from .detect import detect_paste
 from .lines import EDGE, tokens, trim
+from .scanner import SCAN_LIMIT
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CMD = "OPERATOR_CMD"
@@ -194,10 +195,23 @@ def _listed(names: tuple[str, ...]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _scanned_part(text: str) -> str:
+    """The part of ``text`` the scanner reads (its last SCAN_LIMIT characters, from a line
+    start): what would run is judged, and a huge copy costs no more than a paste."""
+    if len(text) <= SCAN_LIMIT:
+        return text
+    tail = text[-SCAN_LIMIT:]
+    if text[-SCAN_LIMIT - 1] in "\r\n":
+        return tail
+    first = _LINE_BREAK.search(tail)
+    return tail[first.end() :] if first else ""
+
+
 def classify_copied(text: str) -> CopiedText:
     """What clipboard watch does with ``text``: ignore it, ask first, or run it."""
     if not detect_paste(text).commands:
         return CopiedText(CopiedAction.IGNORE, "")
+    text = _scanned_part(text)
     known = own_examples()
     examples: list[str] = []
     own = 0
