@@ -8,7 +8,8 @@
 #      the status says so); write-2, rejected before, is asked again with that rejection
 #      in the status; approved this time (Alt+Y), it is written;
 #   4. Ctrl+Alt+Z names the newest batch (write-2's) and, after Alt+Y, undoes it;
-#   5. the clipboard watch, switched on from the Settings menu by keys.
+#   5. the clipboard watch, switched on from the Settings menu by keys;
+#   6. the primer copied with the watch on: nothing runs, the clipboard keeps the primer.
 # With --storm, 3,000 files are created and deleted in the workspace while it runs, and
 # the window must survive it and still answer.
 #
@@ -241,6 +242,18 @@ got="$(clipboard)"
 echo "--- clipboard after copying a reply with the watch on:"; echo "$got"
 readable_read "$got" gamma || fail "the picked-up read returned other content"
 grep -q '"clipboard_watch": true' "$work/config/settings.json" || fail "the setting was not saved"
+wait_said "Copied reply run. Ran 1 command: 1 ok" || fail "the status did not tell of the copied reply"
+alive
+
+# 6. The primer copied from elsewhere (a note, another chat) with the watch on: nothing runs,
+#    the status says why, and the primer stays on the clipboard.
+"$app" primer > "$work/primer.txt"
+xclip -selection clipboard < "$work/primer.txt"
+wait_said "Copied text not run: it is the LLM primer, the app's own text." \
+    || fail "the primer copied with the watch on was not recognised"
+shot primer-not-run
+clipboard | cmp -s - "$work/primer.txt" || fail "the clipboard no longer holds the primer"
+[ ! -e "$ws/notes" ] || fail "the primer's examples ran"
 alive
 
 if [ "$storm" = 1 ]; then
@@ -252,6 +265,6 @@ if [ "$storm" = 1 ]; then
     echo "PASS: round trip driven by keystrokes while 3,000 files were created and deleted" \
         "$(cat "$work/storm-done") time(s)"
 else
-    echo "PASS: read, review (approve, reject with reason), repeat, asked again, undo and" \
-        "clipboard watch by keystrokes"
+    echo "PASS: read, review (approve, reject with reason), repeat, asked again, undo," \
+        "clipboard watch by keystrokes and the primer copied with the watch on"
 fi

@@ -36,15 +36,17 @@ from .outside_notes import OutsideNotes
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
+from .reply_pickup import PickupHooks, ReplyPickup
 from .run_flow import RunFlow
 from .run_summary import asking_again
-from .status_bar import ClipboardIndicator, ElidingStatusBar, WatchButton
+from .status_bar import ClipboardIndicator, ElidingStatusBar, TrayNotice, WatchButton
 from .tasks import TaskRunner
 from .undo_control import UndoControl, UndoHooks
 from .window_actions import WindowActions, WindowCommands
 
 if TYPE_CHECKING:
     from ..core.plan.session import Decision, Pending, Session
+    from ..core.protocol.copied import CopiedText
     from ..core.store.journal import UndoReport
     from ..core.store.notices import UndoNotice
     from .dialogs.confirm_dialog import ConfirmDialog
@@ -128,7 +130,23 @@ class MainWindow(QMainWindow):
         self._restore()
         named = shown(workspace.name) if workspace else "no workspace"
         self.setWindowTitle(f"{TITLE} - {named}")
+        self.tray_notice = TrayNotice(self, self.come_forward)
+        self.pickup = ReplyPickup(
+            PickupHooks(
+                parent=self,
+                busy=lambda: self.flow.busy,
+                say=lambda text: self.statusBar().showMessage(text, 10000),
+                run_text=self._run_text,
+                come_forward=self.come_forward,
+                is_active=self.isActiveWindow,
+                raise_every_reply=lambda: self.settings.raise_every_reply,
+                tray=self.tray_notice.show,
+            )
+        )
         self.clipboard.reply_copied.connect(self.pick_up_reply)
+        self.clipboard.not_a_reply.connect(
+            lambda why: self.statusBar().showMessage(f"Copied text not run: {why}.", 10000)
+        )
         self.flow.finished.connect(self._on_finished)
         self.flow.failed.connect(self._on_failed)
         self.flow.undone.connect(self._on_undone)
@@ -434,6 +452,7 @@ class MainWindow(QMainWindow):
         from .dialogs.confirm_dialog import ConfirmDialog  # lazy: only a run with writes needs it
 
         outside = self.watcher.changed_outside() if self.watcher else frozenset()
+        self.pickup.needs_person()  # a copied reply's review needs the window in front
         again = {p.index: p.rejected_before for p in pending if p.rejected_before is not None}
         if again:
             self.paste.mark_asked_again(again)
@@ -470,9 +489,8 @@ class MainWindow(QMainWindow):
         message = f"Ran {tally(found).describe()}."
         if self.settings.auto_copy and parts.count:
             message += " Results copied: paste them into the chat."
-        for notice in done.run.notices:
-            message += f" Note: {notice}."
-        self.statusBar().showMessage(message)
+        notes = "".join(f" Note: {notice}." for notice in done.run.notices)
+        self.statusBar().showMessage(self.pickup.finished(message, notes))
         self.history.add(record_run(done.run, done.decisions, done.results))
         self.paste.refresh()  # the list must describe the reply that ran, not a stale one
         self.paste.mark_verdicts(found)
@@ -480,6 +498,7 @@ class MainWindow(QMainWindow):
 
     def _on_failed(self, message: str) -> None:
         self.progress.hide()
+        self.pickup.failed()
         self.results.show_error(f"The run failed: {message}\n\nThe window is still usable.")
         self.statusBar().showMessage(f"The run failed: {message}")
         self.finish([])
@@ -508,17 +527,21 @@ class MainWindow(QMainWindow):
             self.paste.focus_editor(select_all=self._last_run_text == self.paste.text())
         editor.paste()
 
-    def pick_up_reply(self, text: str) -> None:
-        """A reply copied elsewhere (clipboard watch): run it and come forward."""
-        if self.flow.busy:
-            self.statusBar().showMessage("A copied reply was ignored: a run is in progress.")
-            return
+    def pick_up_reply(self, text: str, verdict: CopiedText) -> None:
+        """A reply copied elsewhere (clipboard watch): ask first if it quotes the app's
+        examples, then run it; the window comes forward only when the person is needed."""
+        self.pickup.pick_up(text, verdict)
+
+    def _run_text(self, text: str) -> None:
         self.paste.set_text(text)
+        self.run_reply()
+
+    def come_forward(self) -> None:
+        """The one place the window brings itself to the front (the seam tests watch)."""
         if self.isMinimized():
             self.showNormal()
         self.raise_()
         self.activateWindow()
-        self.run_reply()
 
     # -- undo and settings -------------------------------------------------------
 

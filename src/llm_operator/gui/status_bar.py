@@ -1,13 +1,22 @@
 """The status bar: messages elided to the room there is (full text as tooltip), the file
-watcher's state (click it for the files changed outside) and the clipboard watch."""
+watcher's state (click it for the files changed outside) and the clipboard watch; and the
+tray notice that tells of a copied reply run while the window stayed behind."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QMessageBox, QStatusBar, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QMessageBox,
+    QStatusBar,
+    QSystemTrayIcon,
+    QToolButton,
+    QWidget,
+)
 
 from ..core.visible import shown
 from ..core.wording import counted
@@ -128,3 +137,27 @@ class ClipboardIndicator(QLabel):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.clicked.emit()
+
+
+class TrayNotice:
+    """A desktop notice from a tray icon, where the desktop has a system tray; clicking it
+    (or the icon) brings the window forward. The icon is made at the first notice."""
+
+    def __init__(self, window: QWidget, clicked: Callable[[], None]) -> None:
+        self._window = window
+        self._clicked = clicked
+        self._icon: QSystemTrayIcon | None = None
+
+    def show(self, text: str) -> bool:
+        """Show ``text`` (the app's own words: tray notices may read markup); False when
+        there is no system tray."""
+        if not QSystemTrayIcon.isSystemTrayAvailable():
+            return False
+        if self._icon is None:
+            self._icon = QSystemTrayIcon(self._window.windowIcon(), self._window)
+            self._icon.setToolTip("LLM Operator")
+            self._icon.messageClicked.connect(self._clicked)
+            self._icon.activated.connect(lambda _reason: self._clicked())
+            self._icon.show()
+        self._icon.showMessage("LLM Operator", text, QSystemTrayIcon.MessageIcon.Information)
+        return True

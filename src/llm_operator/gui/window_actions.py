@@ -133,6 +133,12 @@ class WindowActions:
         self.watch = self._toggle(
             options, "&Watch the clipboard for replies", settings.clipboard_watch, self._set_watch
         )
+        self.raise_every_reply = self._toggle(
+            options,
+            "Bring the window to &front for every reply",
+            settings.raise_every_reply,
+            self._set_raise_every_reply,
+        )
         self.reopen = self._toggle(
             options,
             "&Reopen the last workspace at start",
@@ -197,6 +203,10 @@ class WindowActions:
     def _set_watch(self, on: bool) -> None:
         self._settings.clipboard_watch = on
         self._commands.set_clipboard_watch(on)
+        self._settings.save()
+
+    def _set_raise_every_reply(self, on: bool) -> None:
+        self._settings.raise_every_reply = on
         self._settings.save()
 
     def _set_reopen(self, on: bool) -> None:

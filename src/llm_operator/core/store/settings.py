@@ -63,6 +63,9 @@ class Settings:
     recent_workspaces: list[str] = field(default_factory=list)
     auto_copy: bool = True
     clipboard_watch: bool = False
+    # A copied reply of reads only runs with the window left where it is; on: it comes
+    # forward for every copied reply (writes always bring it: their review needs the person).
+    raise_every_reply: bool = False
     part_size: int = 30000
     results_form: str = "readable"  # or "base64": strict v3 details_b64 for tools that need it
     show_history: bool = False
