@@ -35,10 +35,9 @@ query_json ...): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n
 content, old_text, new_text, target and query are single-line only.
 4. Use a fresh id for EVERY command, also for verification reads, retries and corrections \
 (read-1, edit-2, read-3 ...). A write id resent with identical content is not run again: \
-you get its earlier result, marked as a repeat and saying when it ran. A read is never \
-answered from memory: a repeated read id runs again on the file as it is now, and its result \
-says it was a repeat. The same id with different content is ERR_DUPLICATE_ID. A command the \
-user undid is no longer a repeat.
+you get its earlier result, marked as a repeat and saying when it ran. No read is answered \
+from memory: a repeated read id runs again on the file as it is now. The same id with \
+different content is ERR_DUPLICATE_ID. A command the user undid is no longer a repeat.
 5. Read before you edit (fs.readSlice, fs.search); never guess file contents. After an ok \
 write, verify with a new read and quote the changed lines before you claim success.
 6. Claim nothing until its result says ok: true. A command that got no result did not run: \
