@@ -59,7 +59,7 @@ def test_undo_gives_the_collector_setting_back(
     workspace = tmp_path / "ws"
     workspace.mkdir()
     gc.enable()
-    main(["undo", "--workspace", str(workspace), "--state-dir", str(tmp_path / "s")])
+    main(["undo", "--yes", "--workspace", str(workspace), "--state-dir", str(tmp_path / "s")])
     assert gc.isenabled()
     capsys.readouterr()
 

@@ -240,7 +240,7 @@ def test_undo_of_an_mcp_batch_and_the_notice_on_the_next_result(
     written = asyncio.run(write_two())
     assert all(not is_error for is_error, _ in written)
     assert (workspace / "one.txt").exists()
-    undone = cli("undo", "--workspace", workspace, "--state-dir", state_dir)
+    undone = cli("undo", "--yes", "--workspace", workspace, "--state-dir", state_dir)
     assert undone.returncode == 0, undone.stderr
     assert "mcp-1" in undone.stdout
     assert "mcp-2" in undone.stdout
