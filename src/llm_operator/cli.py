@@ -318,6 +318,9 @@ def _exec(session: Session, args: argparse.Namespace | _ExecArgs) -> int:
     text = _read_reply(args.file)
     if text is None:
         return EXIT_USAGE
+    # The file a held secret read names is opened for its preview only when a person will
+    # see it: never for --yes, --no or a run that has nobody to ask.
+    session.shows_secrets = not (args.yes or args.no) and _can_ask(args.file == "-")
     run = session.prepare(text)
     for notice in run.notices:
         print(_on(sys.stderr, f"llm-operator: note: {notice}"), file=sys.stderr)
@@ -418,10 +421,15 @@ class _Terminal:
         self.close()
 
 
+def _can_ask(reading_stdin: bool) -> bool:
+    """Whether a person is there to ask: stdin (or, when the reply came on stdin, the
+    controlling terminal) and stderr must both be terminals."""
+    return sys.stderr.isatty() and (reading_stdin or sys.stdin.isatty())
+
+
 def _terminal(reading_stdin: bool) -> TextIO | _Terminal | None:
-    """The terminal to ask on, if a person is there: stdin (or, when the reply came on
-    stdin, the controlling terminal) and stderr must both be terminals."""
-    if not sys.stderr.isatty() or not (reading_stdin or sys.stdin.isatty()):
+    """The terminal to ask on, if a person is there (``_can_ask``)."""
+    if not _can_ask(reading_stdin):
         return None
     try:
         return _Terminal()

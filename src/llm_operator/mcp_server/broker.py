@@ -188,6 +188,11 @@ class Broker:
     def state_folder(self) -> Path | None:
         return self._reader.session.state_folder
 
+    def show_secrets(self, shown: bool) -> None:
+        """Whether a person reviews this server's plans (``Session.shows_secrets``)."""
+        for worker in (self._reader, self._writer):
+            worker.session.shows_secrets = shown
+
     def close(self) -> None:
         self._reader.close()
         self._writer.close()

@@ -237,6 +237,10 @@ class Session:
         # Called (from the thread running ``execute`` or ``undo_last``) when another run
         # holds the workspace's write lock and this one starts to wait for it.
         self.on_wait: Callable[[], None] | None = None
+        # A person reviews this session's runs (a window, a terminal prompt): a held read
+        # of a secret-looking file then carries its size and first lines for them
+        # (``Reveal.preview``). Off, such a file is not even opened before approval.
+        self.shows_secrets = False
 
     @property
     def workspace(self) -> Workspace:
@@ -383,13 +387,13 @@ class Session:
             note = _as_repeat(remembered.outcome, remembered.at)
             entry.first_ran_at = remembered.at
             read = command if command is not None and command.spec.kind is not Kind.WRITE else None
-            held = hold(self.workspace, read) if read is not None else None
+            held = hold(self.workspace, read, self.shows_secrets) if read is not None else None
             if held is not None and read is not None:
                 # What an approved read of a secret-looking file said (its line count, its
                 # matches) is told again only with consent, as the read itself would be:
                 # before approval, a repeat answers as a first run does.
                 entry.private = entry.held_repeat = True
-                reveal = Reveal(approved=note, paths=held.paths, reason=held.reason)
+                reveal = Reveal(note, held.paths, held.reason, preview=held.preview)
                 entry.pending = Pending(entry.index, read, reveal=reveal)
                 return True
             entry.result = Result(entry.id, note, repeat=True)
@@ -417,7 +421,7 @@ class Session:
             entry.deferred = command
             return
         if not consented:
-            held = hold(self.workspace, command)
+            held = hold(self.workspace, command, self.shows_secrets)
             if held is not None:
                 entry.private = True
                 entry.pending = Pending(entry.index, command, reveal=held, held=True)
