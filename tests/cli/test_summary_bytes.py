@@ -54,9 +54,17 @@ def test_mcp_results_hold_no_raw_byte_of_a_quoted_line(
         async with connected(workspace, state_dir, "--approve", "yes", errlog=tmp_path / "e") as s:
             for _id, action, fields in COMMANDS:
                 answers.append(await call(s, tool_name(action), **fields))
+            answers.append(await call(s, "fs_read", path="f.txt"))
 
     asyncio.run(scenario())
-    for is_error, text in answers:
+    *failures, (read_failed, read) = answers
+    # A read's details holding such characters come as the readable form's lines.
+    assert not read_failed, read
+    assert raw_characters(read) == [], read
+    # (fs.read gives LF line breaks: the lone CR ends a line.)
+    body = "| alpha\n|\\x = 'be\\x1b]52;c;aGVsbG8=\\x07ta\n|\\ \\u202eevil\\u200b'\n| gamma"
+    assert read.endswith("\n\ndetails_lines: 4\n" + body), read
+    for is_error, text in failures:
         assert is_error, text
         assert raw_characters(text) == [], text
         assert "aGVsbG8" not in summary_of(text)
