@@ -2,7 +2,8 @@
 (docs/images/confirm-dialog.png, unified; confirm-dialog-side-by-side.png;
 confirm-dialog-search.png, side by side with the search bar open;
 confirm-dialog-changed-outside.png and confirm-dialog-changed-outside-overlap.png, files
-changed on disk while the review is open: one merged, one overlapping).
+changed on disk while the review is open: one merged, one overlapping;
+confirm-secret-read.png, a read of a secret-looking file showing what would leave).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -235,6 +236,33 @@ def changed_outside_shots(workspace: Path, state: Path, out: Path) -> None:
     dialog.close()
 
 
+def secret_read_shot(workspace: Path, state: Path, out: Path) -> None:
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store.workspace import Workspace
+    from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
+
+    # A file line that would set a terminal's clipboard (OSC 52) and reverse text: shown
+    # as markers, as every text of a file is.
+    (workspace / ".env").write_text(
+        "DATABASE_URL=postgres://app:hunter2@db.internal/app\n"
+        "API_KEY=sk-live-51HbXq2eZvKYlo2C\n"
+        "NOTE=\x1b]52;c;aGk=\x07 \u202eeulav\n"
+        "DEBUG=0\n"
+    )
+    session = Session(Workspace(workspace), state / "secret")
+    session.shows_secrets = True  # as the window's sessions do
+    pending = session.prepare(command("read-env", "fs.read", path=".env")).pending
+    dialog = ConfirmDialog(None, pending)
+    dialog.listing.setCurrentItem(dialog.file_rows[0])
+    dialog.listing.setFocus()
+    dialog.resize(1180, 620)
+    dialog.show()
+    wait_for(lambda: dialog.isVisible())
+    settle()
+    dialog.grab().save(str(out / "confirm-secret-read.png"))
+    dialog.close()
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
     out.mkdir(parents=True, exist_ok=True)
@@ -248,6 +276,7 @@ def main() -> int:
         main_window_shot(workspace, out)
         confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
         changed_outside_shots(make_workspace(base / "third"), base / "state", out)
+        secret_read_shot(make_workspace(base / "fourth"), base / "state", out)
         app.processEvents()
     for name in (
         "main-window.png",
@@ -256,6 +285,7 @@ def main() -> int:
         "confirm-dialog-search.png",
         "confirm-dialog-changed-outside.png",
         "confirm-dialog-changed-outside-overlap.png",
+        "confirm-secret-read.png",
     ):
         print(out / name)
     return 0

@@ -3,7 +3,7 @@
     llm-operator                          open the window (same as ``llm-operator gui``)
     llm-operator gui [--workspace DIR]
     llm-operator exec --workspace DIR [--yes | --no] [--state-dir DIR] [FILE]
-    llm-operator undo --workspace DIR [--state-dir DIR]
+    llm-operator undo --workspace DIR [--yes] [--state-dir DIR]
     llm-operator spec
     llm-operator pack --workspace DIR [--task TEXT] [--map-tokens N] [--include-secrets]
                       [--limit CHARS] [PATH ...]
@@ -135,6 +135,12 @@ def _parser() -> argparse.ArgumentParser:
 
     undo = commands.add_parser("undo", help="undo the last approved batch of writes")
     undo.add_argument("--workspace", type=Path, required=True)
+    undo.add_argument(
+        "--yes",
+        action="store_true",
+        help="undo without asking (else a terminal asks, naming the batch; with no "
+        "terminal nothing is undone)",
+    )
     undo.add_argument("--state-dir", type=Path)
 
     commands.add_parser("spec", help="print the interface specification served to the LLM")
@@ -309,7 +315,7 @@ def _in_session(args: argparse.Namespace | _ExecArgs) -> int:
     if session is None:
         return EXIT_USAGE
     if args.command == "undo":
-        return _undo(session)
+        return _undo(session, bool(getattr(args, "yes", False)))
     return _exec(session, args)
 
 
@@ -347,6 +353,9 @@ def _exec(session: Session, args: argparse.Namespace | _ExecArgs) -> int:
     text = _read_reply(args.file)
     if text is None:
         return EXIT_USAGE
+    # The file a held secret read names is opened for its preview only when a person will
+    # see it: never for --yes, --no or a run that has nobody to ask.
+    session.shows_secrets = not (args.yes or args.no) and _can_ask(args.file == "-")
     run = session.prepare(text)
     for notice in run.notices:
         print(_on(sys.stderr, f"llm-operator: note: {notice}"), file=sys.stderr)
@@ -450,10 +459,15 @@ class _Terminal:
         self.close()
 
 
+def _can_ask(reading_stdin: bool) -> bool:
+    """Whether a person is there to ask: stdin (or, when the reply came on stdin, the
+    controlling terminal) and stderr must both be terminals."""
+    return sys.stderr.isatty() and (reading_stdin or sys.stdin.isatty())
+
+
 def _terminal(reading_stdin: bool) -> TextIO | _Terminal | None:
-    """The terminal to ask on, if a person is there: stdin (or, when the reply came on
-    stdin, the controlling terminal) and stderr must both be terminals."""
-    if not sys.stderr.isatty() or not (reading_stdin or sys.stdin.isatty()):
+    """The terminal to ask on, if a person is there (``_can_ask``)."""
+    if not _can_ask(reading_stdin):
         return None
     try:
         return _Terminal()
@@ -631,7 +645,7 @@ def _kept_outlines(workspace: Workspace, wanted: bool) -> Iterator[OutlineMemo |
             store.close()
 
 
-def _undo(session: Session) -> int:
+def _undo(session: Session, yes: bool) -> int:
     from .core.errors import OperatorError
     from .core.protocol.encoder import encode_results
 
@@ -648,7 +662,10 @@ def _undo(session: Session) -> int:
         print(f"llm-operator: the state folder is {session.state_folder}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        report = session.undo_last()
+        expected = None if yes else _undo_asked(session)
+        if expected == "":
+            return EXIT_FAILED  # not asked (no terminal) or not approved: nothing undone
+        report = session.undo_last(expected=expected)
     except OperatorError as error:
         print(f"llm-operator: undo failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_FAILED
@@ -695,6 +712,38 @@ def _undo(session: Session) -> int:
             "to paste now."
         )
     return EXIT_OK if not report.problems else EXIT_FAILED
+
+
+def _undo_asked(session: Session) -> str | None:
+    """Ask on the terminal before an undo, naming the batch (commands, files, time), as the
+    window does. Returns the batch approved (the undo refuses any other that became the
+    newest meanwhile), None when there is nothing to undo (the undo says so), or "" when
+    nothing may be undone: no answer yes, or no terminal to ask (as ``exec`` rejects what
+    it cannot ask about; ``--yes`` undoes without asking)."""
+    from .core.store.undo_question import newest_batch
+    from .core.visible import shown
+
+    batch = newest_batch(session.journal)
+    if batch is None:
+        return None
+    terminal = _terminal(reading_stdin=False)
+    if terminal is None:
+        print(
+            f"llm-operator: undo needs an answer and no terminal can ask; nothing was "
+            f"undone (the newest batch: {shown(batch.short())}). Use --yes to undo "
+            "without asking.",
+            file=sys.stderr,
+        )
+        return ""
+    with terminal:
+        # The question shows ids and paths through the one renderer (batch.question).
+        terminal.write("\n" + batch.question() + "\n[y]es / [N]o: ")
+        terminal.flush()
+        answer = terminal.readline().strip().lower()
+    if answer in ("y", "yes"):
+        return batch.id
+    print("llm-operator: nothing was undone.", file=sys.stderr)
+    return ""
 
 
 # The sessions an exec or undo of this process opened: closed by ``run`` before it leaves.

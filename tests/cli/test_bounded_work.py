@@ -317,7 +317,7 @@ def test_a_folder_two_hundred_deep_is_deleted_and_undone(
     assert result.ok, result.summary
     assert "with 1 file" in result.summary
     assert not (ws / "d").exists()
-    command = [sys.executable, "-m", "llm_operator.cli", "undo", "--workspace", str(ws)]
+    command = [sys.executable, "-m", "llm_operator.cli", "undo", "--yes", "--workspace", str(ws)]
     command += ["--state-dir", str(state)]
     undone = subprocess.run(
         command, capture_output=True, text=True, timeout=HANG_LIMIT, env={**os.environ, **env}

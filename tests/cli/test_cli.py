@@ -290,7 +290,9 @@ def test_a_closed_stdout_gives_a_message_not_a_traceback_and_loses_nothing(
     (result,) = parse_results(again.stdout)
     assert result.ok
     assert result.repeat
-    undone = _run_with_closed_stdout("undo", "--workspace", workspace, "--state-dir", state_dir)
+    undone = _run_with_closed_stdout(
+        "undo", "--yes", "--workspace", workspace, "--state-dir", state_dir
+    )
     assert "Traceback" not in undone.stderr, undone.stderr
     assert not (workspace / "piped.txt").exists()
     for name in ("spec", "primer"):

@@ -67,7 +67,7 @@ def test_undo_prints_the_notice_and_the_next_exec_begins_with_it(
     text = cmd("w1", "fs.write", path="made.txt", content="x")
     assert cli("exec", *where, "--yes", stdin=text).returncode == 0
 
-    undo = cli("undo", *where, stdin="")
+    undo = cli("undo", "--yes", *where, stdin="")
 
     assert undo.returncode == 0, undo.stderr
     assert "removed 1" in undo.stdout

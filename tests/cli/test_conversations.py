@@ -154,7 +154,7 @@ def test_an_undo_of_an_earlier_chats_batch_is_not_told_to_the_new_chat(
     where = ["--workspace", workspace, "--state-dir", places["state"]]
     paste(places, chat_reply("a.txt", "first chat"))
     new_chat(places, "primer")
-    undone = cli("undo", *where, env=places["env"])
+    undone = cli("undo", "--yes", *where, env=places["env"])
     assert undone.returncode == 0, undone.stderr
     assert not (workspace / "notes.txt").exists()
     assert "earlier chat" in undone.stdout  # whom the notice is for

@@ -95,7 +95,7 @@ def test_deleting_a_mount_point_or_a_folder_holding_one_is_refused_before_anythi
         text = cmd("d1", "fs.delete", path="mnt") + "\n" + cmd("d2", "fs.delete", path="outer")
 
         done = run_cli("exec", "--yes", *where, stdin=text, home=home)
-        undo = run_cli("undo", *where, home=home)
+        undo = run_cli("undo", "--yes", *where, home=home)
 
         assert tree(workspace) == before  # nothing moved, inside or outside the mounts
     assert trashed(home) == []
@@ -163,7 +163,7 @@ def test_a_path_of_about_5000_bytes_is_written_and_undone(
     assert written[old] == ("file", b"after", 0o644)
     assert written[new][1] == b"fresh"
 
-    undo = run_cli("undo", *where, home=home)
+    undo = run_cli("undo", "--yes", *where, home=home)
 
     assert undo.returncode == 0, undo.stdout + undo.stderr
     assert "changed after the batch" not in undo.stdout
@@ -198,7 +198,7 @@ def test_a_folder_the_trash_could_only_take_in_part_is_put_back_and_said(
             done = run_cli(
                 "exec", "--yes", *where, stdin=cmd("d1", "fs.delete", path="f"), home=home
             )
-            undo = run_cli("undo", *where, home=home)
+            undo = run_cli("undo", "--yes", *where, home=home)
             after = tree(workspace)
     finally:
         subprocess.run(["chattr", "-i", str(stuck)], capture_output=True, check=False)
@@ -277,7 +277,7 @@ def test_a_named_pipe_in_a_deleted_folder_comes_back_with_undo(
     assert [r.ok for r in parse_results(done.stdout)] == [True], done.stdout + done.stderr
     assert not folder.exists()
 
-    undo = run_cli("undo", *where, home=home)
+    undo = run_cli("undo", "--yes", *where, home=home)
 
     assert undo.returncode == 0, undo.stdout + undo.stderr
     assert "cannot be restored" not in undo.stdout

@@ -276,6 +276,6 @@ def test_approved_failures_and_reads_show_the_text(secret_ws: Path, tmp_path: Pa
         "exec", "--workspace", secret_ws, "--state-dir", state, "--yes", stdin="\n\n".join(blocks)
     )
     found = {result.id: result for result in read_results(done.stdout)}
-    assert TOKENS[".ENV"] in found["edit-similar"].summary
+    assert TOKENS[".ENV"] in (found["edit-similar"].details or b"").decode("utf-8")
     details = (found["read-link"].details or b"").decode("utf-8")
     assert TOKENS["envs/prod.txt"] in details

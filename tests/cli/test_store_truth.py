@@ -123,7 +123,7 @@ def test_a_move_whose_second_undo_copy_cannot_be_saved_leaves_nothing_to_undo(
         seen_forget_failure |= any(paths for _, paths in kept)
         assert [b for b in kept if b[0] == "committed"] == [], (limit, kept)
 
-        undo = run_cli("undo", *where)
+        undo = run_cli("undo", "--yes", *where)
         assert undo.returncode == 0, undo.stderr
         assert undo.stdout.startswith("Nothing to undo"), (limit, undo.stdout)
         assert "For the chat" not in undo.stdout
@@ -169,7 +169,7 @@ def test_undo_with_a_damaged_page_refuses_before_touching_a_file(
     store = store_file(workspace, state_dir)
     damage_root_page(store, table)
 
-    undo = run_cli("undo", *where)
+    undo = run_cli("undo", "--yes", *where)
 
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "after"  # untouched
     assert "Traceback" not in undo.stderr
@@ -215,7 +215,7 @@ def test_undo_whose_record_fails_after_the_files_came_back_says_so_and_gives_the
                 fill(state_dir)
 
         monkeypatch.setattr(applying, "_write_all", fill_after)
-        status = cli.main(["undo", *where])
+        status = cli.main(["undo", "--yes", *where])
         out = capsys.readouterr().out
         (state_dir / "filler").unlink()
 
@@ -289,7 +289,7 @@ def test_a_delete_on_a_read_only_mount_says_the_file_system_is_read_only(
         text = cmd("d1", "fs.delete", path="a.txt") + "\n"
         text += cmd("w1", "fs.write", path="b.txt", content="new")
         done = run_cli("exec", "--yes", *where, stdin=text)
-        undo = run_cli("undo", *where)
+        undo = run_cli("undo", "--yes", *where)
         assert sorted(p.name for p in workspace.iterdir()) == ["a.txt", "b.txt"]
         assert (workspace / "a.txt").read_text(encoding="utf-8") == "kept\n"
 
@@ -378,7 +378,7 @@ def test_links_are_deleted_as_links_whatever_they_point_at(
     for name in ("x", "self", "dangling"):
         assert not os.path.lexists(workspace / name)
     assert os.readlink(workspace / "y") == "x"
-    undo = run_cli("undo", *where)
+    undo = run_cli("undo", "--yes", *where)
     assert undo.returncode == 0, undo.stdout + undo.stderr
     assert "restored 3 paths" in undo.stdout
     (notice,) = parse_results(undo.stdout.partition("For the chat:")[2].strip())
@@ -409,7 +409,7 @@ def test_a_state_folder_behind_a_folder_the_user_cannot_enter_is_named_never_a_t
     try:
         for name, argv in (
             ("exec", [*base, "exec", "--yes", *where]),
-            ("undo", [*base, "undo", *where]),
+            ("undo", [*base, "undo", "--yes", *where]),
         ):
             runs[name] = subprocess.run(
                 argv,
@@ -516,7 +516,7 @@ def test_a_commit_over_the_file_size_limit_takes_the_change_back_and_names_the_l
     assert "taken back: its files are as they were before" in write.summary
     assert (workspace / "a.txt").read_text(encoding="utf-8") == "before\n"
     assert [b for b in batches(workspace, state_dir) if b[0] == "committed"] == []
-    undo = run_cli("undo", *where)
+    undo = run_cli("undo", "--yes", *where)
     assert undo.stdout.startswith("Nothing to undo")
     assert "For the chat" not in undo.stdout
 
@@ -545,7 +545,7 @@ def test_an_undo_copy_kept_as_a_file_over_the_file_size_limit_writes_nothing(
     assert (workspace / "big.txt").read_text(encoding="utf-8") == before
     copies = store_file(workspace, state_dir).parent / "undo-copies"
     assert not copies.exists() or os.listdir(copies) == []
-    undo = run_cli("undo", *where)
+    undo = run_cli("undo", "--yes", *where)
     assert undo.stdout.startswith("Nothing to undo")
 
 
@@ -576,7 +576,7 @@ def test_a_read_only_file_on_another_mount_of_the_home_disk_is_trashed_as_its_re
         except subprocess.SubprocessError as exc:
             pytest.skip(f"cannot drop capabilities here: {exc}")
         gone = not (workspace / "ro.txt").exists()
-        undo = run_cli("undo", *where)
+        undo = run_cli("undo", "--yes", *where)
         back = (workspace / "ro.txt").read_text(encoding="utf-8")
         mode = (workspace / "ro.txt").stat().st_mode & 0o777
 

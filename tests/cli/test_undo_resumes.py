@@ -53,11 +53,11 @@ def test_an_undo_stopped_after_it_gave_a_folder_back_finishes_when_run_again(
         "-e",
         "inject=fsync:error=EIO:when=4",
     )
-    first = _run(tmp_path, "undo", prefix=inject)
+    first = _run(tmp_path, "undo", "--yes", prefix=inject)
     assert "did not finish" in first, first
     assert (ws / "d" / "e" / "y.txt").read_text() == "Y0"  # given back before it stopped
     assert (ws / "a.txt").read_text() == "A1"
-    second = _run(tmp_path, "undo")
+    second = _run(tmp_path, "undo", "--yes")
     assert second.startswith("Undid 'w1, w2'"), second
     assert (ws / "a.txt").read_text() == "A0"
     assert (ws / "d" / "x.txt").read_text() == "X0"
@@ -74,6 +74,6 @@ def test_a_folder_made_again_with_other_content_still_stops_the_undo(
         (ws / "d" / "e" / "y.txt").write_text("Y0" if made == "another file" else "Y1")
     if made == "another file":
         (ws / "d" / "e" / "z.txt").write_text("new")
-    out = _run(tmp_path, "undo")
+    out = _run(tmp_path, "undo", "--yes")
     assert "refused: 1 path changed after the batch wrote them (d)" in out, out
     assert (ws / "a.txt").read_text() == "A1"  # nothing was undone

@@ -74,7 +74,7 @@ def test_a_run_made_by_exec_shows_up_when_the_window_is_active_again(
     assert "\u2718 x2" in page
     assert "Undo: undoable, the newest batch" in page
     # An undo made elsewhere changes the state the list shows, on a refresh.
-    undone = cli("undo", "--workspace", workspace, "--state-dir", state)
+    undone = cli("undo", "--yes", "--workspace", workspace, "--state-dir", state)
     assert undone.returncode == 0, undone.stderr
     assert not (workspace / "exec.txt").exists()
     qtbot.mouseClick(window.history.refresh_button, Qt.MouseButton.LeftButton)

@@ -250,7 +250,7 @@ def test_undo_of_an_mcp_batch_and_the_notice_on_the_next_result(
                     call(s, "fs_write", path="src/pkg/util.py", content="VALUE = 43\n"),
                 )
             )
-            seen["undone"] = await asyncio.to_thread(cli, "undo", *where)
+            seen["undone"] = await asyncio.to_thread(cli, "undo", "--yes", *where)
             seen["pasted"] = await asyncio.to_thread(cli, "exec", *where, stdin=paste)
             seen["first"] = await call(s, "fs_read", path="README.md")
             seen["second"] = await call(s, "fs_stat", path=".")

@@ -462,15 +462,15 @@ def _scenarios() -> dict[str, Scenario]:
         "batch": Scenario("batch", exec_, BATCH, BATCH_FILES, BATCH_IDS, _store_made),
         "first run": Scenario("first run", exec_, BATCH, BATCH_FILES, BATCH_IDS, _new_store),
         "deletes": Scenario("deletes", exec_, DELETES, DELETE_FILES, DELETE_IDS, _for_deletes),
-        "undo": Scenario("undo", ("undo",), BATCH, BATCH_FILES, {}, _batch_done),
+        "undo": Scenario("undo", ("undo", "--yes"), BATCH, BATCH_FILES, {}, _batch_done),
         "after a crash": Scenario(
             "after a crash", exec_, BATCH, BATCH_FILES, BATCH_IDS, _crashed, crashed=True
         ),
         "undo after a crash": Scenario(
-            "undo after a crash", ("undo",), BATCH, BATCH_FILES, {}, _crashed, crashed=True
+            "undo after a crash", ("undo", "--yes"), BATCH, BATCH_FILES, {}, _crashed, crashed=True
         ),
         "big file": Scenario("big file", exec_, BIG, BIG_FILES, BIG_IDS, _big_store_made),
-        "big undo": Scenario("big undo", ("undo",), BIG, BIG_FILES, {}, _big_batch_done),
+        "big undo": Scenario("big undo", ("undo", "--yes"), BIG, BIG_FILES, {}, _big_batch_done),
     }
 
 

@@ -50,6 +50,12 @@ def redact(text: str) -> str:
     return _MARKERS.sub("", _SPAN.sub(TEXT_NOT_SHOWN, text))
 
 
+def replace_quotes(text: str, stand_in: str) -> str:
+    """``text`` with every marked quote of a file replaced by ``stand_in`` (a summary keeps
+    a message's words and leaves the file's text to the details)."""
+    return _MARKERS.sub("", _SPAN.sub(stand_in, text))
+
+
 def _walk(value: Any, change: Any) -> Any:
     if isinstance(value, str):
         return change(value)

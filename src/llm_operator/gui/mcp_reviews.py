@@ -107,6 +107,7 @@ class McpReviews(QObject):
         # A session of its own, with the window's current settings (secret patterns): a
         # paste may be running in the window's session meanwhile.
         session = Session(window_session.workspace, window_session.state_dir)
+        session.shows_secrets = True  # the review shows what a secret read would send
         self._planning = session
         self._tasks.start(
             lambda _progress: session.prepare(review.reply).mark_words(),

@@ -72,6 +72,7 @@ class RunFlow(QObject):
 
     def run(self, session: Session, text: str) -> None:
         self.busy = True
+        session.shows_secrets = True  # the review shows what a secret read would send
 
         def prepare(progress: Progress) -> Run:
             return session.prepare(text, progress=progress).mark_words()

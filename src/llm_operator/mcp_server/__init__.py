@@ -100,6 +100,9 @@ def serve(
     if approve is None:
         _say(f"approvals: {approver.where}")
     broker.approver = approver
+    # Only the terminal review shows this server's own plans to a person (the window
+    # plans the reply itself): only then is a secret read's preview made.
+    broker.show_secrets(mode == "ask")
     server = build_server(broker)
     try:
         if http is None:

@@ -37,6 +37,7 @@ from ..core.actions import get_spec
 from ..core.actions.base import Kind, Outcome
 from ..core.plan.session import REJECT, Decision, Pending, Run, Session
 from ..core.protocol.encoder import Result, invalid_outcome, one_line
+from ..core.protocol.readable import NO_NEWLINE, encode_lines, line_needs_escape
 from .approval import NoReviewer
 from .arguments import CallRefused
 from .tools import action_of, command_block, tool_name
@@ -78,7 +79,12 @@ class ToolText:
 
 def result_text(result: Result) -> str:
     """A result as text an MCP client shows its model: id, ok, summary, then the details
-    decoded (the values the OPERATOR_RESULT block would carry, without the base64)."""
+    decoded (the values the OPERATOR_RESULT block would carry, without the base64).
+
+    Clients print tool results on terminals, so no control, bidi or invisible character
+    leaves raw: the summary is escaped as in a block, and details holding such a character
+    are given as the block's readable lines (``details_lines: N``, each line ``| `` verbatim
+    or ``|\\`` escaped) instead of as they are."""
     outcome = result.outcome
     lines = [
         f"id: {result.id}",
@@ -86,7 +92,11 @@ def result_text(result: Result) -> str:
         f"summary: {one_line(outcome.summary)}",
     ]
     text = "\n".join(lines)
-    if outcome.details:
+    if outcome.details and any(line_needs_escape(line) for line in outcome.details.split("\n")):
+        body = encode_lines(outcome.details)
+        count = len(body) - (body[-1] == NO_NEWLINE)
+        text += "\n\n" + "\n".join([f"details_lines: {count}", *body])
+    elif outcome.details:
         text += "\n\n" + outcome.details
     return text
 
@@ -185,6 +195,11 @@ class Broker:
     @property
     def state_folder(self) -> Path | None:
         return self._reader.session.state_folder
+
+    def show_secrets(self, shown: bool) -> None:
+        """Whether a person reviews this server's plans (``Session.shows_secrets``)."""
+        for worker in (self._reader, self._writer):
+            worker.session.shows_secrets = shown
 
     def close(self) -> None:
         self._reader.close()

@@ -115,7 +115,7 @@ def exec_yes(workspace: Path, state: Path, *blocks: str) -> Any:
 
 
 def undo(workspace: Path, state: Path) -> Any:
-    return cli("undo", "--workspace", workspace, "--state-dir", state)
+    return cli("undo", "--yes", "--workspace", workspace, "--state-dir", state)
 
 
 def test_undo_puts_back_edits_deletes_and_creations(

@@ -104,5 +104,6 @@ def test_a_hunk_running_past_the_end_is_shown_where_its_lines_are(
         "p1",
         "context.js",
     )
-    assert f"nearest place, lines {last - 1}-{last} " in result.summary
-    assert f"The file ends after line {last}" in result.summary
+    message = result.json()["message"]  # a summary is one line; the hunk is in the details
+    assert f"nearest place, lines {last - 1}-{last} " in message
+    assert f"The file ends after line {last}" in message

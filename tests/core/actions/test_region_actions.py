@@ -418,7 +418,8 @@ def test_not_found_lists_the_regions_there(
     run_reply: Any, cmd: Any, workspace: Path, broken: Path
 ) -> None:
     (result,) = run_reply(cmd("r1", "fs.readRegion", path="regions/good.py", marker_id="nope"))
-    assert "regions in this file: r" in result.summary
+    assert "regions in this file: (quoted in the details)" in result.summary
+    assert "regions in this file: r" in result.json()["message"]
 
 
 # -- the write machinery: preview, approval, stale check, undo --------------------------------

@@ -72,6 +72,9 @@ class Reveal:
     paths: tuple[str, ...]
     reason: str
     rejected: Outcome | None = None
+    # What the person is shown of the file before deciding (its size and first lines,
+    # already rendered; store.secret_preview): for their eyes only, never in an answer.
+    preview: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -666,6 +666,7 @@ def describe_pending(item: Described) -> str:
     if item.held and item.reveal is not None and item.plan is None:
         why = shown(item.reveal.reason)
         lines.append(f"asks before it reads a secret-looking file: {why}")
+        lines += item.reveal.preview  # its size and first lines, rendered by secret_preview
         return "\n".join(lines)
     if item.reveal is not None:
         paths = ", ".join(shown(path) for path in item.reveal.paths)

@@ -3,11 +3,13 @@ action produced is checked for secrets before it can leave.
 
 A command aimed at a secret-looking file (``Workspace.secret_match``: the path as
 written, each symlink on the way, the final target; for moves the destination too) is
-held before it runs (``hold``): the session asks the user with a review that depends only
-on the path and the action, and runs the command (a read) or plans it (a write, whose
-change is then shown for its own approval) only once the user agreed. Unapproved, it gets
-one fixed answer, so nothing in it depends on the file's bytes: no match, count, line
-number or timing.
+held before it runs (``hold``): the session asks the user, and runs the command (a read)
+or plans it (a write, whose change is then shown for its own approval) only once the user
+agreed. Unapproved, it gets one fixed answer made from the path and the action, so
+nothing in it depends on the file's bytes: no match, count, line number or timing. Where
+a person is asked (``Session.shows_secrets``), a read's question also shows them what
+would leave, the file's size and first lines (``store.secret_preview``); that is for
+their eyes and never part of an answer.
 
 What follows is the second line of defence, for a file that became secret-looking between
 the check and the read (a link retargeted): a command that did run may reveal bytes of
@@ -73,11 +75,13 @@ def secret_paths(
 NOT_RUN_YET = Outcome(True, "runs once the user approves")
 
 
-def hold(workspace: Workspace, command: Command) -> Reveal | None:
+def hold(workspace: Workspace, command: Command, preview: bool = False) -> Reveal | None:
     """The request to put to the user before ``command`` may touch a secret-looking file
-    it names, or None when it names none. Made from the path and the action alone: the
-    file is not opened, so the question is the same whatever it holds, and so is the
-    answer when the user says no."""
+    it names, or None when it names none. The request and the answer when the user says
+    no are made from the path and the action alone. ``preview`` (a person will be asked):
+    a read's request also carries what the person is shown of the file, its size and
+    first lines (``Reveal.preview``), which only the review renders; otherwise the file
+    is not opened."""
     if command.spec.secrecy is not Secrecy.CONTENT:
         return None
     secrets = secret_paths(workspace, command)
@@ -96,6 +100,13 @@ def hold(workspace: Workspace, command: Command) -> Reveal | None:
             f"{names} looks like a secret (keys, tokens, passwords); {command.action} sends "
             "what it holds to the chat. It runs only if you approve"
         )
+        if preview:
+            from ..store.secret_preview import file_preview  # lazy: only a secret read
+
+            shown = tuple(
+                line for rel in secrets[:3] for line in file_preview(workspace, rel, command.action)
+            )
+            return Reveal(approved=NOT_RUN_YET, paths=secrets, reason=reason, preview=shown)
     return Reveal(approved=NOT_RUN_YET, paths=secrets, reason=reason)
 
 

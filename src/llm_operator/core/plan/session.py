@@ -241,6 +241,10 @@ class Session:
         # Called (from the thread running ``execute`` or ``undo_last``) when another run
         # holds the workspace's write lock and this one starts to wait for it.
         self.on_wait: Callable[[], None] | None = None
+        # A person reviews this session's runs (a window, a terminal prompt): a held read
+        # of a secret-looking file then carries its size and first lines for them
+        # (``Reveal.preview``). Off, such a file is not even opened before approval.
+        self.shows_secrets = False
 
     @property
     def workspace(self) -> Workspace:
@@ -431,7 +435,7 @@ class Session:
             entry.deferred = command
             return
         if not consented:
-            held = hold(self.workspace, command)
+            held = hold(self.workspace, command, self.shows_secrets)
             if held is not None:
                 entry.private = True
                 entry.pending = Pending(entry.index, command, reveal=held, held=True)

@@ -13,6 +13,13 @@ Both forms carry the same details; only their encoding in the block differs.
 Summaries are forced onto one line. Every ``ok: false`` summary names its ERR_ code:
 ``Invalid OPERATOR_CMD (ERR_X): ...`` for commands the validator refused and
 ``<action> failed (ERR_X): ...`` for failures while running.
+
+A summary is read on terminals and in chat boxes that act on what they print, so it is
+one line of printable text, rendered as a details line is (readable.py): a summary that
+holds a control, bidi or invisible character is written escaped (``\x1b``, ``\u202e``,
+``\\`` for a backslash), never raw. A failure's summary carries the first line of its
+message with each quote of the file (``errors.quote``/``mark``) replaced by QUOTED_NOTE:
+the file's lines are shown in the details, whose message is the whole one.
 """
 
 from __future__ import annotations
@@ -24,11 +31,14 @@ import re
 from dataclasses import dataclass
 
 from ..actions.base import Outcome
-from ..errors import InvalidCommand, OperatorError
+from ..errors import InvalidCommand, OperatorError, replace_quotes
+from .readable import escape_line, line_needs_escape
 
 _SPACE_RUN = re.compile(r"\s+")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 MAX_SUMMARY = 2000
+QUOTED_NOTE = "(quoted in the details)"
+MORE_NOTE = " (more in the details)"
 
 
 class ResultForm(enum.Enum):
@@ -70,8 +80,21 @@ class Result:
 
 
 def one_line(text: str) -> str:
-    line = _SPACE_RUN.sub(" ", without_surrogates(text)).strip()
-    return line if len(line) <= MAX_SUMMARY else line[: MAX_SUMMARY - 3] + "..."
+    """``text`` as a summary line: white space runs made one space, cut at MAX_SUMMARY
+    characters, and escaped as a details line is when it holds a character a screen would
+    not show as itself (so no terminal sequence, bidi control or invisible text survives)."""
+    line = _SPACE_RUN.sub(" ", text).strip()
+    if len(line) > MAX_SUMMARY:
+        line = line[: MAX_SUMMARY - 3] + "..."
+    return escape_line(line) if line_needs_escape(line) else line
+
+
+def summary_words(marked_message: str) -> str:
+    """What a failure's summary says of its (marked) message: the first line, each quote of
+    the file replaced by QUOTED_NOTE, and MORE_NOTE when lines were left to the details."""
+    first, _, rest = marked_message.partition("\n")
+    words = replace_quotes(first, QUOTED_NOTE).rstrip()
+    return words + MORE_NOTE if rest.strip() else words
 
 
 def b64(text: str) -> str:
@@ -112,15 +135,19 @@ def error_details(message: str, related_id: str | None) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
 
-def invalid_outcome(code: str, message: str, related_id: str | None) -> Outcome:
-    summary = f"Invalid OPERATOR_CMD ({code}): {message}"
-    return Outcome(False, summary, error_details(summary, related_id))
+def invalid_outcome(
+    code: str, message: str, related_id: str | None, marked: str | None = None
+) -> Outcome:
+    """``marked``: the message with its quotes of a file marked, when it has any."""
+    head = f"Invalid OPERATOR_CMD ({code}): "
+    summary = head + summary_words(message if marked is None else marked)
+    return Outcome(False, summary, error_details(head + message, related_id))
 
 
 def failure_outcome(action: str, error: OperatorError, related_id: str) -> Outcome:
     if isinstance(error, InvalidCommand):
-        return invalid_outcome(error.code, error.message, related_id)
-    summary = f"{action} failed ({error.code}): {error.message}"
+        return invalid_outcome(error.code, error.message, related_id, error.marked_message)
+    summary = f"{action} failed ({error.code}): {summary_words(error.marked_message)}"
     payload: dict[str, object] = {"code": error.code, "message": error.message}
     if error.details:
         payload["details"] = error.details

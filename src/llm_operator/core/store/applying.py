@@ -39,7 +39,7 @@ import stat
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PosixPath
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import OperatorError
 from ..plan.changes import ChangeSet, FileChange
@@ -63,6 +63,11 @@ from .saved import (
     remove_tree_at,
 )
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .trashing import Trashed
+
+Times = tuple[int, int]  # (atime_ns, mtime_ns) of an entry before its delete
 
 __all__ = [
     "SNAPSHOT_CAP",
@@ -93,6 +98,12 @@ class Recorder(Protocol):
         self, change: FileChange, *, saved: SavedEntry | None, created_dirs: tuple[str, ...] = ()
     ) -> None:
         """Save what ``change.path`` holds before it is touched; OSError if it cannot."""
+
+    def record_trashed(self, change: FileChange, files: str, info: str, times: Times) -> None:
+        """``change`` (a delete) moved its entry to ``files`` in the trash, with its
+        .trashinfo ``info``; ``times``: the entry's (atime_ns, mtime_ns) before. Kept so an
+        undo takes the entry back out of the trash; a store that cannot keep it only
+        makes the undo restore the saved copy (the trash then keeps its own)."""
 
     def changeset_applied(self) -> None:
         """Every change recorded since the last call reached the disk."""
@@ -457,12 +468,14 @@ def _write(workspace: Workspace, target: _Target, rollback: _Rollback) -> None:
 
 def _trash(
     workspace: Workspace, target: _Target, saved: SavedEntry, rollback: _Rollback
-) -> str | None:
-    """Move the entry to the trash; returns the in-workspace trash folder it went to."""
+) -> tuple[Trashed | None, Times]:
+    """Move the entry to the trash; returns where it went (None: a dangling link, removed)
+    and the entry's (atime_ns, mtime_ns) before."""
     where = None
     with _locate_target(workspace, target.change) as spot:
         if spot.info is None:
             raise _stale(target.change.path, "an entry to delete", "nothing")
+        times = (spot.info.st_atime_ns, spot.info.st_mtime_ns)
         dangling = False
         if isinstance(saved, SavedLink):
             try:
@@ -485,7 +498,7 @@ def _trash(
                     _say_what_the_trash_took(spot, saved.listing, target.change.path, exc)
                 raise
     rollback.trashed.append((target.rel, saved))
-    return where
+    return where, times
 
 
 def _put_back_after_failed_trash(
@@ -634,9 +647,12 @@ def apply_changeset(
         doing = "delete"
         for target, saved in deletes:
             path = target.change.path
-            where = _trash(workspace, target, saved, rollback)
-            if where is not None:
-                notes.append(f"the trash folder {where} inside the workspace")
+            where, times = _trash(workspace, target, saved, rollback)
+            if where is not None and where.inside is not None:
+                notes.append(f"the trash folder {where.inside} inside the workspace")
+            if recorder is not None and where is not None and where.files and where.info:
+                with contextlib.suppress(OSError, OperatorError):
+                    recorder.record_trashed(target.change, where.files, where.info, times)
     except OSError as exc:
         problems = _fail(rollback, recorder)
         undone = "nothing was changed" if not problems else "taking back the partial change "

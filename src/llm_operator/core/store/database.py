@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS entries (
     before TEXT,
     after TEXT,
     created_dirs TEXT NOT NULL DEFAULT '[]',
+    trash TEXT,
     PRIMARY KEY (batch, seq)
 );
 CREATE TABLE IF NOT EXISTS blobs (
@@ -105,14 +106,19 @@ def has_batch_column(db: sqlite3.Connection) -> bool:
 # Columns later versions added, with their definitions: ALTER TABLE adds them to an older
 # store at its first open (each is nullable or has a default, so an older app keeps
 # reading and writing the store). runs.batch: the batch of each run, for the history;
-# blobs.outside: 1 where the copy is a file beside the database (see outside_copies).
-_ADDED_COLUMNS = (("runs", "batch", "INTEGER"), ("blobs", "outside", "INTEGER NOT NULL DEFAULT 0"))
+# blobs.outside: 1 where the copy is a file beside the database (see outside_copies);
+# entries.trash: where a delete's entry went in the trash, and its times (see untrashing).
+_ADDED_COLUMNS = (
+    ("runs", "batch", "INTEGER"),
+    ("blobs", "outside", "INTEGER NOT NULL DEFAULT 0"),
+    ("entries", "trash", "TEXT"),
+)
 
 
 def _missing_columns(db: sqlite3.Connection) -> list[tuple[str, str, str]]:
     rows = db.execute(
         "SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p "
-        "WHERE m.type = 'table' AND m.name IN ('runs', 'blobs')"
+        "WHERE m.type = 'table' AND m.name IN ('runs', 'blobs', 'entries')"
     ).fetchall()
     have = {(str(table), str(column)) for table, column in rows}
     return [added for added in _ADDED_COLUMNS if (added[0], added[1]) not in have]

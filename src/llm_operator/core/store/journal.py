@@ -27,7 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..plan.changes import FileChange, digest
 from ..protocol.encoder import without_surrogates
-from .applying import Recorder, SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
+from .applying import (
+    Recorder,
+    SavedDir,
+    SavedEntry,
+    SavedFile,
+    SavedLink,
+    SavedTooLarge,
+    Times,
+)
 from .batch_records import (
     BatchChange,
     BatchCommand,
@@ -156,6 +164,19 @@ class BatchRecorder(Recorder):
                 json.dumps(list(created_dirs), ensure_ascii=True),
             ),
         )
+
+    def record_trashed(self, change: FileChange, files: str, info: str, times: Times) -> None:
+        seq = next((seq for seq, path in reversed(self._pending) if path == change.path), None)
+        if seq is None:
+            return
+        record = {"files": files, "info": info, "atime_ns": times[0], "mtime_ns": times[1]}
+        # ASCII JSON: a name's bytes that are not UTF-8 survive as \udcXX escapes.
+        text = json.dumps(record, ensure_ascii=True)
+        with guarded("note where a deleted file went"), self._store.transaction() as db:
+            db.execute(
+                "UPDATE entries SET trash = ? WHERE batch = ? AND seq = ?",
+                (text, self.batch, seq),
+            )
 
     def changeset_applied(self) -> None:
         self._pending = []

@@ -8,6 +8,7 @@ left as it is, and anything else was changed by someone else and is reported.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -44,6 +45,7 @@ class PathStory:
     before: dict[str, Any] | None
     afters: tuple[str, ...]  # every digest the batch planned for it, the last one last
     created_dirs: tuple[str, ...]
+    trash: dict[str, Any] | None = None  # where its first change, a delete, put it (untrashing)
 
     @property
     def last_after(self) -> str:
@@ -60,6 +62,7 @@ class Progress:
     already: list[str] = field(default_factory=list)
     left_alone: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # restored, but not as it might have been
     failed: bool = False  # an OS error: the batch stays as it is so it can be retried
 
 
@@ -88,12 +91,34 @@ def load_stories(db: sqlite3.Connection, batch: int) -> tuple[list[PathStory], l
         afters[path].append(str(after))
         dirs.setdefault(path, []).extend(made)
     order = list(dict.fromkeys(path for path, *_ in reversed(rows)))
+    trashed = _trash_records(db, batch)
     stories = [
-        PathStory(path, first[path], tuple(afters[path]), tuple(dirs[path]))
+        PathStory(path, first[path], tuple(afters[path]), tuple(dirs[path]), trashed.get(path))
         for path in order
         if path in first
     ]
     return stories, damaged
+
+
+def _trash_records(db: sqlite3.Connection, batch: int) -> dict[str, dict[str, Any]]:
+    """Where the batch's deletes put each path in the trash, for a path whose first change
+    in the batch was that delete (a store without the column, or a damaged record: none)."""
+    try:
+        rows = db.execute(
+            "SELECT path, trash FROM entries WHERE batch = ? ORDER BY seq", (batch,)
+        ).fetchall()
+    except sqlite3.Error:
+        return {}
+    found: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
+    for path, trash in rows:
+        if path not in seen and trash:
+            with contextlib.suppress(ValueError):
+                record = json.loads(trash)
+                if isinstance(record, dict):
+                    found[path] = record
+        seen.add(path)
+    return found
 
 
 def load_blobs(
@@ -265,6 +290,12 @@ def rewind(
         if current != "absent" and not isinstance(saved, SavedFile):
             unlink_entry(workspace, story.path)  # the batch's file stands where a folder was
         problems = restore_entry(real, saved, workspace)
+        if story.trash is not None and isinstance(saved, SavedFile):
+            from .untrashing import take_back  # lazy: only an undone delete needs it
+
+            note = take_back(workspace, story.path, story.trash, saved.data)
+            if note is not None:
+                progress.notes.append(note)
     except OSError as exc:
         progress.failed = True
         progress.problems.append(f"{story.path}: {reason_of(exc)}")

@@ -18,6 +18,10 @@ the trash take an entry of the swapped-in folder (moved, never erased).
 On a workspace that is itself a mount point (or holds one), the freedesktop trash of that
 volume is ``<mount>/.Trash-<uid>`` or ``<mount>/.Trash/<uid>``; when the trash folder used
 is inside the workspace, its relative path is returned so the result can say so.
+
+Where the entry went by the descriptor rename, the absolute names of its trashed entry and
+of its ``.trashinfo`` are returned too (``Trashed``): the journal keeps them, so an undo
+takes the file back out of the trash rather than leaving a second copy there (untrashing).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import errno
 import os
 import stat
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +41,20 @@ from .oserrors import reason_of
 from .workspace import home_trash, inside_root
 
 TRASH_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Trashed:
+    """Where a deleted entry went: the workspace-relative trash folder when the trash is
+    inside the workspace, and the absolute names of the entry in the trash's ``files/`` and
+    of its ``.trashinfo`` when they are known (the descriptor rename; not send2trash's own
+    moves, whose names it does not tell)."""
+
+    inside: str | None
+    files: str | None = None
+    info: str | None = None
+
+
 _INFO_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -151,7 +170,7 @@ def _claim_info(info_fd: int, files_fd: int, name: str) -> tuple[str, int]:
         dest = f"{base} {counter}{ext}"
 
 
-def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: str) -> str | None:
+def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: str) -> Trashed:
     """The freedesktop trash, with the entry moved by one rename from its held folder."""
     assert spot.info is not None
     path_b = os.fsencode(path_text)
@@ -190,7 +209,11 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
             os.close(info_fd)
     finally:
         os.close(files_fd)
-    return inside_root(root, os.fsdecode(trash))
+    return Trashed(
+        inside_root(root, os.fsdecode(trash)),
+        os.path.join(os.fsdecode(files_dir), dest),
+        os.path.join(os.fsdecode(info_dir), f"{dest}.trashinfo"),
+    )
 
 
 def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:
@@ -258,8 +281,8 @@ def _trash_failed(root: Path, spot: Spot, shown: str, exc: OSError) -> OperatorE
     return _unavailable(shown, exc)
 
 
-def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
-    """Trash ``spot``'s entry; returns the in-workspace trash folder it went to, if any."""
+def move_to_trash(root: Path, spot: Spot, shown: str) -> Trashed:
+    """Trash ``spot``'s entry; returns where it went (see ``Trashed``)."""
     if os.fstatvfs(spot.dir_fd).f_flag & os.ST_RDONLY:
         # Nothing leaves a read-only file system, and that is the cause to name: the
         # trash's own folders (or send2trash's access pre-check, "permission denied")
@@ -305,7 +328,7 @@ def move_to_trash(root: Path, spot: Spot, shown: str) -> str | None:
     try:
         os.stat(spot.name, dir_fd=spot.dir_fd, follow_symlinks=False)
     except FileNotFoundError:
-        return where
+        return Trashed(where)
     raise OperatorError(
         "ERR_TRASH_UNAVAILABLE",
         f"the system trash did not take {shown}; nothing was deleted",

@@ -216,6 +216,8 @@ def undo_last(
             f"{counted(len(progress.restored), 'path')}, removed {len(progress.removed)}); "
             "the batch stays on record: fix the cause and undo again"
         )
+    if progress.notes:
+        summary += "; " + "; ".join(progress.notes)
     if progress.problems:
         summary += f"; {counted(len(progress.problems), 'problem')}: " + "; ".join(
             progress.problems

@@ -109,6 +109,9 @@ class CommandState:
             else:
                 lines.append(f"Will send the content of {paths} to the chat.")
             lines.append(f"Why it asks: {shown(item.reveal.reason)}")
+            # What would leave, as the person must see it: size and first lines, each
+            # already through the one renderer (store.secret_preview).
+            lines += item.reveal.preview
         for preview in item.previews:
             lines += [shown(line) for line in preview.review]
         if item.plan is not None:
