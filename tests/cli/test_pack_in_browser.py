@@ -135,3 +135,43 @@ def test_the_unescaped_message_would_have_been_forged(page: Any) -> None:
     lines = as_a_chat_shows_it(pasted(page, raw)).split("\n")
     assert "## Task" in lines
     assert "OPERATOR_CMD" in lines
+
+
+def test_a_part_fits_a_chat_box_that_counts_utf16_units(page: Any, tmp_path: Path) -> None:
+    """A chat counts what it accepts as the browser does (``value.length``: UTF-16 code
+    units, so an emoji or any character past U+FFFF counts two): a part of ``--limit``
+    pasted into a box of that ``maxlength`` arrives whole, lines of such characters, a
+    long name of them and a task of them included."""
+    root = tmp_path / "ws"
+    named = "/".join(["\U0001f600" * 60] * 4) + "/notes.md"  # 240 UTF-16 units a name
+    (root / named).parent.mkdir(parents=True)
+    boom = "\U0001f4a5" * 120
+    (root / named).write_text("".join(f"{j}: {boom}\n" for j in range(40)))
+    (root / "wide.txt").write_text("\U0001d4b3" * 3000 + "\n" + "e\u0301\U0001f600" * 900 + "\n")
+    limit = 1_000
+    done = cli(
+        "pack",
+        "--workspace",
+        root,
+        "--task",
+        "Tidy \U0001f9f9" * 300,
+        "--map-tokens",
+        "0",
+        "--limit",
+        limit,
+        named,
+        "wide.txt",
+    )
+    assert done.returncode == 0, done.stderr
+    page.set_content(f"<textarea id='chat' maxlength='{limit}'></textarea>")
+    shown = []
+    try:
+        for part in parts_of(done.stdout):
+            value = pasted(page, part)
+            assert value == part, f"a part of {len(part)} characters was cut to {len(value)}"
+            shown.append(as_a_chat_shows_it(value))
+    finally:
+        page.set_content("<textarea id='chat' rows='40' cols='120'></textarea>")
+    read = read_back(shown)
+    assert read.files["wide.txt"] == "\U0001d4b3" * 3000 + "\n" + "e\u0301\U0001f600" * 900 + "\n"
+    assert len(read.files) == 2
