@@ -460,13 +460,8 @@ def _pack(args: argparse.Namespace) -> int:
     from .core.errors import OperatorError
     from .core.plan.context import build_context, left_out_line
     from .core.plan.repo_map import DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS
-    from .core.protocol.context_pack import (
-        MIN_LIMIT,
-        estimate_tokens,
-        frame_name,
-        name_room,
-        units,
-    )
+    from .core.protocol.chat_units import units
+    from .core.protocol.context_pack import MIN_LIMIT, estimate_tokens, frame_name, name_room
     from .core.store.settings import Settings
     from .core.store.workspace import Workspace
 

@@ -50,6 +50,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from .chat_units import head, units
 from .names import visible_name
 from .readable import body_line, escape_line, line_needs_escape
 
@@ -95,23 +96,6 @@ class ContextMessage:
         return "\n\n".join(self.parts)
 
 
-def units(text: str) -> int:
-    """``text``'s length as a chat box counts it: UTF-16 code units (see Rule 3)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def _head(text: str, room: int) -> str:
-    """The longest start of ``text`` that takes at most ``room`` units."""
-    used = 0
-    for index, char in enumerate(text):
-        used += 2 if ord(char) > 0xFFFF else 1
-        if used > room:
-            return text[:index]
-    return text
-
-
 def _pieces(text: str, room: int) -> list[str]:
     """``text`` cut into pieces of at most ``room`` units (at least one character each)."""
     room = max(2, room)
@@ -119,7 +103,7 @@ def _pieces(text: str, room: int) -> list[str]:
         return [text[i : i + room] for i in range(0, len(text), room)] or [""]
     pieces: list[str] = []
     while text:
-        piece = _head(text, room)
+        piece = head(text, room)
         pieces.append(piece)
         text = text[len(piece) :]
     return pieces or [""]
@@ -154,9 +138,9 @@ def frame_name(rel: str, room: int | None = None) -> str:
         return shown
     note = f" [name of {units(shown)} characters cut]"
     keep = max(8, room - len(note) - 3)
-    head = keep * 2 // 3
-    tail = _head(shown[::-1], keep - head)[::-1]
-    return _head(shown, head) + "..." + tail + note
+    first = keep * 2 // 3
+    tail = head(shown[::-1], keep - first)[::-1]
+    return head(shown, first) + "..." + tail + note
 
 
 def _count(lines: int) -> str:
@@ -309,6 +293,6 @@ def pack_message(
     total = len(parts)
     texts = []
     for index, body in enumerate(parts, start=1):
-        head = (LAST_HEADER if index == total else HEADER).format(i=index, n=total)
-        texts.append(head + "\n\n" + "\n".join(body))
+        title = (LAST_HEADER if index == total else HEADER).format(i=index, n=total)
+        texts.append(title + "\n\n" + "\n".join(body))
     return ContextMessage(tuple(texts), size, cut)
