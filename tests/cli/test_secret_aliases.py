@@ -42,7 +42,10 @@ ALIASES = (
 )
 
 # A pasted command's path is printable ASCII without spaces at its ends; MCP takes any.
-PASTABLE = tuple(name for name in ALIASES if name.isascii() and name == name.strip())
+PASTABLE = (
+    *(name for name in ALIASES if name.isascii() and name == name.strip()),
+    "notes.txt",  # a link to one that is not
+)
 
 
 def make_workspace(root: Path) -> Path:
@@ -50,6 +53,8 @@ def make_workspace(root: Path) -> Path:
     for name in ALIASES:
         (root / name).write_text(f"API_KEY={KEY}\n", encoding="utf-8")
     (root / "app.py").write_text("x = 1\n", encoding="utf-8")
+    # An ASCII name a command can write, leading to a name only a walk could reach.
+    os.symlink("\uff0eenv", root / "notes.txt")
     return root
 
 
@@ -83,7 +88,7 @@ def test_the_pack_leaves_aliases_of_secret_names_out(tmp_path: Path) -> None:
     done = cli("pack", "--workspace", workspace, ".")
     assert KEY not in done.stdout, done.stdout
     assert "=== FILE: app.py" in done.stdout
-    assert done.stderr.count("llm-operator: left out ") == len(ALIASES), done.stderr
+    assert done.stderr.count("llm-operator: left out ") == len(ALIASES) + 1, done.stderr
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX processes")
