@@ -554,6 +554,7 @@ def _pack(args: argparse.Namespace) -> int:
     from .core.errors import OperatorError
     from .core.plan.context import build_context, left_out_line
     from .core.plan.repo_map import DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS
+    from .core.protocol.chat_units import units
     from .core.protocol.context_pack import MIN_LIMIT, estimate_tokens, frame_name, name_room
     from .core.store.settings import Settings
     from .core.store.workspace import Workspace
@@ -610,7 +611,7 @@ def _pack(args: argparse.Namespace) -> int:
     for rel in message.cut_names:
         print(
             f"llm-operator: note: the path {frame_name(rel, name_room(limit))} is "
-            f"{len(rel)} characters, too long to name whole in parts of {limit}: the message "
+            f"{units(rel)} characters, too long to name whole in parts of {limit}: the message "
             "shows it cut (a larger --limit shows it whole)",
             file=sys.stderr,
         )

@@ -280,3 +280,17 @@ def test_parts_hold_the_limit_with_a_very_long_path(ws: Path) -> None:
     whole = cli("pack", "--workspace", ws, "--limit", "30000", "--map-tokens", "0", rel)
     assert set(unpack([whole.stdout.rstrip("\n")])) == {rel}
     assert "too long to name whole" not in whole.stderr
+
+
+def test_parts_hold_the_limit_in_utf16_units_as_a_chat_counts(ws: Path) -> None:
+    """An emoji is one code point but two UTF-16 units, and a chat box counts units
+    (``value.length``): every part must fit the limit counted that way."""
+    boom = "\U0001f4a5"
+    text = "".join(f"{j} = '{boom * (40 + j)}'\n" for j in range(60))
+    (ws / "wide.py").write_text(text, encoding="utf-8")
+    done = cli("pack", "--workspace", ws, "--limit", "1000", "--map-tokens", "0", "wide.py")
+    assert done.returncode == 0, done.stderr
+    parts = done.stdout.rstrip("\n").split("\n\nLLM Operator context, part ")
+    parts = [parts[0]] + ["LLM Operator context, part " + p for p in parts[1:]]
+    assert max(len(part.encode("utf-16-le")) // 2 for part in parts) <= 1000
+    assert unpack(parts)["wide.py"] == text

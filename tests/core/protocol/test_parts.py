@@ -14,6 +14,11 @@ from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.protocol.scanner import scan
 
 
+def chat_length(text: str) -> int:
+    """``text``'s length as a browser's chat box counts it (``value.length``)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def read_result(command_id: str, text: str) -> Result:
     return Result(command_id, Outcome(True, f"Read {command_id}", text))
 
@@ -51,7 +56,7 @@ def test_a_huge_block_becomes_valid_blocks_that_join_back() -> None:
     text = "naïve café ✓ line\n" * 800  # multi-byte characters on every slice boundary
     parts = split_results([read_result("big", text)], 5000, ResultForm.BASE64)
     assert parts.count > 2
-    assert all(len(part) <= 5000 for part in parts.texts)
+    assert all(chat_length(part) <= 5000 for part in parts.texts)
     blocks = [block for part in parts.texts for block in blocks_of(part)]
     assert {block["id"] for block in blocks} == {"big"}
     assert blocks[0]["summary"].startswith(f"Read big [details part 1 of {len(blocks)}")
@@ -74,12 +79,14 @@ def test_a_block_that_cannot_be_split_is_named_too_long() -> None:
         "naïve café ✓ line\n" * 800,
         "short\n" + "x" * 12000 + "\n\x00\r\n" * 300 + "tail without newline",
         "\u202e" * 9000,
+        "\U0001f4a5 boom\n" * 2000,  # two UTF-16 units each, as a chat box counts them
+        "\U0001d4b3" * 12000,
     ],
 )
 def test_a_huge_readable_block_becomes_blocks_whose_details_join_back(text: str) -> None:
     parts = split_results([read_result("big", text)], 5000)
     assert parts.count > 2
-    assert all(len(part) <= 5000 for part in parts.texts)
+    assert all(chat_length(part) <= 5000 for part in parts.texts)
     blocks = []
     for part in parts.texts:
         assert scan(part).result_blocks == len(blocks_of(part))

@@ -328,3 +328,22 @@ def test_a_name_full_of_marks_is_looked_at_in_bounded_steps(tmp_path: Path) -> N
     piled = "credentials (1) - Copy copy 2 (copy) (Case Conflict)-MYPC.json.bak~"
     assert len(originals(piled)) == MOST_ORIGINALS + 1
     assert Workspace(tmp_path).is_secret(piled)
+
+
+def test_names_that_open_or_read_as_a_secret_are_secret(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path)
+    for name in (
+        "key.pem.",
+        ".env ",
+        ".netrc. .",
+        ".env::$DATA",
+        "credentials.json:Zone.Identifier",
+        ".e\u200bnv",
+        ".env\u202e",
+        "\ufeffid_rsa",
+        "\uff0eenv",
+        "conf/\uff0eaws/credentials",
+    ):
+        assert ws.is_secret(name), name
+    for name in ("notes.", "a:b.txt", "...", ":", "\u200b", "keyboard.py\u200b"):
+        assert not ws.is_secret(name), name

@@ -29,10 +29,13 @@ controls and separators escaped) and quoted when they could read as part of a fr
 line (``===``, parentheses, quotes, edge spaces). A name longer than the part size can
 frame is shown cut in the middle and says so (``cut_names``).
 Rule 3: every part, its header line included, is at most ``limit`` characters, whatever
-the lengths of the names and lines: frame lines are bounded by the name cut, and a line
-longer than a part is cut into pieces; each piece of a file line is a body line of its
-own, carrying the line's number, and all but the last end ``[line <n> continues]``. Two
-body lines with the same number are pieces of one line, joined in order.
+the lengths of the names and lines. Characters are counted as a browser's chat box counts
+them (``units``: UTF-16 code units, so an emoji or any character past U+FFFF counts two, as
+``value.length`` and ``maxlength`` count): a part that fits by code points could be cut by
+the chat. Frame lines are bounded by the name cut, and a line longer than a part is cut
+into pieces; each piece of a file line is a body line of its own, carrying the line's
+number, and all but the last end ``[line <n> continues]``. Two body lines with the same
+number are pieces of one line, joined in order.
 Rule 4: parts break only between lines. A file cut by a part boundary is closed with
 ``=== FILE <path> continues in the next part ===`` and reopened in the next part with
 ``=== FILE: <path> (continued from line <n>) ===``. With more than one part, each starts
@@ -47,6 +50,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from .chat_units import head, units
 from .names import visible_name
 from .readable import body_line, escape_line, line_needs_escape
 
@@ -80,7 +84,7 @@ class ContextMessage:
     """A context message in parts of at most ``limit`` characters, to be pasted in order."""
 
     parts: tuple[str, ...]
-    chars: int  # of the message as one piece (before any split)
+    chars: int  # of the message as one piece (before any split), in ``units``
     cut_names: tuple[str, ...] = ()  # paths too long to frame whole at this part size
 
     @property
@@ -90,6 +94,19 @@ class ContextMessage:
     @property
     def whole(self) -> str:
         return "\n\n".join(self.parts)
+
+
+def _pieces(text: str, room: int) -> list[str]:
+    """``text`` cut into pieces of at most ``room`` units (at least one character each)."""
+    room = max(2, room)
+    if units(text) == len(text):
+        return [text[i : i + room] for i in range(0, len(text), room)] or [""]
+    pieces: list[str] = []
+    while text:
+        piece = head(text, room)
+        pieces.append(piece)
+        text = text[len(piece) :]
+    return pieces or [""]
 
 
 def estimate_tokens(chars: int) -> int:
@@ -117,12 +134,13 @@ def frame_name(rel: str, room: int | None = None) -> str:
     shown = visible_name(rel)
     if _MISLEADING.search(shown):
         shown = '"' + shown.replace('"', '\\"') + '"'
-    if room is None or len(shown) <= room:
+    if room is None or units(shown) <= room:
         return shown
-    note = f" [name of {len(shown)} characters cut]"
+    note = f" [name of {units(shown)} characters cut]"
     keep = max(8, room - len(note) - 3)
-    head = keep * 2 // 3
-    return shown[:head] + "..." + shown[len(shown) - (keep - head) :] + note
+    first = keep * 2 // 3
+    tail = head(shown[::-1], keep - first)[::-1]
+    return head(shown, first) + "..." + tail + note
 
 
 def _count(lines: int) -> str:
@@ -139,7 +157,7 @@ def file_section(packed: PackedFile, room: int | None = None) -> list[str]:
 
 def section_chars(packed: PackedFile) -> int:
     """Characters the file adds to a message (its section and the line break after it)."""
-    return sum(len(line) + 1 for line in file_section(packed))
+    return sum(units(line) + 1 for line in file_section(packed))
 
 
 @dataclass(frozen=True)
@@ -184,15 +202,14 @@ def _char_cost(char: str) -> int:
     """Characters ``char`` takes in a body line at most (escaped, when any is)."""
     cost = _COST.get(char)
     if cost is None:
-        cost = _COST[char] = len(escape_line(char))
+        cost = _COST[char] = units(escape_line(char))
     return cost
 
 
 def _chunks(text: str, room: int) -> list[str]:
     """``text`` cut into pieces whose body-line text takes at most ``room`` characters."""
     if not line_needs_escape(text):
-        room = max(1, room)
-        return [text[i : i + room] for i in range(0, len(text), room)] or [""]
+        return _pieces(text, room)
     chunks: list[str] = []
     start, used = 0, 0
     for index, char in enumerate(text):
@@ -215,7 +232,7 @@ def _rendered(line: _Line, names: list[str], width: int) -> list[str]:
         return _raw_pieces(line.text, width)
     prefix = f"{line.number}: " if line.owner is not None else ""
     whole = body_line(prefix + line.text)
-    if len(whole) <= width:
+    if units(whole) <= width:
         return [whole]
     mark = _MARK.format(number=line.number if line.owner is not None else "?")
     room = width - len(mark) - len(prefix) - 2  # "|\" or "| "
@@ -225,11 +242,10 @@ def _rendered(line: _Line, names: list[str], width: int) -> list[str]:
 
 def _raw_pieces(line: str, width: int) -> list[str]:
     """A line of the app's or the user's own text, cut into marked pieces when too long."""
-    if len(line) <= width:
+    if units(line) <= width:
         return [line]
     mark = _MARK.format(number="?")
-    step = max(1, width - len(mark))
-    chunks = [line[i : i + step] for i in range(0, len(line), step)]
+    chunks = _pieces(line, width - len(mark))
     return [chunk + mark for chunk in chunks[:-1]] + [chunks[-1]]
 
 
@@ -244,8 +260,9 @@ def pack_message(
     lines = message_lines(primer, task, files, outline)
     unbounded = [text for line in lines for text in _rendered(line, names, 1 << 62)]
     whole = "\n".join(unbounded)
-    if len(whole) <= limit:
-        return ContextMessage((whole,), len(whole), cut)
+    size = units(whole)
+    if size <= limit:
+        return ContextMessage((whole,), size, cut)
     budget = limit - _HEADER_ROOM
     parts: list[list[str]] = [[]]
     used = 0
@@ -256,13 +273,13 @@ def pack_message(
             _REOPEN.format(name=names[owner], line=max(1, line.number)) if owner is not None else ""
         )
         # Room for a reopen line before, and a close line after, any piece of this line.
-        reserve = (len(reopen) + 1 + len(close) + 1) if owner is not None else 0
+        reserve = (units(reopen) + 1 + units(close) + 1) if owner is not None else 0
         # After an open or body line there is room for the close line, so the end line
         # (shorter) always fits where a close line would.
-        tail = len(close) + 1 if owner is not None and line.kind != "end" else 0
+        tail = units(close) + 1 if owner is not None and line.kind != "end" else 0
         opens = line.kind == "open"
         for piece in _rendered(line, names, budget - reserve - 1):
-            cost = len(piece) + 1
+            cost = units(piece) + 1
             if used + cost + tail > budget and parts[-1]:
                 if owner is not None and not opens:
                     parts[-1].append(close)
@@ -270,12 +287,12 @@ def pack_message(
                 used = 0
                 if owner is not None and not opens:
                     parts[-1].append(reopen)
-                    used = len(reopen) + 1
+                    used = units(reopen) + 1
             parts[-1].append(piece)
             used += cost
     total = len(parts)
     texts = []
     for index, body in enumerate(parts, start=1):
-        head = (LAST_HEADER if index == total else HEADER).format(i=index, n=total)
-        texts.append(head + "\n\n" + "\n".join(body))
-    return ContextMessage(tuple(texts), len(whole), cut)
+        title = (LAST_HEADER if index == total else HEADER).format(i=index, n=total)
+        texts.append(title + "\n\n" + "\n".join(body))
+    return ContextMessage(tuple(texts), size, cut)

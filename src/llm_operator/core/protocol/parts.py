@@ -11,6 +11,7 @@ Rules:
   named in ``too_long``, so the window can say so plainly.
 - With more than one part, each starts with one plain line "LLM Operator results, part i
   of n" so the LLM waits for the rest.
+- Sizes are counted as a chat box counts them (``chat_units.units``: UTF-16 code units).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..actions.base import Outcome
+from .chat_units import units
 from .encoder import Result, ResultForm, encode_result
 from .readable import NO_NEWLINE, body_line
 
@@ -61,7 +63,7 @@ def _slices(data: bytes, size: int) -> list[bytes]:
 def _line_cost(piece: str) -> int:
     """Characters the body lines of ``piece`` (one line, with or without its break) take."""
     line = piece.removesuffix("\n")
-    cost = len(body_line(line)) + 1
+    cost = units(body_line(line)) + 1
     return cost if piece.endswith("\n") else cost + len(NO_NEWLINE) + 1
 
 
@@ -108,7 +110,7 @@ def split_block(
     widest = note_form.format(k=9999, m=9999)
     # Measure the block around a one-character payload: the rest is overhead.
     probe = Result(result.id, Outcome(outcome.ok, outcome.summary + widest, "a"), result.repeat)
-    probed = len(encode_result(probe, form))
+    probed = units(encode_result(probe, form))
     texts: list[str]
     if readable:
         room = budget - (probed - _line_cost("a")) - len("details_lines: 99999") + 16
@@ -136,13 +138,13 @@ def split_results(
 ) -> Parts:
     whole = [encode_result(result, form) for result in results]
     joined = "\n\n".join(whole)
-    if len(joined) <= limit:
+    if units(joined) <= limit:
         return Parts((joined,) if joined else ())
     budget = limit - _HEADER_ROOM
     blocks: list[str] = []
     too_long: list[str] = []
     for result, text in zip(results, whole, strict=True):
-        if len(text) <= budget:
+        if units(text) <= budget:
             blocks.append(text)
             continue
         pieces = split_block(result, budget, form)
@@ -154,12 +156,13 @@ def split_results(
     groups: list[list[str]] = []
     size = 0
     for block in blocks:
-        if groups and size + 2 + len(block) <= budget:
+        length = units(block)
+        if groups and size + 2 + length <= budget:
             groups[-1].append(block)
-            size += 2 + len(block)
+            size += 2 + length
         else:
             groups.append([block])
-            size = len(block)
+            size = length
     n = len(groups)
     texts = tuple(
         "\n\n".join([(LAST_HEADER if i == n else HEADER).format(i=i, n=n), *group])

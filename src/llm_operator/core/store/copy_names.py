@@ -11,8 +11,14 @@ copy" notes, OneDrive's machine-name suffix (``.env-DESKTOP-AB12CD``), Syncthing
 editors' backup, swap and autosave files, package managers' ``.rpmsave`` and ``.dpkg-old``,
 browsers' partial downloads.
 
+A name also counts as the name a file system or a reader takes it for (``plain``): Windows
+and SMB shares drop trailing dots and spaces and read ``name:stream`` as the file ``name``
+(``key.pem.``, ``.env::$DATA``), HFS+ ignores invisible characters (``.e<ZWSP>nv``), and
+compatibility forms read as plain characters (full-width ``<U+FF0E>env``).
+
 Invariants:
-- ``originals(name)`` is ``name`` followed by every name that taking such marks off (one
+- ``originals(name)`` is ``name`` (and its ``plain`` form, when that differs) followed by
+  every name that taking such marks off (one
   at a time, again and again) gives; nothing else. The caller matches its patterns against
   each, so every pattern of the user's list covers its copies.
 - A mark comes off only where the tools put it: as a prefix (``Copy of``), at the end of
@@ -30,9 +36,10 @@ Invariants:
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
-__all__ = ["MOST_ORIGINALS", "originals"]
+__all__ = ["MOST_ORIGINALS", "originals", "plain"]
 
 MOST_ORIGINALS = 16
 # No file system holds a longer name (255 bytes or UTF-16 units), so a longer one as written
@@ -83,6 +90,27 @@ _PREFIX = re.compile(
 _RSYNC = re.compile(r"\A\.(.+)\.[A-Za-z0-9]{6}\Z")
 
 
+# Characters that show nothing and that HFS+ leaves out when it compares names: format
+# characters (zero-width space and joiners, bidi marks, byte order mark, soft hyphen), the
+# combining grapheme joiner, variation selectors, Hangul fillers, Mongolian selectors.
+_INVISIBLE = re.compile(
+    r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U000e0000-\U000e0fff]"
+)
+
+
+def plain(name: str) -> str:
+    """``name`` as Windows, SMB shares and HFS+ open it and as a reader takes it: in NFKC
+    form, invisible characters left out, an NTFS stream (``:stream``, ``::$DATA``) and
+    trailing dots and spaces taken off. Never empty: a name that would be gives itself."""
+    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
+    stream = text.find(":", 1)
+    if stream > 0:
+        text = text[:stream]
+    text = text.rstrip(". ")
+    return text or name
+
+
 def _one_mark_less(name: str) -> list[str]:
     """The names ``name`` may have been made from by adding one mark."""
     found: list[str] = []
@@ -122,6 +150,8 @@ def originals(name: str) -> tuple[str, ...]:
     found = [name]
     if len(name) > LONGEST_NAME:
         return tuple(found)
+    if (bare := plain(name)) != name:
+        found.append(bare)
     for current in found:  # grows while it is read: each found name may be a copy too
         for shorter in _one_mark_less(current):
             if shorter and shorter not in found:
