@@ -23,3 +23,16 @@ def test_resources_are_importable_with_the_spec_icon_and_desktop_file() -> None:
     assert {"interface-spec.txt", "icon.svg", "llm-operator.desktop"} <= names
     desktop = (folder / "llm-operator.desktop").read_text("utf-8")
     assert "Exec=llm-operator" in desktop
+
+
+def test_the_version_is_one_and_the_changelog_names_it() -> None:
+    """pyproject's version, ``__version__`` and the newest CHANGELOG heading agree."""
+    import re
+
+    from llm_operator import __version__
+
+    declared = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert declared is not None
+    newest = re.search(r"^## (\S+) - ", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert newest is not None
+    assert declared.group(1) == __version__ == newest.group(1)
