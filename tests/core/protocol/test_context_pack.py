@@ -249,3 +249,27 @@ def test_a_long_path_never_makes_a_part_longer_than_the_limit(length: int) -> No
 def test_the_name_room_at_the_default_part_size_holds_any_real_path() -> None:
     assert name_room(30_000) > 4096  # PATH_MAX on Linux: never cut at the default size
     assert name_room(MIN_LIMIT) >= 300
+
+
+@pytest.mark.parametrize("limit", [MIN_LIMIT, 1500, 4000])
+def test_no_part_cuts_a_command_block_of_the_primer(limit: int) -> None:
+    """Each of the primer's example blocks stands whole in one part: a block cut by a part
+    boundary reads, pasted in parts, as a block holding a part header, and a copy of that
+    part as a block the primer does not hold (which clipboard watch must ask about)."""
+    from llm_operator.core.protocol.primer import primer_text
+
+    primer = primer_text()
+    blocks = primer.count("\nOPERATOR_CMD\n")
+    assert blocks >= 5
+    files = [PackedFile("a.py", "x = 1\n" * 200)]
+    message = pack_message(primer, "task", files, None, limit)
+    assert len(message.parts) > 1
+    whole_blocks = 0
+    for part in message.parts:
+        lines = part.split("\n")
+        opened = [n for n, line in enumerate(lines) if line == "OPERATOR_CMD"]
+        closed = [n for n, line in enumerate(lines) if line == "END_OPERATOR_CMD"]
+        assert len(opened) == len(closed), part[:200]
+        assert all(a < b for a, b in zip(opened, closed, strict=True))
+        whole_blocks += len(opened)
+    assert whole_blocks == blocks

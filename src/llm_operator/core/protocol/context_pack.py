@@ -36,10 +36,11 @@ the chat. Frame lines are bounded by the name cut, and a line longer than a part
 into pieces; each piece of a file line is a body line of its own, carrying the line's
 number, and all but the last end ``[line <n> continues]``. Two body lines with the same
 number are pieces of one line, joined in order.
-Rule 4: parts break only between lines. A file cut by a part boundary is closed with
-``=== FILE <path> continues in the next part ===`` and reopened in the next part with
-``=== FILE: <path> (continued from line <n>) ===``. With more than one part, each starts
-with one plain line "LLM Operator context, part i of n".
+Rule 4: parts break only between lines, and never inside a command block of the app's or
+the user's own text (the primer's examples) that fits in one part. A file cut by a part
+boundary is closed with ``=== FILE <path> continues in the next part ===`` and reopened
+in the next part with ``=== FILE: <path> (continued from line <n>) ===``. With more than
+one part, each starts with one plain line "LLM Operator context, part i of n".
 The token estimate is characters / 4 (rounded up): a common rule of thumb for English
 text and code with GPT- and Claude-style tokenizers; real counts vary by about 25%.
 """
@@ -249,6 +250,29 @@ def _raw_pieces(line: str, width: int) -> list[str]:
     return [chunk + mark for chunk in chunks[:-1]] + [chunks[-1]]
 
 
+def _kept_together(lines: list[_Line]) -> dict[int, int]:
+    """The command blocks of the app's or the user's own text (the primer's examples): the
+    index of each block's first line and the characters the whole block takes. A block cut
+    by a part boundary would read, pasted in parts, as a block holding the part's header,
+    and a copy of that part as a block the primer does not hold."""
+    found: dict[int, int] = {}
+    start: int | None = None
+    cost = 0
+    for index, line in enumerate(lines):
+        if line.kind != "raw":
+            start = None
+            continue
+        marker = line.text.strip()
+        if marker == "OPERATOR_CMD":
+            start, cost = index, 0
+        if start is not None:
+            cost += units(line.text) + 1
+            if marker == "END_OPERATOR_CMD":
+                found[start] = cost
+                start = None
+    return found
+
+
 def pack_message(
     primer: str, task: str, files: list[PackedFile], outline: str | None, limit: int
 ) -> ContextMessage:
@@ -264,9 +288,14 @@ def pack_message(
     if size <= limit:
         return ContextMessage((whole,), size, cut)
     budget = limit - _HEADER_ROOM
+    kept = _kept_together(lines)
     parts: list[list[str]] = [[]]
     used = 0
-    for line in lines:
+    for index, line in enumerate(lines):
+        together = kept.get(index, 0)
+        if parts[-1] and together <= budget and used + together > budget:
+            parts.append([])  # a command block of the app's own text is never cut
+            used = 0
         owner = line.owner
         close = _CLOSE.format(name=names[owner]) if owner is not None else ""
         reopen = (
