@@ -165,11 +165,25 @@ class BatchRecorder(Recorder):
             ),
         )
 
-    def record_trashed(self, change: FileChange, files: str, info: str, times: Times) -> None:
+    def record_trashed(
+        self,
+        change: FileChange,
+        files: str,
+        info: str,
+        times: Times,
+        identity: tuple[int, int, int] | None = None,
+    ) -> None:
         seq = next((seq for seq, path in reversed(self._pending) if path == change.path), None)
         if seq is None:
             return
-        record = {"files": files, "info": info, "atime_ns": times[0], "mtime_ns": times[1]}
+        record: dict[str, object] = {
+            "files": files,
+            "info": info,
+            "atime_ns": times[0],
+            "mtime_ns": times[1],
+        }
+        if identity is not None:
+            record["identity"] = list(identity)
         # ASCII JSON: a name's bytes that are not UTF-8 survive as \udcXX escapes.
         text = json.dumps(record, ensure_ascii=True)
         with guarded("note where a deleted file went"), self._store.transaction() as db:
