@@ -219,18 +219,20 @@ class Broker:
 
     def _conversation(self, key: object) -> int:
         """``key``'s conversation, started at its first call (in the reader's thread). A
-        store that cannot record one leaves the session in conversation 0, its memory
-        still checked; a failure to read it refuses the writes (``session.prepare``)."""
+        store that cannot record one makes the call's conversation UNKNOWN (tried again
+        at the next call): its writes are refused (``session.prepare``). Never
+        conversation 0, the paste channel's: the session's batches and undo notices
+        would be the web chat's."""
         found = self._conversations.get(key)
         if found is None:
-            from ..core.store.conversations import MCP, start_conversation
+            from ..core.store.conversations import MCP, UNKNOWN, start_conversation
             from ..core.store.database import StoreError
 
             state = self._reader.session.state
             try:
                 found = start_conversation(state.store if state else None, MCP)
             except StoreError:
-                return 0
+                return UNKNOWN
             self._conversations[key] = found
         return found
 
