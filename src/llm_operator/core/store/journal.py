@@ -42,6 +42,7 @@ from .batch_records import (
     BatchInfo,
     ChangeKind,
     blob_names,
+    label_by_entries,
     read_info,
 )
 from .database import StateStore, guarded
@@ -222,6 +223,7 @@ class BatchRecorder(Recorder):
                 db.execute("DELETE FROM batches WHERE id = ?", (self.batch,))
             else:
                 db.execute("UPDATE batches SET state = 'committed' WHERE id = ?", (self.batch,))
+                label_by_entries(db, self.batch)
             if also is not None:
                 also(db)
         self._closed = True
