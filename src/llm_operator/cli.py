@@ -179,6 +179,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for the current chat: do not start a new conversation (ids stay taken)",
     )
+    pack.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
     pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
     primer = commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
     primer.add_argument(
@@ -575,10 +576,11 @@ def _pack(args: argparse.Namespace) -> int:
         from .core.store.state import default_state_dir
 
         # The app's own records never go into a pack, as they never go into results.
+        state_dir = args.state_dir or default_state_dir()
         workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
-            default_state_dir()
+            state_dir
         )
-        with _kept_outlines(workspace, tokens > 0) as outlines:
+        with _kept_outlines(workspace, tokens > 0, state_dir) as outlines:
             pack = build_context(
                 workspace,
                 args.paths,
@@ -591,7 +593,9 @@ def _pack(args: argparse.Namespace) -> int:
     except OperatorError as error:
         print(f"llm-operator: pack failed ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_USAGE
-    started = args.continue_ or _new_conversation(workspace.root, None)
+    # The store exec and the window use (--state-dir as theirs): a conversation started
+    # in another store would leave the chat's pastes in the earlier chat's ids.
+    started = args.continue_ or _new_conversation(workspace.root, args.state_dir)
     sys.stdout.write(_on(sys.stdout, pack.message.whole) + "\n")
     message = pack.message
     print(
@@ -628,17 +632,19 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _kept_outlines(workspace: Workspace, wanted: bool) -> Iterator[OutlineMemo | None]:
+def _kept_outlines(
+    workspace: Workspace, wanted: bool, state_dir: Path
+) -> Iterator[OutlineMemo | None]:
     """The outlines the window and exec keep for this workspace (a cache: without a
     usable state store, outlines are made anew)."""
     from .core.store.database import StateStore, StoreError
     from .core.store.outline_cache import StoredOutlines
-    from .core.store.state import default_state_dir, workspace_state_dir
+    from .core.store.state import workspace_state_dir
 
     store = None
     if wanted:
         with contextlib.suppress(StoreError):
-            store = StateStore(workspace_state_dir(default_state_dir(), workspace.root))
+            store = StateStore(workspace_state_dir(state_dir, workspace.root))
     try:
         yield StoredOutlines(store) if store is not None else None
     finally:

@@ -35,7 +35,7 @@ def chat_reply(read_path: str, content: str) -> str:
 @pytest.fixture
 def places(tmp_path: Path) -> dict[str, Any]:
     """A workspace, and an environment whose user state folder is the one ``exec`` is
-    given (``pack`` always uses the user state folder)."""
+    given (``pack`` uses it too when not given --state-dir)."""
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "a.txt").write_text("alpha\n", encoding="utf-8")
@@ -163,3 +163,25 @@ def test_an_undo_of_an_earlier_chats_batch_is_not_told_to_the_new_chat(
     results = paste(places, chat_reply("b.txt", "second chat"))
     assert [r.id for r in results] == ["read-1", "write-1"]
     assert (workspace / "notes.txt").read_text(encoding="utf-8") == "second chat"
+
+
+def test_pack_starts_the_new_chat_in_the_store_exec_is_given(places: dict[str, Any]) -> None:
+    # A state folder of its own, as a script gives exec: pack given the same starts the
+    # new conversation there (in the user state folder, exec would never see it, and the
+    # new chat's write-1 would be refused as a reused id).
+    elsewhere = dict(places, state=places["workspace"] / ".own-state")
+    paste(elsewhere, chat_reply("a.txt", "from the first chat"))
+    where = ["--workspace", places["workspace"], "--state-dir", elsewhere["state"]]
+    done = cli("pack", *where, "a.txt", env=places["env"])
+    assert done.returncode == 0, done.stderr
+    second = paste(elsewhere, chat_reply("b.txt", "from the second chat"))
+    assert [(r.id, r.ok, r.code) for r in second] == [
+        ("read-1", True, None),
+        ("write-1", True, None),
+    ]
+    notes = places["workspace"] / "notes.txt"
+    assert notes.read_text(encoding="utf-8") == "from the second chat"
+    # And the app's own records in that folder (here inside the workspace) are never
+    # packed or named.
+    whole = cli("pack", *where, ".", env=places["env"])
+    assert ".own-state" not in whole.stdout + whole.stderr

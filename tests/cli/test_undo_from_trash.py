@@ -126,3 +126,39 @@ def test_undo_on_a_terminal_names_the_batch_and_asks(
         assert target.stat().st_mtime_ns == OLD[1]
     else:
         assert "nothing was undone" in screen.text
+
+
+def test_another_file_trashed_under_the_same_name_is_never_removed(
+    workspace: Path, state_dir: Path, cmd: Any, trash: Path
+) -> None:
+    # The trash is emptied, and the user trashes another file of the same name and bytes
+    # (an empty __init__.py, a copied licence): the trash gives it the freed name. It is
+    # the user's, not the app's copy: the undo must leave it and its .trashinfo alone.
+    target = _deleted(workspace, state_dir, cmd, trash)
+    info = trash.parent / "info" / "a.txt.trashinfo"
+    (trash / "a.txt").unlink()
+    info.unlink()
+    (trash / "a.txt").write_bytes(b"first line\nsecond\n")
+    theirs = "[Trash Info]\nPath=/elsewhere/a.txt\nDeletionDate=2026-01-01T00:00:00\n"
+    info.write_text(theirs, encoding="utf-8")
+    undone = _undo(workspace, state_dir, "--yes")
+    assert undone.returncode == 0, undone.stdout + undone.stderr
+    assert target.read_bytes() == b"first line\nsecond\n"
+    assert (trash / "a.txt").read_bytes() == b"first line\nsecond\n"
+    assert info.read_text(encoding="utf-8") == theirs
+    assert "restored from the undo journal's copy" in undone.stdout
+
+
+def test_a_link_put_in_the_trash_in_place_of_the_file_is_left_alone(
+    workspace: Path, state_dir: Path, cmd: Any, trash: Path, tmp_path: Path
+) -> None:
+    target = _deleted(workspace, state_dir, cmd, trash)
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_bytes(b"first line\nsecond\n")
+    (trash / "a.txt").unlink()
+    (trash / "a.txt").symlink_to(elsewhere)
+    undone = _undo(workspace, state_dir, "--yes")
+    assert undone.returncode == 0, undone.stdout + undone.stderr
+    assert target.read_bytes() == b"first line\nsecond\n"
+    assert (trash / "a.txt").is_symlink()
+    assert elsewhere.read_bytes() == b"first line\nsecond\n"

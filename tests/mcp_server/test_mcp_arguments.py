@@ -98,7 +98,7 @@ def test_unknown_keys_and_two_forms_of_one_field_are_refused_by_the_names_sent(
     before = snapshot(workspace)
     broker = _broker(make_session)
     try:
-        unknown, workspace_key, two_forms, json_and_b64, alias_twice, null = _calls(
+        unknown, workspace_key, two_forms, json_and_b64, alias_twice, null, aliases = _calls(
             broker,
             [
                 ("fs_write", {"path": "a.txt", "contnet": "x"}),
@@ -107,6 +107,7 @@ def test_unknown_keys_and_two_forms_of_one_field_are_refused_by_the_names_sent(
                 ("fs_write", {"path": "a.txt", "content_json": '"x"', "content_b64": "eA=="}),
                 ("fs_search", {"path": "README.md", "q": "Demo", "query": "Demo"}),
                 ("fs_searchTree", {"path": ".", "query": "x", "regex": None}),
+                ("fs_readSlice", {"path": "README.md", "from": 2, "line": 1}),
             ],
         )
     finally:
@@ -122,6 +123,9 @@ def test_unknown_keys_and_two_forms_of_one_field_are_refused_by_the_names_sent(
     assert "(ERR_DUPLICATE_KEY)" in alias_twice.text
     assert "q is another name for query" in alias_twice.text
     assert "regex must be true or false, not null; leave the field out" in null.text
+    # Two aliases of one field: both are named, and not the field the client never sent.
+    assert "(ERR_DUPLICATE_KEY)" in aliases.text
+    assert "from and line are both names for start; give one of them" in aliases.text
     assert snapshot(workspace) == before
 
 

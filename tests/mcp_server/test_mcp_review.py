@@ -313,3 +313,50 @@ def test_a_write_cancelled_while_it_waits_for_the_lock_is_never_run(
     assert isinstance(failure, McpError)
     assert not (workspace / "late.txt").exists()
     assert "cancelled by the client while waiting for another run" in log.read_text()
+
+
+def test_an_undo_notice_never_rides_on_a_cancelled_call(
+    workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
+) -> None:
+    """The notice of an undo leads the session's next result that the client receives:
+    with the first call of a reply cancelled, that is the next call's result, and a
+    notice is never marked delivered with a result nobody gets."""
+    from support.actions import cli
+
+    where = ["--workspace", workspace, "--state-dir", state_dir]
+
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(
+            workspace, state_dir, "--approve", "ask", errlog=tmp_path / "e", tty=terminal.name
+        ) as s:
+            first = asyncio.ensure_future(call(s, "fs_write", path="one.txt", content="1"))
+            await terminal.wait_for("Approve fs.write mcp-1?")
+            terminal.answer("y")
+            seen["written"] = await first
+            seen["undone"] = await asyncio.to_thread(cli, "undo", "--yes", *where)
+            request_id = s._request_id  # the id of the next request: the cancelled one
+            cancelled = asyncio.ensure_future(call(s, "fs_write", path="a.txt", content="a"))
+            kept = asyncio.ensure_future(call(s, "fs_write", path="b.txt", content="b"))
+            await terminal.wait_for("asks for 2 commands")
+            await terminal.wait_for("Approve fs.write mcp-2?")
+            await _cancel(s, request_id)
+            try:
+                await asyncio.wait_for(cancelled, 30)
+            except McpError as error:
+                seen["cancelled"] = error
+            terminal.answer("y")
+            await terminal.wait_for("Approve fs.write mcp-3?")
+            terminal.answer("y")
+            seen["kept"] = await kept
+            seen["after"] = await call(s, "fs_stat", path=".")
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert not seen["written"][0], seen["written"][1]
+    assert seen["undone"].returncode == 0, seen["undone"].stderr
+    assert isinstance(seen.get("cancelled"), McpError)
+    assert not (workspace / "a.txt").exists()
+    assert (workspace / "b.txt").read_text(encoding="utf-8") == "b"
+    told = [seen["kept"][1], seen["after"][1]]
+    assert sum(text.count("The user undid") for text in told) == 1, told

@@ -395,3 +395,44 @@ def test_a_call_too_large_for_one_block_is_refused_as_such(
     assert "(ERR_BLOCK_TOO_LARGE)" in text, text
     assert "split the work into several" in text
     assert not (workspace / "big.txt").exists()
+
+
+def test_an_mcp_session_whose_conversation_cannot_be_started_writes_nothing(
+    workspace: Path, state_dir: Path, tmp_path: Path
+) -> None:
+    """A store that cannot record the session's conversation (a fault of the store, here a
+    trigger that refuses it) never puts the session in the paste channel's conversation:
+    its batch would be the web chat's, and the web chat's next paste would begin with an
+    undo notice of MCP commands it never sent. Its writes are refused; reads run."""
+    import sqlite3
+
+    where = ["--workspace", workspace, "--state-dir", state_dir]
+    paste = "OPERATOR_CMD\nversion: 1\nid: read-1\naction: fs.stat\npath: .\nEND_OPERATOR_CMD\n"
+    assert cli("exec", *where, stdin=paste).returncode == 0  # the store exists now
+    (database,) = state_dir.rglob("state.sqlite3")
+    with sqlite3.connect(database) as db:
+        db.execute(
+            "CREATE TRIGGER no_mcp BEFORE INSERT ON conversations WHEN NEW.channel = 'mcp' "
+            "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+        )
+    db.close()
+
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with connected(workspace, state_dir, "--approve", "yes", errlog=tmp_path / "e") as s:
+            seen["written"] = await call(s, "fs_write", path="one.txt", content="1")
+            seen["read"] = await call(s, "fs_read", path="README.md")
+        seen["undone"] = await asyncio.to_thread(cli, "undo", "--yes", *where)
+        seen["pasted"] = await asyncio.to_thread(cli, "exec", *where, stdin=paste)
+        return seen
+
+    seen = asyncio.run(scenario())
+    is_error, text = seen["written"]
+    assert is_error, text
+    assert "ERR_STATE_STORE_UNAVAILABLE" in text
+    assert not (workspace / "one.txt").exists()
+    assert "# Demo" in seen["read"][1]
+    pasted = seen["pasted"]
+    assert pasted.returncode == 0, pasted.stderr
+    assert pasted.stdout.startswith("OPERATOR_RESULT\nid: read-1\n"), pasted.stdout
+    assert "mcp-" not in pasted.stdout

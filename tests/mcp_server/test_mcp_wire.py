@@ -186,3 +186,21 @@ def test_stdio_reads_lines_as_bytes_and_skips_blank_ones(stdio: RawStdio) -> Non
     assert stdio.before_ping(b"\r\n\n   \n") == []
     stdio.send(json.dumps(tool_call(22, "fs_stat", {"path": "a.txt"})).encode() + b"\r\n")
     assert stdio.answer(22)["result"]["isError"] is False
+
+
+@pytest.mark.parametrize("kind", ["application/json, text/plain", "text/html ,application/json"])
+@pytest.mark.parametrize("name", ["a key twice", "arrays 5,000 deep", "a number of 5,000 digits"])
+def test_http_checks_every_body_the_sdk_would_read_as_json(
+    http: RawHttp, name: str, kind: str
+) -> None:
+    # The SDK takes a body as JSON when any of the Content-Type's comma-separated types is
+    # application/json: such a body is checked too, never read by the SDK alone (which
+    # takes the last of two keys, and answers a deep array under the id "server-error").
+    before = http.headers["Content-Type"]
+    http.headers["Content-Type"] = kind
+    try:
+        status, answers = http.post(REFUSED[name][0])
+    finally:
+        http.headers["Content-Type"] = before
+    assert status == 400, (status, answers)
+    _check(name, answers)

@@ -126,11 +126,12 @@ def checked_arguments(
         field = key if key in properties else aliases[key]
         checked[key] = _typed(key, properties[field]["type"], value, field in required)
         if field in fields:
-            raise CallRefused(
-                "ERR_DUPLICATE_KEY",
-                f"{fields[field] if fields[field] != field else key} is another name for "
-                f"{field}; give one of them",
-            )
+            first = fields[field]
+            if first != field and key != field:  # two aliases: name both, not the field
+                said = f"{first} and {key} are both names for {field}"
+            else:
+                said = f"{first if first != field else key} is another name for {field}"
+            raise CallRefused("ERR_DUPLICATE_KEY", f"{said}; give one of them")
         fields[field] = key
         base = field.removesuffix("_b64").removesuffix("_json")
         forms.setdefault(base, []).append(key)

@@ -219,18 +219,20 @@ class Broker:
 
     def _conversation(self, key: object) -> int:
         """``key``'s conversation, started at its first call (in the reader's thread). A
-        store that cannot record one leaves the session in conversation 0, its memory
-        still checked; a failure to read it refuses the writes (``session.prepare``)."""
+        store that cannot record one makes the call's conversation UNKNOWN (tried again
+        at the next call): its writes are refused (``session.prepare``). Never
+        conversation 0, the paste channel's: the session's batches and undo notices
+        would be the web chat's."""
         found = self._conversations.get(key)
         if found is None:
-            from ..core.store.conversations import MCP, start_conversation
+            from ..core.store.conversations import MCP, UNKNOWN, start_conversation
             from ..core.store.database import StoreError
 
             state = self._reader.session.state
             try:
                 found = start_conversation(state.store if state else None, MCP)
             except StoreError:
-                return 0
+                return UNKNOWN
             self._conversations[key] = found
         return found
 
@@ -323,7 +325,7 @@ class Broker:
         if len(run.items) != len(group.calls):  # every block gets exactly one result
             raise RuntimeError(f"{len(group.calls)} calls made {len(run.items)} commands")
         if done is not None:
-            self._deliver(group, done)
+            await self._deliver(group, done, worker)
             return
         decisions: dict[int, Decision] = {}
         if run.pending:
@@ -357,14 +359,28 @@ class Broker:
         finally:
             if session.state is not None:
                 session.state.lock.release()  # held here when the run wrote nothing
-        self._deliver(group, results)
+        await self._deliver(group, results, worker)
 
-    def _deliver(self, group: _Group, results: list[Result]) -> None:
+    async def _deliver(self, group: _Group, results: list[Result], worker: _Worker) -> None:
+        """Answer each call; the undo notices lead the first answer the client still
+        waits for. With every call cancelled, nobody gets them: the run's commit marked
+        them delivered, so they are kept pending again for the session's next result."""
         notices = [result for result in results if result.notice]
         answers = [result for result in results if not result.notice]
+        carrier = next((i for i, call in enumerate(group.calls) if not call.cancelled), None)
         for position, (call, result) in enumerate(zip(group.calls, answers, strict=True)):
             if not call.done.done():
-                call.done.set_result(tool_text(result, notices if position == 0 else ()))
+                call.done.set_result(tool_text(result, notices if position == carrier else ()))
+        state = worker.session.state
+        if notices and carrier is None and state is not None and state.store is not None:
+            from ..core.store.database import StoreError
+            from ..core.store.notices import pending_again
+
+            store = state.store
+            try:
+                await worker.run(lambda: pending_again(store, [n.id for n in notices]))
+            except StoreError as error:
+                self._note(f"undo notices could not be kept for the next result: {error.message}")
 
     async def _take_lock(self, group: _Group, worker: _Worker) -> bool:
         """Take the workspace's write lock before the run, waiting here, where a call

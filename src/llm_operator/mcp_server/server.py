@@ -118,13 +118,20 @@ def guarded_app(app: ASGIApp, token: str, origins: frozenset[str]) -> ASGIApp:
         if not hmac.compare_digest(given, expected):
             await _refuse(send, 401, "a valid bearer token is required (printed at start)")
             return
-        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-        if scope.get("method") == "POST" and kind == b"application/json":
+        if scope.get("method") == "POST" and _read_as_json(headers.get(b"content-type", b"")):
             await _checked(app, scope, receive, send)
             return
         await app(scope, receive, send)
 
     return guarded
+
+
+def _read_as_json(content_type: bytes) -> bool:
+    """Whether the SDK reads a body of ``content_type`` as JSON: it does when any of the
+    comma-separated types before the first ``;`` is application/json. Every such body is
+    checked first (case aside: one the SDK refuses for its case is checked as well)."""
+    kinds = content_type.split(b";")[0].split(b",")
+    return any(kind.strip().lower() == b"application/json" for kind in kinds)
 
 
 async def _checked(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:

@@ -157,7 +157,16 @@ def _int(value: Any, name: str) -> Any:
         return value
     if isinstance(value, str) and _DIGITS.match(value):
         return int(value)
-    raise ValueError(f"must be a whole number written in digits, got {value!r}")
+    if isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit():
+        # A whole number all the same: say what is wrong with it, and never echo a number
+        # of hundreds of digits (an MCP client's 1e308 arrives as 309 of them).
+        if value.startswith("-"):
+            raise ValueError("must be 0 or more (digits only, no sign)")
+        raise ValueError(
+            f"must be at most 999999999 (9 digits), got a number of {len(value)} digits"
+        )
+    shown = value[:40] if isinstance(value, str) else value
+    raise ValueError(f"must be a whole number written in digits, got {shown!r}")
 
 
 def _flag(value: Any, name: str) -> Any:

@@ -302,7 +302,7 @@ class Session:
         """``conversation``: an MCP session's; None: the paste channel's current one."""
         scanned = scan(text)
         run = Run(scanned, [])
-        run.conversation = conversation if conversation is not None else self._pasting(run)
+        run.conversation = self._pasting(run, conversation)
         run.notices.extend(paste_notes(scanned))
         if scanned.truncated:
             run.notices.append("the reply is longer than 200,000 characters; only the end was read")
@@ -324,11 +324,13 @@ class Session:
             progress(total, total, "ready")
         return run
 
-    def _pasting(self, run: Run) -> int | None:
-        """The paste channel's current conversation; None (and a note) if unreadable."""
+    def _pasting(self, run: Run, asked: int | None) -> int | None:
+        """``asked``, or the paste channel's current conversation; None (and a note) if
+        it is not known."""
         from ..store.conversations import pasting
 
-        return pasting(self.state.store if self.state is not None else None, run.notices)
+        store = self.state.store if self.state is not None else None
+        return pasting(store, run.notices, asked)
 
     def _prepare_item(
         self,

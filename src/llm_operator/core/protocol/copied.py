@@ -65,6 +65,9 @@ class CopiedText:
 
 @dataclass(frozen=True)
 class _Block:
+    """One command block of a copied text: its id (None: none given) and the digest of
+    its lines with copy damage taken off (Rule 2)."""
+
     id: str | None
     digest: str
 

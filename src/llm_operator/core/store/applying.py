@@ -99,9 +99,17 @@ class Recorder(Protocol):
     ) -> None:
         """Save what ``change.path`` holds before it is touched; OSError if it cannot."""
 
-    def record_trashed(self, change: FileChange, files: str, info: str, times: Times) -> None:
+    def record_trashed(
+        self,
+        change: FileChange,
+        files: str,
+        info: str,
+        times: Times,
+        identity: tuple[int, int, int] | None = None,
+    ) -> None:
         """``change`` (a delete) moved its entry to ``files`` in the trash, with its
-        .trashinfo ``info``; ``times``: the entry's (atime_ns, mtime_ns) before. Kept so an
+        .trashinfo ``info``; ``times``: the entry's (atime_ns, mtime_ns) before;
+        ``identity``: the trashed entry's (device, inode, change time). Kept so an
         undo takes the entry back out of the trash; a store that cannot keep it only
         makes the undo restore the saved copy (the trash then keeps its own)."""
 
@@ -652,7 +660,9 @@ def apply_changeset(
                 notes.append(f"the trash folder {where.inside} inside the workspace")
             if recorder is not None and where is not None and where.files and where.info:
                 with contextlib.suppress(OSError, OperatorError):
-                    recorder.record_trashed(target.change, where.files, where.info, times)
+                    recorder.record_trashed(
+                        target.change, where.files, where.info, times, where.identity
+                    )
     except OSError as exc:
         problems = _fail(rollback, recorder)
         undone = "nothing was changed" if not problems else "taking back the partial change "

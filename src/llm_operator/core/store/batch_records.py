@@ -40,6 +40,27 @@ class BatchInfo:
     commands: tuple[BatchCommand, ...] = ()
 
 
+def batch_label(ids: list[str]) -> str:
+    """A batch's label: the ids of its commands (five, then how many more)."""
+    return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+
+
+def label_by_entries(db: sqlite3.Connection, batch: int) -> None:
+    """Inside the caller's (commit) transaction: label ``batch`` by the commands whose
+    changes it holds. It was labelled by the approved writes before they ran; one that
+    failed (nothing written) must not be named by the undo's question and report."""
+    ids = [
+        str(command_id)
+        for (command_id,) in db.execute(
+            "SELECT command_id FROM entries WHERE batch = ? AND command_id IS NOT NULL "
+            "GROUP BY command_id ORDER BY min(seq)",
+            (batch,),
+        )
+    ]
+    if ids:
+        db.execute("UPDATE batches SET label = ? WHERE id = ?", (batch_label(ids), batch))
+
+
 def read_info(db: sqlite3.Connection, row: tuple[Any, ...]) -> BatchInfo:
     batch, label, created, state = row
     entries = db.execute(

@@ -10,7 +10,9 @@ Invariants:
   conversation of a store where none was ever started (and of stores made before
   conversations were recorded: their memory, batches and notices belong to it).
 - Each MCP session has a conversation of its own, started at its first call; it ends
-  with the session and is never continued.
+  with the session and is never continued. A session whose conversation the store could
+  not start is UNKNOWN for that call, never conversation 0 (the paste channel's: its
+  batches and notices would be the web chat's): its writes are refused, its reads run.
 - A batch records its conversation; an undo's notice belongs to that conversation and
   leads that conversation's next results only (``notices``).
 """
@@ -24,6 +26,7 @@ from .database import StateStore, StoreError, guarded
 PASTE = "paste"  # the window and exec: a web chat the user pastes into
 MCP = "mcp"  # one MCP client session
 FIRST = 0  # the paste conversation of a store that never started one
+UNKNOWN = -1  # an MCP session's call whose conversation could not be started
 
 
 def start_conversation(store: StateStore | None, channel: str) -> int:
@@ -68,9 +71,16 @@ def unknown() -> StoreError:
     )
 
 
-def pasting(store: StateStore | None, notes: list[str]) -> int | None:
-    """The paste channel's current conversation, or None when it could not be read (said
-    in ``notes``: a run without its conversation writes nothing, see ``unknown``)."""
+def pasting(store: StateStore | None, notes: list[str], asked: int | None = None) -> int | None:
+    """The conversation of a run: ``asked`` (an MCP session's) or, when None, the paste
+    channel's current one; None when it is not known (said in ``notes``: a run without
+    its conversation writes nothing, see ``unknown``)."""
+    if asked == UNKNOWN:
+        error = unknown()
+        notes.append(f"writes are refused: {error.code}: {error.message}")
+        return None
+    if asked is not None:
+        return asked
     try:
         return current_conversation(store)
     except StoreError as error:

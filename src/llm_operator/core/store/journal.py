@@ -42,6 +42,7 @@ from .batch_records import (
     BatchInfo,
     ChangeKind,
     blob_names,
+    label_by_entries,
     read_info,
 )
 from .database import StateStore, guarded
@@ -165,11 +166,25 @@ class BatchRecorder(Recorder):
             ),
         )
 
-    def record_trashed(self, change: FileChange, files: str, info: str, times: Times) -> None:
+    def record_trashed(
+        self,
+        change: FileChange,
+        files: str,
+        info: str,
+        times: Times,
+        identity: tuple[int, int, int] | None = None,
+    ) -> None:
         seq = next((seq for seq, path in reversed(self._pending) if path == change.path), None)
         if seq is None:
             return
-        record = {"files": files, "info": info, "atime_ns": times[0], "mtime_ns": times[1]}
+        record: dict[str, object] = {
+            "files": files,
+            "info": info,
+            "atime_ns": times[0],
+            "mtime_ns": times[1],
+        }
+        if identity is not None:
+            record["identity"] = list(identity)
         # ASCII JSON: a name's bytes that are not UTF-8 survive as \udcXX escapes.
         text = json.dumps(record, ensure_ascii=True)
         with guarded("note where a deleted file went"), self._store.transaction() as db:
@@ -208,6 +223,7 @@ class BatchRecorder(Recorder):
                 db.execute("DELETE FROM batches WHERE id = ?", (self.batch,))
             else:
                 db.execute("UPDATE batches SET state = 'committed' WHERE id = ?", (self.batch,))
+                label_by_entries(db, self.batch)
             if also is not None:
                 also(db)
         self._closed = True

@@ -73,7 +73,8 @@ def store_entries(
     db: sqlite3.Connection, entries: list[MemoryEntry], now: float, conversation: int
 ) -> None:
     """Write ``entries`` of ``conversation`` inside the caller's transaction and keep the
-    newest MAX_ENTRIES (of all conversations)."""
+    newest MAX_ENTRIES (of all conversations) of the commands that changed files, and as
+    many of the others."""
     for entry in entries:
         db.execute(
             "INSERT OR REPLACE INTO memory "
@@ -90,10 +91,15 @@ def store_entries(
                 entry.batch,
             ),
         )
-    db.execute(
-        "DELETE FROM memory WHERE rowid NOT IN (SELECT rowid FROM memory ORDER BY at DESC LIMIT ?)",
-        (MAX_ENTRIES,),
-    )
+    # Commands that changed files (a batch) and the rest are kept apart: a reply of a
+    # thousand reads must not make a write unknown, or that write's reply pasted again
+    # would run it a second time.
+    for kind in ("batch IS NOT NULL", "batch IS NULL"):
+        db.execute(
+            f"DELETE FROM memory WHERE {kind} AND rowid NOT IN "
+            f"(SELECT rowid FROM memory WHERE {kind} ORDER BY at DESC LIMIT ?)",
+            (MAX_ENTRIES,),
+        )
 
 
 class SessionMemory:

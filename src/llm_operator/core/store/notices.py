@@ -7,8 +7,10 @@ MCP session's) begin with every notice of it not yet delivered, as a UI-generate
 OPERATOR_RESULT with id ``undo-<n>``; the run that shows them marks them delivered in its
 commit, and nothing else does: a notice copied at once (``llm-operator undo`` prints it,
 the window puts it on the clipboard) still leads the next results (told twice rather
-than never). A notice whose conversation gets no more results (an earlier chat, an MCP
-client that went away) stays undelivered in the store; the undo's report says so.
+than never). An MCP run rides its notices on the first call the client did not cancel;
+when it cancelled them all, nobody received them and ``pending_again`` gives them back.
+A notice whose conversation gets no more results (an earlier chat, an MCP client that
+went away) stays undelivered in the store; the undo's report says so.
 
     details_b64 JSON: {"undone": [{"id", "action", "path"}, ...], "files": [...]}
 """
@@ -117,3 +119,11 @@ def undelivered(store: StateStore, conversation: int) -> list[UndoNotice]:
 def mark_delivered(db: sqlite3.Connection, notices: Iterable[UndoNotice]) -> None:
     """Inside the caller's transaction: these notices lead results of their conversation."""
     db.executemany("UPDATE notices SET delivered = 1 WHERE n = ?", [(n.n,) for n in notices])
+
+
+def pending_again(store: StateStore, ids: Iterable[str]) -> None:
+    """Notices a run marked delivered whose results nobody received (an MCP client
+    cancelled every call of the run): they lead that conversation's next results."""
+    numbers = [(int(i.removeprefix("undo-")),) for i in ids if i.startswith("undo-")]
+    with guarded("keep the undo notices for the next result"), store.transaction() as db:
+        db.executemany("UPDATE notices SET delivered = 0 WHERE n = ?", numbers)

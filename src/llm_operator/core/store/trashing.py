@@ -53,6 +53,10 @@ class Trashed:
     inside: str | None
     files: str | None = None
     info: str | None = None
+    # (st_dev, st_ino, st_ctime_ns) of the entry in files/ right after the move: the
+    # trash reuses a freed name, so only this tells the app's copy from a file the user
+    # trashed later under the same name with the same bytes (untrashing).
+    identity: tuple[int, int, int] | None = None
 
 
 _INFO_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -207,13 +211,25 @@ def _trash_by_descriptor(freedesktop: Any, root: Path, spot: Spot, path_text: st
                 raise
         finally:
             os.close(info_fd)
+        identity = _identity(files_fd, dest)
     finally:
         os.close(files_fd)
     return Trashed(
         inside_root(root, os.fsdecode(trash)),
         os.path.join(os.fsdecode(files_dir), dest),
         os.path.join(os.fsdecode(info_dir), f"{dest}.trashinfo"),
+        identity,
     )
+
+
+def _identity(files_fd: int, dest: str) -> tuple[int, int, int] | None:
+    """The trashed entry's (device, inode, change time); None if it cannot be looked at
+    (the entry is in the trash all the same: the undo then leaves the trash alone)."""
+    try:
+        landed = os.stat(dest, dir_fd=files_fd, follow_symlinks=False)
+    except OSError:
+        return None
+    return landed.st_dev, landed.st_ino, landed.st_ctime_ns
 
 
 def _trash_across(freedesktop: Any, root: Path, path_text: str) -> str | None:

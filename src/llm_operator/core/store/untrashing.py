@@ -5,9 +5,13 @@ its bytes and, where the descriptor rename told them, the names of the trashed f
 of its ``.trashinfo`` and the file's times before (``entries.trash``). Undo writes the
 journal's copy back (rewinding), so the workspace never depends on the trash; then:
 
-- if the trashed file still holds exactly those bytes (compared byte for byte, a
-  regular file, no symlink), it and its .trashinfo are removed from the trash: the trash does
-  not keep a second copy of a file that is back;
+- if the trashed file is still the very entry the delete moved there (the same device,
+  inode and change time, recorded right after the move) and holds exactly those bytes
+  (compared byte for byte, a regular file, no symlink), it and its .trashinfo are
+  removed from the trash: the trash does not keep a second copy of a file that is back.
+  Bytes alone prove nothing: once the trash is emptied it gives the freed name to the
+  next file trashed under it, and a file the user trashed later (an empty
+  ``__init__.py``, a copied licence) may hold the same bytes; it is the user's;
 - if it is gone or changed (emptied, restored by hand, edited there), the trash is left
   alone and the undo says the file came from the journal's copy;
 - either way the file gets its times back (modification and access time as they were
@@ -31,8 +35,9 @@ from .workspace import Workspace
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def _trashed_bytes(name: str, size_cap: int) -> bytes | None:
-    """The bytes of the regular file ``name`` (not followed if a link), None otherwise."""
+def _trashed_bytes(name: str, size_cap: int, identity: object) -> bytes | None:
+    """The bytes of the regular file ``name`` (not followed if a link) if it is the entry
+    of ``identity`` (device, inode, change time), None otherwise."""
     try:
         handle = os.open(name, _READ_FLAGS)
     except OSError:
@@ -41,6 +46,8 @@ def _trashed_bytes(name: str, size_cap: int) -> bytes | None:
         info = os.fstat(handle)
         if not stat.S_ISREG(info.st_mode) or info.st_size > size_cap:
             return None
+        if identity != [info.st_dev, info.st_ino, info.st_ctime_ns]:
+            return None  # another file under the name, or a record that cannot tell
         chunks = []
         while chunk := os.read(handle, 1 << 20):
             chunks.append(chunk)
@@ -58,7 +65,7 @@ def take_back(workspace: Workspace, path: str, record: dict[str, Any], saved: by
     note = None
     files, info = record.get("files"), record.get("info")
     if isinstance(files, str) and isinstance(info, str):
-        data = _trashed_bytes(files, len(saved))
+        data = _trashed_bytes(files, len(saved), record.get("identity"))
         if data != saved:
             why = "gone" if not os.path.lexists(files) else "changed there"
             note = (
