@@ -70,18 +70,36 @@ def test_a_second_target_line_written_inline_is_refused(
     assert shop.read_bytes() == SHOP.encode()
 
 
-def test_target_not_found_suggests_the_nearest_targets(
+def test_a_one_line_target_takes_the_one_nested_definition_and_says_so(
     shop: Path, run_reply: Any, cmd: Any, reply: Any
 ) -> None:
     (result,) = run_reply(
-        reply(cmd("n1", "fs.deleteStructure", path="shop.py", target="def total"))
+        reply(cmd("n0", "fs.deleteStructure", path="shop.py", target="def total"))
     )
-    details = failed(result, "fs.deleteStructure", "ERR_TARGET_NOT_FOUND")["details"]
+    assert result.ok, result.summary
+    assert "target matched Shop/total" in result.summary
+    assert result.json()["target_matched"] == {"symbol": "Shop/total"}
+    assert b"def total" not in shop.read_bytes()
+
+
+def test_target_not_found_suggests_the_nearest_definitions(
+    shop: Path, run_reply: Any, cmd: Any, reply: Any
+) -> None:
+    (result,) = run_reply(
+        reply(cmd("n1", "fs.deleteStructure", path="shop.py", target="def totals(self):"))
+    )
+    payload = failed(result, "fs.deleteStructure", "ERR_TARGET_NOT_FOUND")
+    details = payload["details"]
+    assert "message" not in payload  # the summary says it once
     assert details["state"] == "FILE_UNCHANGED"
-    assert details["searched_path"] == ["def total"]
-    assert "class Shop:\ndef total(self):" in details["suggestions"]["nearest_targets"]
+    assert details["searched_path"] == ["def totals(self):"]
+    assert details["suggestions"]["nearest"][0] == {
+        "line": 6,
+        "symbol": "Shop/total",
+        "definition": "def total(self):",
+    }
     assert details["suggestions"]["next_levels"] == ["class Shop:", "def helper(y):"]
-    assert "'class Shop:', 'def total(self):'" in result.summary
+    assert "'symbol: Shop/total'" in result.summary
     assert shop.read_bytes() == SHOP.encode()
 
 
@@ -98,8 +116,8 @@ def test_an_ambiguous_target_lists_its_matches_and_read_returns_them_all(
     )
     details = failed(replaced, "fs.replaceStructure", "ERR_TARGET_AMBIGUOUS")["details"]
     assert details["matches"] == [
-        {"line_range_inclusive": [10, 11], "first_line": "def helper(y):"},
-        {"line_range_inclusive": [14, 15], "first_line": "def helper(z):"},
+        {"line_range_inclusive": [10, 11], "first_line": "def helper(y):", "symbol": "helper[1]"},
+        {"line_range_inclusive": [14, 15], "first_line": "def helper(z):", "symbol": "helper[2]"},
     ]
     assert details["state"] == "FILE_UNCHANGED"
     assert read.json()["matches"] == [

@@ -202,8 +202,19 @@ def _plan_notes(rel: str, result: dict[str, Any]) -> tuple[str, ...]:
     return tuple(note for note in notes if note)
 
 
+def _taken_note(result: dict[str, Any]) -> str:
+    """Which levels a one-line target took, when it named a definition below the top."""
+    taken = result.get("target_matched")
+    if not isinstance(taken, dict):
+        return ""
+    if taken.get("symbol"):
+        return f"; target matched {taken['symbol']}"
+    levels = taken.get("levels") or []
+    return f"; target matched the levels {' > '.join(repr(line) for line in levels)}"
+
+
 def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
-    return f"{verb} in {visible_name(rel)}{_warning_note(result)}"
+    return f"{verb} in {visible_name(rel)}{_taken_note(result)}{_warning_note(result)}"
 
 
 def _lines(value: object) -> str:
@@ -238,6 +249,7 @@ def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
     summary = (
         f"Read {counted(len(matches), 'match', 'matches')} for the target in "
         f"{visible_name(found.rel)} ({where})"
+        f"{_taken_note(matches[0]) if len(matches) == 1 else ''}"
     )
     return Outcome(True, summary, json.dumps(result, ensure_ascii=False))
 
@@ -383,6 +395,7 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         f"Moved the structure from {_lines(result['source_original_line_range'])} of "
         f"{visible_name(rel)} "
         f"{where} {visible_name(dest_rel)} (now {_lines(result['destination_final_line_range'])})"
+        f"{_taken_note(result)}"
     )
     outcome = Outcome(True, summary + _warning_note(result), json.dumps(result))
     changes = [FileChange(rel, before, moved.new_source)]

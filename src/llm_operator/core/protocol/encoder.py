@@ -120,8 +120,9 @@ def invalid_outcome(code: str, message: str, related_id: str | None) -> Outcome:
 def failure_outcome(action: str, error: OperatorError, related_id: str) -> Outcome:
     if isinstance(error, InvalidCommand):
         return invalid_outcome(error.code, error.message, related_id)
+    # The summary already carries the message: the details add only what fixes it.
     summary = f"{action} failed ({error.code}): {error.message}"
-    payload: dict[str, object] = {"code": error.code, "message": error.message}
+    payload: dict[str, object] = {"code": error.code}
     if error.details:
         payload["details"] = error.details
     return Outcome(False, summary, json.dumps(payload, ensure_ascii=False, indent=1))

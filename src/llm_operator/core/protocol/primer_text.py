@@ -63,8 +63,8 @@ END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
 An ok write's details list the lines that landed, with their new numbers: check them. \
 fs.patch takes patch_json = a unified diff of one file whose context matches exactly. \
-Structure actions name code by its definition line (target: def main():) or, nested, by \
-symbol: Class/method (names, / between levels). fs.applyEdits takes edits_json = \
+Structure actions name code by its definition line (target: def main(): at any depth if \
+unique) or symbol: Class/method. fs.applyEdits takes edits_json = \
 {"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
 none, each sees the ones before it. Blank lines and final newlines: fs.write content is the \
 whole file, final newline included; replaceRange text replaces whole lines (a final newline \
