@@ -294,7 +294,7 @@ def resolve_levels(source: Source, levels: list[str]) -> list[Match]:
     scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
     for depth, level in enumerate(levels):
         key = level_key(level)
-        scopes = _through_statements(source, scopes, by_symbol)
+        scopes = through_statements(source, scopes, by_symbol)
         if by_symbol:
             found = _symbol_matches(source, scopes, level.strip())
         else:
@@ -323,7 +323,7 @@ def resolve_levels(source: Source, levels: list[str]) -> list[Match]:
     raise AssertionError("resolve() needs at least one level")
 
 
-def _through_statements(
+def through_statements(
     source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]], by_symbol: bool
 ) -> list[tuple[Candidate | None, list[Candidate]]]:
     """The scopes, and the insides of the statements in them that the outline looks
