@@ -50,11 +50,8 @@ def test_target_b64_names_nested_levels_and_includes_the_decorator(
             )
         )
     )
-    assert result.json() == {
-        "deleted_line_range_inclusive": [2, 4],
-        "warnings": [],
-        "landed": ["# landed in shop.py:", "# 4 line(s) removed before line 2"],
-    }
+    assert result.json() == {"deleted_line_range_inclusive": [2, 4], "warnings": []}
+    assert result.landed == ["# landed in shop.py:", "# 4 line(s) removed before line 2"]
     assert (
         shop.read_bytes()
         == SHOP.replace("    @staticmethod\n    def helper(x):\n        return x\n\n", "").encode()
@@ -348,6 +345,12 @@ def test_warnings_reach_the_result_and_the_summary(
     assert "warnings: SYNTAX_BROKEN" in broken.summary
     assert empty.json()["warnings"][0]["type"] == "STRUCTURE_EMPTY"
     assert empty.json()["warnings"][0]["details"] == {"structure": "class B {", "lines": [5, 6]}
+    # Each warning is also a line of its own, before what landed.
+    lines = (empty.details or "").split("\n")
+    warned = [n for n, line in enumerate(lines) if line.startswith("# warning STRUCTURE_EMPTY: ")]
+    landed = [n for n, line in enumerate(lines) if line.startswith("# landed in ")]
+    assert warned and landed and warned[0] < landed[0]
+    assert "# warning SYNTAX_BROKEN: " in (broken.details or "")
     assert "warnings: STRUCTURE_EMPTY" in empty.summary
     [warning] = indent.json()["warnings"]
     assert warning["type"] == "INDENTATION_INCONSISTENT"

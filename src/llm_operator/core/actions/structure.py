@@ -176,6 +176,16 @@ class MoveFields(TargetFields):
 # -- running ------------------------------------------------------------------------
 
 
+def _details(result: dict[str, Any]) -> str:
+    """The seed's result JSON on one line, then each warning as a line a model reads at
+    once (what landed follows them, as for every write: ``plan.landed``)."""
+    lines = [json.dumps(result, ensure_ascii=False)]
+    for found in result.get("warnings") or []:
+        if isinstance(found, dict) and found.get("message"):
+            lines.append(f"# warning {found.get('type')}: {found['message']}")
+    return "\n".join(lines) + "\n"
+
+
 def _warning_note(result: dict[str, Any]) -> str:
     warnings = result.get("warnings") or []
     kinds = sorted({str(w.get("type")) for w in warnings if isinstance(w, dict)})
@@ -273,7 +283,7 @@ def _plan_edit(
             f"; {added} blank line(s) added around it to match the file (start or end "
             "content with blank lines to choose them)"
         )
-    outcome = Outcome(True, summary, json.dumps(result))
+    outcome = Outcome(True, summary, _details(result))
     if edit.new_source == before:
         return outcome
     change = FileChange(rel, before, edit.new_source)
@@ -397,7 +407,7 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         f"{where} {visible_name(dest_rel)} (now {_lines(result['destination_final_line_range'])})"
         f"{_taken_note(result)}"
     )
-    outcome = Outcome(True, summary + _warning_note(result), json.dumps(result))
+    outcome = Outcome(True, summary + _warning_note(result), _details(result))
     changes = [FileChange(rel, before, moved.new_source)]
     if not same_file and moved.new_dest_source is not None:
         changes.append(FileChange(dest_rel, dest_before, moved.new_dest_source))
