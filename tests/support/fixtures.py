@@ -279,9 +279,9 @@ def outline_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = structure.outline_structures
 
-    def counting(data: bytes, path: str, depth: int = 2) -> Any:
+    def counting(data: bytes, path: str, depth: int = 2, symbols: bool = True) -> Any:
         seen.append(path)
-        return real(data, path, depth)
+        return real(data, path, depth, symbols)
 
     monkeypatch.setattr(structure, "outline_structures", counting)
     return seen

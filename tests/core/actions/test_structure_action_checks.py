@@ -349,7 +349,9 @@ def test_warnings_reach_the_result_and_the_summary(
     lines = (empty.details or "").split("\n")
     warned = [n for n, line in enumerate(lines) if line.startswith("# warning STRUCTURE_EMPTY: ")]
     landed = [n for n, line in enumerate(lines) if line.startswith("# landed in ")]
-    assert warned and landed and warned[0] < landed[0]
+    assert warned
+    assert landed
+    assert warned[0] < landed[0]
     assert "# warning SYNTAX_BROKEN: " in (broken.details or "")
     assert "warnings: STRUCTURE_EMPTY" in empty.summary
     [warning] = indent.json()["warnings"]

@@ -218,7 +218,9 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     )
 
 
-def _add(item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | None) -> None:
+def _add(
+    item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | None, symbols: bool
+) -> None:
     from ..engines.structure import language_for_path
 
     if language_for_path(item.rel) is None:
@@ -242,7 +244,7 @@ def _add(item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | No
         into.binary += 1
         return
     try:
-        lines, note = outline_lines(data, item.rel, depth, memo, symbols=True)
+        lines, note = outline_lines(data, item.rel, depth, memo, symbols=symbols)
     except OperatorError:
         into.undecodable += 1
         return
@@ -264,6 +266,7 @@ def outline_folder(
     after: str | None = None,
     leave_out: frozenset[str] = frozenset(),
     memo: OutlineMemo | None = None,
+    symbols: bool = False,
     stop: Callable[[], bool] | None = None,
 ) -> FolderOutline:
     """The outlines of the supported files under folder ``rel``, within the caps; files
@@ -290,7 +293,7 @@ def outline_folder(
         elif walked.is_secret(workspace, start_secret):
             folder.secret += 1  # decided by its name, before it is opened
         else:
-            _add(walked, depth, folder, memo)
+            _add(walked, depth, folder, memo, symbols)
         last = walked.rel
     if folder.tally.budget_stop and not folder.cut_by:
         # The walk ended early, maybe before its first file: never "complete".
@@ -304,6 +307,8 @@ def outline_folder(
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
     given = fields.resume_after
     after = None if given is None else check_after(given, rel, BAD_PARAMS)
+    # Folder outlines share their form with the context pack's map and the warmer that
+    # prepares it; a file's own outline names the symbols.
     folder = outline_folder(ctx.workspace, rel, fields.depth, after, memo=ctx.outlines)
     return _outcome(folder)
 
