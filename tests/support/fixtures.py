@@ -42,8 +42,20 @@ class Decoded:
         return REPEAT_NOTE in self.summary
 
     def json(self) -> Any:
+        """The details' JSON: all of them, or the first line of a write's details, which
+        the lines of what landed follow."""
         assert self.details is not None, f"{self.id} has no details"
-        return json.loads(self.details)
+        try:
+            return json.loads(self.details)
+        except ValueError:
+            return json.loads(self.details.split("\n", 1)[0])
+
+    @property
+    def landed(self) -> list[str]:
+        """The lines of what landed, from ``# landed in`` on."""
+        lines = (self.details or "").split("\n")
+        first = next((n for n, line in enumerate(lines) if line.startswith("# landed in")), None)
+        return [] if first is None else [line for line in lines[first:] if line]
 
     @property
     def code(self) -> str | None:
@@ -267,9 +279,9 @@ def outline_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = structure.outline_structures
 
-    def counting(data: bytes, path: str, depth: int = 2) -> Any:
+    def counting(data: bytes, path: str, depth: int = 2, symbols: bool = True) -> Any:
         seen.append(path)
-        return real(data, path, depth)
+        return real(data, path, depth, symbols)
 
     monkeypatch.setattr(structure, "outline_structures", counting)
     return seen

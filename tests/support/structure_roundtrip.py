@@ -35,12 +35,12 @@ from llm_operator.core.engines.structure.boundaries import owns_lines, structure
 from llm_operator.core.engines.structure.moving import _container_of, _foreign
 from llm_operator.core.engines.structure.separators import list_members
 from llm_operator.core.engines.structure.source import load_source, reparse
+from llm_operator.core.engines.structure.target_search import resolve
 from llm_operator.core.engines.structure.targeting import (
     Candidate,
     Target,
     children,
     name_of,
-    resolve,
     structure_at_row,
     symbol_target,
 )

@@ -19,17 +19,39 @@ from collections.abc import Mapping
 from typing import Any
 
 QUOTE_OPEN = "\ue000"
+NAME_OPEN = "\ue002"  # a name from the file (a symbol path): redacted, but kept in summaries
 QUOTE_CLOSE = "\ue001"
 TEXT_NOT_SHOWN = "<text not shown>"
-_SPAN = re.compile(f"{QUOTE_OPEN}[^{QUOTE_OPEN}{QUOTE_CLOSE}]*{QUOTE_CLOSE}")
-_MARKERS = re.compile(f"[{QUOTE_OPEN}{QUOTE_CLOSE}]")
+_OPENS = f"{QUOTE_OPEN}{NAME_OPEN}"
+_SPAN = re.compile(f"[{_OPENS}][^{_OPENS}{QUOTE_CLOSE}]*{QUOTE_CLOSE}")
+_QUOTE_SPAN = re.compile(f"{QUOTE_OPEN}[^{_OPENS}{QUOTE_CLOSE}]*{QUOTE_CLOSE}")
+_MARKERS = re.compile(f"[{_OPENS}{QUOTE_CLOSE}]")
 
 
 def mark(text: str) -> str:
     """``text`` (file content) marked for redaction, shown as it is otherwise."""
     # A marker character inside the text would end the span early: write it escaped.
-    inner = text.replace(QUOTE_OPEN, "\\ue000").replace(QUOTE_CLOSE, "\\ue001")
+    inner = (
+        text.replace(QUOTE_OPEN, "\\ue000")
+        .replace(QUOTE_CLOSE, "\\ue001")
+        .replace(NAME_OPEN, "\\ue002")
+    )
     return f"{QUOTE_OPEN}{inner}{QUOTE_CLOSE}"
+
+
+def mark_name(text: str) -> str:
+    """A short name taken from the file (a symbol path such as ``Shop/total``), marked for
+    redaction like any file content, but kept where a summary leaves quoted lines to the
+    details: it is the fix the model sends back. Anything longer than a name, or on
+    more than one line, is marked as a quote."""
+    if len(text) > 80 or "\n" in text or "\r" in text:
+        return mark(text)
+    inner = (
+        text.replace(QUOTE_OPEN, "\\ue000")
+        .replace(QUOTE_CLOSE, "\\ue001")
+        .replace(NAME_OPEN, "\\ue002")
+    )
+    return f"{NAME_OPEN}{inner}{QUOTE_CLOSE}"
 
 
 def quote(text: str) -> str:
@@ -39,7 +61,7 @@ def quote(text: str) -> str:
 
 
 def has_marks(text: str) -> bool:
-    return QUOTE_OPEN in text
+    return QUOTE_OPEN in text or NAME_OPEN in text
 
 
 def unmark(text: str) -> str:
@@ -53,7 +75,7 @@ def redact(text: str) -> str:
 def replace_quotes(text: str, stand_in: str) -> str:
     """``text`` with every marked quote of a file replaced by ``stand_in`` (a summary keeps
     a message's words and leaves the file's text to the details)."""
-    return _MARKERS.sub("", _SPAN.sub(stand_in, text))
+    return _MARKERS.sub("", _QUOTE_SPAN.sub(stand_in, text))
 
 
 def _walk(value: Any, change: Any) -> Any:

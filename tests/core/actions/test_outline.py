@@ -16,7 +16,9 @@ from support.paths import ROOT
 
 IDS = itertools.count(1)
 SAMPLES = ROOT / "tests" / "data" / "structure"
-ENTRY = re.compile(r"(?P<indent> *)(?P<start>\d+)-(?P<end>\d+): (?P<line>.+)\Z")
+ENTRY = re.compile(
+    r"(?P<indent> *)(?P<start>\d+)-(?P<end>\d+): (?P<line>.+?)(  \(symbol: [^)]*\))?\Z"
+)
 
 
 def outline(run_reply: Any, cmd: Any, path: str, approve: Any = True, **extra: Any) -> Any:
@@ -41,42 +43,46 @@ def copy_sample(workspace: Path, name: str, rel: str | None = None) -> str:
 
 EXPECTED = {
     "sample.py": [
-        "6-9: def helper(x):",
-        "12-22: class UserAuth:",
-        "  15-16: def __init__(self):",
-        "  18-22: def validate(self):",
-        "25-26: def tail():",
+        "6-9: def helper(x):  (symbol: helper)",
+        "12-22: class UserAuth:  (symbol: UserAuth)",
+        "  15-16: def __init__(self):  (symbol: UserAuth/__init__)",
+        "  18-22: def validate(self):  (symbol: UserAuth/validate)",
+        "25-26: def tail():  (symbol: tail)",
     ],
     "sample.go": [
         "5-8: type Server struct {",
-        "10-16: func (s *Server) Start() error {",
-        "18-20: func main() {",
+        "10-16: func (s *Server) Start() error {  (symbol: Start)",
+        "18-20: func main() {  (symbol: main)",
     ],
     "sample.rs": [
-        "3-7: struct Foo {",
-        "9-17: impl Foo {",
-        "  10-14: fn bar(&self) -> i32 {",
-        "  16-16: fn baz(&self) {}",
-        "19-22: fn main() {",
+        "3-7: struct Foo {  (symbol: Foo[1])",
+        "9-17: impl Foo {  (symbol: Foo[2])",
+        "  10-14: fn bar(&self) -> i32 {  (symbol: Foo/bar)",
+        "  16-16: fn baz(&self) {}  (symbol: Foo/baz)",
+        "19-22: fn main() {  (symbol: main)",
     ],
     "sample.ts": [
-        "3-16: export class AppComponent {",
-        "  8-11: greet(): string {",
-        "  13-15: reset(): void {",
-        "18-20: export interface Options {",
-        "22-24: export function main(): void {",
+        "3-16: export class AppComponent {  (symbol: AppComponent)",
+        "  8-11: greet(): string {  (symbol: AppComponent/greet)",
+        "  13-15: reset(): void {  (symbol: AppComponent/reset)",
+        "18-20: export interface Options {  (symbol: Options)",
+        "22-24: export function main(): void {  (symbol: main)",
     ],
     "sample.java": [
-        "5-19: public class A {",
-        "  10-14: public void run() {",
-        "  16-18: public int get() {",
+        "5-19: public class A {  (symbol: A)",
+        "  10-14: public void run() {  (symbol: A/run)",
+        "  16-18: public int get() {  (symbol: A/get)",
     ],
     "sample.rb": [
-        "3-14: class Greeter",
-        "  7-9: def initialize(name)",
-        "  11-13: def greet",
+        "3-14: class Greeter  (symbol: Greeter)",
+        "  7-9: def initialize(name)  (symbol: Greeter/initialize)",
+        "  11-13: def greet  (symbol: Greeter/greet)",
     ],
-    "sample.md": ["1-20: # Title", "  5-16: ## Install", "  18-20: ## Usage"],
+    "sample.md": [
+        "1-20: # Title  (symbol: Title)",
+        "  5-16: ## Install  (symbol: Title/Install)",
+        "  18-20: ## Usage  (symbol: Title/Usage)",
+    ],
 }
 
 
@@ -110,14 +116,17 @@ def test_depth_one_shows_top_level_only_and_depth_three_goes_deeper(
     (workspace / "nest.py").write_text(
         "class A:\n    def m(self):\n        def inner():\n            pass\n        return 1\n"
     )
-    assert body(outline(run_reply, cmd, "nest.py", depth=1).details) == ["1-5: class A:"]
+    shallow = outline(run_reply, cmd, "nest.py", depth=1)
+    assert body(shallow.details) == ["1-5: class A:  (symbol: A; +2 inside)"]
+    assert "2 definitions deeper than depth 1 not shown" in shallow.details
+    assert "send depth: 3 to see them" in shallow.details
     assert body(outline(run_reply, cmd, "nest.py").details) == [
-        "1-5: class A:",
-        "  2-5: def m(self):",
+        "1-5: class A:  (symbol: A)",
+        "  2-5: def m(self):  (symbol: A/m; +1 inside)",
     ]
-    assert body(outline(run_reply, cmd, "nest.py", depth=3).details)[-1] == (
-        "    3-4: def inner():"
-    )
+    full = outline(run_reply, cmd, "nest.py", depth=3)
+    assert body(full.details)[-1] == "    3-4: def inner():  (symbol: A/m/inner)"
+    assert "deeper than" not in full.details
 
 
 def test_definitions_inside_conditional_blocks_still_show(
@@ -126,7 +135,7 @@ def test_definitions_inside_conditional_blocks_still_show(
     (workspace / "cond.py").write_text(
         "import os\nX = 1\nif os.name == 'nt':\n    def win():\n        pass\n"
     )
-    assert body(outline(run_reply, cmd, "cond.py").details) == ["4-5: def win():"]
+    assert body(outline(run_reply, cmd, "cond.py").details) == ["4-5: def win():  (symbol: win)"]
 
 
 def test_a_file_with_syntax_errors_is_still_outlined_and_says_so(
@@ -135,7 +144,7 @@ def test_a_file_with_syntax_errors_is_still_outlined_and_says_so(
     (workspace / "broken.py").write_text("def ok():\n    return 1\n\ndef bad(:\n    pass\n")
     result = outline(run_reply, cmd, "broken.py")
     assert result.ok
-    assert "1-2: def ok():" in body(result.details)
+    assert "1-2: def ok():  (symbol: ok)" in body(result.details)
     assert "parse error" in result.details
 
 
@@ -192,7 +201,9 @@ def test_folder_outline_lists_supported_files_in_walk_order(
         "samples/sub/lib.rs (rust, 22 lines)",
     ]
     py = lines.index("samples/sample.py (python, 26 lines)")
-    assert lines[py + 1 : py + 6] == [f"  {line}" for line in EXPECTED["sample.py"]]
+    # A folder outline names no symbols (it shares its form with the context pack's map).
+    plain = [line.split("  (symbol: ")[0] for line in EXPECTED["sample.py"]]
+    assert lines[py + 1 : py + 6] == [f"  {line}" for line in plain]
     heads = header(result.details)
     assert "# complete" in heads
     assert any("1 ignored by .gitignore" in h for h in heads)

@@ -84,7 +84,7 @@ def test_missing_patch_b64(run_reply: Any, cmd: Any, workspace: Path) -> None:
     "patch",
     [
         "this is not a diff\n",
-        "@@ -1,3 +1,3 @@\n import sys\n-\n",  # counts say 3 lines, body has 2
+        "@@ -1,3 +1,3 @@\n import sys\nimport os\n",  # a context line without its space
         "--- a/other.py\n+++ b/other.py\n@@ -1 +1 @@\n-import sys\n+import os\n",
         "```diff\n@@ -1 +1 @@\n-import sys\n+import os\n```\n",
     ],

@@ -50,11 +50,8 @@ def test_target_b64_names_nested_levels_and_includes_the_decorator(
             )
         )
     )
-    assert result.json() == {
-        "deleted_line_range_inclusive": [2, 4],
-        "warnings": [],
-        "landed": ["# landed in shop.py:", "# 4 line(s) removed before line 2"],
-    }
+    assert result.json() == {"deleted_line_range_inclusive": [2, 4], "warnings": []}
+    assert result.landed == ["# landed in shop.py:", "# 4 line(s) removed before line 2"]
     assert (
         shop.read_bytes()
         == SHOP.replace("    @staticmethod\n    def helper(x):\n        return x\n\n", "").encode()
@@ -70,19 +67,36 @@ def test_a_second_target_line_written_inline_is_refused(
     assert shop.read_bytes() == SHOP.encode()
 
 
-def test_target_not_found_suggests_the_nearest_targets(
+def test_a_one_line_target_takes_the_one_nested_definition_and_says_so(
     shop: Path, run_reply: Any, cmd: Any, reply: Any
 ) -> None:
     (result,) = run_reply(
-        reply(cmd("n1", "fs.deleteStructure", path="shop.py", target="def total"))
+        reply(cmd("n0", "fs.deleteStructure", path="shop.py", target="def total"))
     )
-    details = failed(result, "fs.deleteStructure", "ERR_TARGET_NOT_FOUND")["details"]
+    assert result.ok, result.summary
+    assert "target matched Shop/total" in result.summary
+    assert result.json()["target_matched"] == {"symbol": "Shop/total"}
+    assert b"def total" not in shop.read_bytes()
+
+
+def test_target_not_found_suggests_the_nearest_definitions(
+    shop: Path, run_reply: Any, cmd: Any, reply: Any
+) -> None:
+    (result,) = run_reply(
+        reply(cmd("n1", "fs.deleteStructure", path="shop.py", target="def totals(self):"))
+    )
+    payload = failed(result, "fs.deleteStructure", "ERR_TARGET_NOT_FOUND")
+    details = payload["details"]
+    assert "message" not in payload  # the summary says it once
     assert details["state"] == "FILE_UNCHANGED"
-    assert details["searched_path"] == ["def total"]
-    assert "class Shop:\ndef total(self):" in details["suggestions"]["nearest_targets"]
+    assert details["searched_path"] == ["def totals(self):"]
+    assert details["suggestions"]["nearest"][0] == {
+        "line": 6,
+        "symbol": "Shop/total",
+        "definition": "def total(self):",
+    }
     assert details["suggestions"]["next_levels"] == ["class Shop:", "def helper(y):"]
-    assert "'class Shop:', 'def total(self):'" in result.json()["message"]
-    assert "class Shop" not in result.summary  # the file's lines stay in the details
+    assert "'symbol: Shop/total'" in result.summary
     assert shop.read_bytes() == SHOP.encode()
 
 
@@ -99,8 +113,8 @@ def test_an_ambiguous_target_lists_its_matches_and_read_returns_them_all(
     )
     details = failed(replaced, "fs.replaceStructure", "ERR_TARGET_AMBIGUOUS")["details"]
     assert details["matches"] == [
-        {"line_range_inclusive": [10, 11], "first_line": "def helper(y):"},
-        {"line_range_inclusive": [14, 15], "first_line": "def helper(z):"},
+        {"line_range_inclusive": [10, 11], "first_line": "def helper(y):", "symbol": "helper[1]"},
+        {"line_range_inclusive": [14, 15], "first_line": "def helper(z):", "symbol": "helper[2]"},
     ]
     assert details["state"] == "FILE_UNCHANGED"
     assert read.json()["matches"] == [
@@ -331,6 +345,14 @@ def test_warnings_reach_the_result_and_the_summary(
     assert "warnings: SYNTAX_BROKEN" in broken.summary
     assert empty.json()["warnings"][0]["type"] == "STRUCTURE_EMPTY"
     assert empty.json()["warnings"][0]["details"] == {"structure": "class B {", "lines": [5, 6]}
+    # Each warning is also a line of its own, before what landed.
+    lines = (empty.details or "").split("\n")
+    warned = [n for n, line in enumerate(lines) if line.startswith("# warning STRUCTURE_EMPTY: ")]
+    landed = [n for n, line in enumerate(lines) if line.startswith("# landed in ")]
+    assert warned
+    assert landed
+    assert warned[0] < landed[0]
+    assert "# warning SYNTAX_BROKEN: " in (broken.details or "")
     assert "warnings: STRUCTURE_EMPTY" in empty.summary
     [warning] = indent.json()["warnings"]
     assert warning["type"] == "INDENTATION_INCONSISTENT"

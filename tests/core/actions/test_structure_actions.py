@@ -9,6 +9,7 @@ engine's own behaviour is tested in tests/core/structure/.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,13 @@ def run_scenario(
     for result, (_, _, _, expected) in zip(results, scenario.steps, strict=True):
         assert result.ok, result.summary
         payload = result.json()
-        landed = payload.pop("landed", [])  # an ok write also shows what landed
+        # The JSON line, then what landed as numbered lines (a read shows no landed lines).
+        head, _, rest = (result.details or "").partition("\n")
+        assert json.loads(head) == payload
+        landed = [line for line in rest.split("\n") if line]
+        assert landed == result.landed
+        if not result.summary.startswith("Read "):
+            assert landed[0].startswith("# landed in "), result.id
         assert all(line.startswith(("# ", *map(str, range(10)))) for line in landed)
         assert payload == {**expected, "warnings": []}, result.id
         for words in named_lines(expected):

@@ -308,22 +308,24 @@ def test_no_newline_marker_before_another_hunk_is_refused() -> None:
     assert "more hunks follow" in error.message
 
 
-def test_count_mismatch_names_the_hunk_and_the_counts() -> None:
-    patch = "@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -5,3 +5,4 @@\n line 5\n-line 6\n+six\n line 7\n"
+def test_a_body_cut_short_names_the_hunk_and_the_counts() -> None:
+    # "line 7" lost its leading space: the hunk cannot be recounted (test_patch_recount).
+    patch = "@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -5,3 +5,4 @@\n line 5\n-line 6\n+six\nline 7\n"
     error = apply_error(BASE, patch)
     assert error.code == "ERR_INVALID_PATCH"
     assert "hunk 2 (@@ -5,3 +5,4 @@)" in error.message
     assert "header counts 3 old and 4 new" in error.message
-    assert "body has 3 old" in error.message
+    assert "body has 2 old" in error.message
     assert error.details["header_counts"] == [3, 4]
-    assert error.details["body_counts"] == [3, 3]
+    assert error.details["body_counts"] == [2, 2]
 
 
-def test_empty_line_that_breaks_the_counts_is_an_error() -> None:
+def test_empty_line_that_breaks_the_counts_is_read_as_context() -> None:
+    # Recounted, the empty line is an empty context line the file does not have there.
     patch = "@@ -1,3 +1,3 @@\n a\n\n-b\n+B\n c\n"
     error = apply_error("a\nb\nc\n", patch)
-    assert error.code == "ERR_INVALID_PATCH"
-    assert "empty lines count as empty context lines" in error.message
+    assert error.code == "ERR_PATCH_CONTEXT_MISMATCH"
+    assert error.details["expected"] == ["a", "", "b", "c"]
 
 
 def test_two_files_are_refused() -> None:

@@ -69,7 +69,11 @@ def test_structure_details_carry_the_landed_lines(
         )
     )
     assert result.ok, result.summary
-    assert result.json()["landed"] == ["# landed in a.py:", "3:         return 2"]
+    # Numbered lines after the result's JSON line, as every other write shows them.
+    assert result.details == (
+        '{"lines": [2, 3], "warnings": []}\n# landed in a.py:\n3:         return 2\n'
+    )
+    assert result.landed == ["# landed in a.py:", "3:         return 2"]
 
 
 def test_a_rejected_or_failed_write_shows_nothing_landed(

@@ -318,3 +318,11 @@ def test_an_undone_command_runs_again_and_the_undo_is_announced(
     assert "write-5" in notice.summary
     assert (again.id, again.ok, again.repeat) == ("write-5", True, False)
     assert (root / "notes" / "todo.txt").read_text("utf-8") == "first\nsecond\n"
+
+
+def test_a_missing_target_is_cured_by_the_named_line_not_by_a_read() -> None:
+    from llm_operator.core.protocol.primer import READ_AGAIN, SEND_NAMED, grouped_codes
+
+    groups = grouped_codes()
+    assert "ERR_TARGET_NOT_FOUND" not in groups[READ_AGAIN]
+    assert groups[SEND_NAMED] == ["ERR_TARGET_NOT_FOUND", "ERR_TARGET_AMBIGUOUS"]

@@ -2,7 +2,8 @@
 
 One line per structure, ``<start>-<end>: <definition line>``, indented two spaces per
 nesting level, in file order; Markdown shows its headings. ``depth`` (default 2) is the
-number of levels shown.
+number of levels shown. A line names the ``symbol:`` path that selects exactly it, and a
+line the depth cuts counts the definitions inside it.
 
 A folder outline walks the tree in the order fs.searchTree uses (sorted, .gitignore
 respected, ``.git`` never entered), outlines at most ``MAX_FILES`` supported files and
@@ -123,21 +124,27 @@ CACHE_ENTRIES = 4096
 # Part of every outline's key: change it whenever the outline of the same bytes changes
 # (the rendering, what counts as a structure), so no outline kept by an earlier version
 # is shown.
-OUTLINE_FORMAT = f"{__version__}/1"
+OUTLINE_FORMAT = f"{__version__}/2"
 
 
 def clear_outline_cache() -> None:
     _CACHE.clear()
 
 
-def outline_key(data: bytes, language: str, depth: int) -> str:
-    """What an outline is a function of: the bytes (by digest), grammar, depth, code."""
+def outline_key(data: bytes, language: str, depth: int, symbols: bool = False) -> str:
+    """What an outline is a function of: the bytes (by digest), grammar, depth, form, code."""
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    return f"{digest}:{language}:{depth}:{OUTLINE_FORMAT}"
+    form = ":symbols" if symbols else ""
+    return f"{digest}:{language}:{depth}{form}:{OUTLINE_FORMAT}"
 
 
 def outline_lines(
-    data: bytes, rel: str, depth: int, memo: OutlineMemo | None = None, keep: bool = True
+    data: bytes,
+    rel: str,
+    depth: int,
+    memo: OutlineMemo | None = None,
+    keep: bool = True,
+    symbols: bool = False,
 ) -> tuple[list[str], str]:
     """The rendered outline of one file and a note on it ("python, 120 lines").
 
@@ -145,11 +152,13 @@ def outline_lines(
     window's repeated outlines of an unchanged tree (the context builder refreshes them)
     parse only the files that changed; and in ``memo`` (the state store) when ``keep``
     (never for a secret-looking file), so a later run, an ``exec`` say, need not parse
-    them again either.
+    them again either. With ``symbols`` (a file's own outline) each line also names its
+    ``symbol:`` path and how many definitions the depth limit leaves inside it, and the
+    note says which depth shows them all.
     """
     from ..engines.structure import language_for_path
 
-    key = outline_key(data, language_for_path(rel) or "", depth)
+    key = outline_key(data, language_for_path(rel) or "", depth, symbols)
     cached = _CACHE.get(key)
     if cached is not None:
         _CACHE.move_to_end(key)
@@ -158,11 +167,18 @@ def outline_lines(
     if made is None:
         from ..engines.structure import outline_structures  # lazy: a kept outline needs none
 
-        outline = outline_structures(data, rel, depth)
+        outline = outline_structures(data, rel, depth, symbols)
         note = f"{outline.language}, {counted(outline.line_count, 'line')}"
         if outline.parse_errors:
             note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
-        made = ([entry.render() for entry in outline.entries], note)
+        deeper = sum(entry.deeper for entry in outline.entries)
+        if symbols and deeper:
+            needed = min(max(entry.deepest for entry in outline.entries), DEPTH_MAX)
+            note += (
+                f"; {counted(deeper, 'definition')} deeper than depth {depth} not shown "
+                f"('+N inside'): send depth: {needed} to see them, or read one by its symbol"
+            )
+        made = ([entry.render(symbols) for entry in outline.entries], note)
         if memo is not None and keep:
             memo.put(key, made)
     _CACHE[key] = made
@@ -182,7 +198,9 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     secret = ctx.workspace.secret_match(fields.path) is not None or any(
         ctx.workspace.is_secret(rel) for rel in (found.rel, *reads_so_far())
     )
-    lines, note = outline_lines(data, found.rel, fields.depth, ctx.outlines, keep=not secret)
+    lines, note = outline_lines(
+        data, found.rel, fields.depth, ctx.outlines, keep=not secret, symbols=True
+    )
     header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
     if not lines:
         header.append("# no structures found")
@@ -200,7 +218,9 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
     )
 
 
-def _add(item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | None) -> None:
+def _add(
+    item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | None, symbols: bool
+) -> None:
     from ..engines.structure import language_for_path
 
     if language_for_path(item.rel) is None:
@@ -224,7 +244,7 @@ def _add(item: TreeFile, depth: int, into: FolderOutline, memo: OutlineMemo | No
         into.binary += 1
         return
     try:
-        lines, note = outline_lines(data, item.rel, depth, memo)
+        lines, note = outline_lines(data, item.rel, depth, memo, symbols=symbols)
     except OperatorError:
         into.undecodable += 1
         return
@@ -246,6 +266,7 @@ def outline_folder(
     after: str | None = None,
     leave_out: frozenset[str] = frozenset(),
     memo: OutlineMemo | None = None,
+    symbols: bool = False,
     stop: Callable[[], bool] | None = None,
 ) -> FolderOutline:
     """The outlines of the supported files under folder ``rel``, within the caps; files
@@ -272,7 +293,7 @@ def outline_folder(
         elif walked.is_secret(workspace, start_secret):
             folder.secret += 1  # decided by its name, before it is opened
         else:
-            _add(walked, depth, folder, memo)
+            _add(walked, depth, folder, memo, symbols)
         last = walked.rel
     if folder.tally.budget_stop and not folder.cut_by:
         # The walk ended early, maybe before its first file: never "complete".
@@ -286,6 +307,8 @@ def outline_folder(
 def _outline_folder(ctx: ActionContext, fields: OutlineFields, rel: str) -> Result:
     given = fields.resume_after
     after = None if given is None else check_after(given, rel, BAD_PARAMS)
+    # Folder outlines share their form with the context pack's map and the warmer that
+    # prepares it; a file's own outline names the symbols.
     folder = outline_folder(ctx.workspace, rel, fields.depth, after, memo=ctx.outlines)
     return _outcome(folder)
 

@@ -176,6 +176,16 @@ class MoveFields(TargetFields):
 # -- running ------------------------------------------------------------------------
 
 
+def _details(result: dict[str, Any]) -> str:
+    """The seed's result JSON on one line, then each warning as a line a model reads at
+    once (what landed follows them, as for every write: ``plan.landed``)."""
+    lines = [json.dumps(result, ensure_ascii=False)]
+    for found in result.get("warnings") or []:
+        if isinstance(found, dict) and found.get("message"):
+            lines.append(f"# warning {found.get('type')}: {found['message']}")
+    return "\n".join(lines) + "\n"
+
+
 def _warning_note(result: dict[str, Any]) -> str:
     warnings = result.get("warnings") or []
     kinds = sorted({str(w.get("type")) for w in warnings if isinstance(w, dict)})
@@ -202,8 +212,19 @@ def _plan_notes(rel: str, result: dict[str, Any]) -> tuple[str, ...]:
     return tuple(note for note in notes if note)
 
 
+def _taken_note(result: dict[str, Any]) -> str:
+    """Which levels a one-line target took, when it named a definition below the top."""
+    taken = result.get("target_matched")
+    if not isinstance(taken, dict):
+        return ""
+    if taken.get("symbol"):
+        return f"; target matched {taken['symbol']}"
+    levels = taken.get("levels") or []
+    return f"; target matched the levels {' > '.join(repr(line) for line in levels)}"
+
+
 def _summary(verb: str, rel: str, result: dict[str, Any]) -> str:
-    return f"{verb} in {visible_name(rel)}{_warning_note(result)}"
+    return f"{verb} in {visible_name(rel)}{_taken_note(result)}{_warning_note(result)}"
 
 
 def _lines(value: object) -> str:
@@ -238,6 +259,7 @@ def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
     summary = (
         f"Read {counted(len(matches), 'match', 'matches')} for the target in "
         f"{visible_name(found.rel)} ({where})"
+        f"{_taken_note(matches[0]) if len(matches) == 1 else ''}"
     )
     return Outcome(True, summary, json.dumps(result, ensure_ascii=False))
 
@@ -261,7 +283,7 @@ def _plan_edit(
             f"; {added} blank line(s) added around it to match the file (start or end "
             "content with blank lines to choose them)"
         )
-    outcome = Outcome(True, summary, json.dumps(result))
+    outcome = Outcome(True, summary, _details(result))
     if edit.new_source == before:
         return outcome
     change = FileChange(rel, before, edit.new_source)
@@ -383,8 +405,9 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         f"Moved the structure from {_lines(result['source_original_line_range'])} of "
         f"{visible_name(rel)} "
         f"{where} {visible_name(dest_rel)} (now {_lines(result['destination_final_line_range'])})"
+        f"{_taken_note(result)}"
     )
-    outcome = Outcome(True, summary + _warning_note(result), json.dumps(result))
+    outcome = Outcome(True, summary + _warning_note(result), _details(result))
     changes = [FileChange(rel, before, moved.new_source)]
     if not same_file and moved.new_dest_source is not None:
         changes.append(FileChange(dest_rel, dest_before, moved.new_dest_source))

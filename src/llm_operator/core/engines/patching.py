@@ -30,9 +30,10 @@ Invariants:
   Only a failing hunk splits the text, to show the nearest place.
 
 Decisions (the protocol docs record them):
-- Counts are checked against the body; a mismatch is ERR_INVALID_PATCH naming the hunk.
-  The hunk body is read up to the next ``@@`` header (or the end), so a count mismatch is
-  reported as such rather than as a confusing context error.
+- Counts are checked against the body, read up to the next ``@@`` header (or the end);
+  a header whose counts disagree is recounted from its lines as ``git apply --recount``
+  does (patch_recount.py), and the result says so. A body cut short by a line that is no
+  hunk line is ERR_INVALID_PATCH naming the hunk and both counts.
 - A completely empty body line (a chat UI may strip the single space of an empty context
   line) counts as an empty context line only when that keeps the hunk's counts
   consistent. Empty lines inside a hunk are always taken as context; empty lines at its
@@ -64,6 +65,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..errors import OperatorError, mark, quote
 from ..wording import counted
 from ..work_budget import check
+from .patch_recount import counts, names_a_file, recount, recount_note
 from .textfile import split_lines
 
 if TYPE_CHECKING:
@@ -147,6 +149,8 @@ class Hunk(NamedTuple):
     old_no_eol: bool  # the old side's last line has no newline (it ends the file)
     new_no_eol: bool
     kinds: str = ""  # one of " ", "-", "+" per body line: which lines are context
+    # The header's (old, new) counts when they disagreed with the lines and were recounted.
+    stated_counts: tuple[int, int] | None = None
 
     @property
     def stated_index(self) -> int:
@@ -340,12 +344,6 @@ def _two_files(index: int) -> OperatorError:
     )
 
 
-def _counts(body: Sequence[str]) -> tuple[int, int]:
-    old = sum(1 for line in body if line == "" or line[0] in " -")
-    new = sum(1 for line in body if line == "" or line[0] in " +")
-    return old, new
-
-
 def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
     header_line = lines[start]
     match = _HUNK_HEADER.match(header_line)
@@ -371,7 +369,7 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
         if line.startswith("@@") or line.startswith("diff --git "):
             break
         if line.startswith("--- ") and end + 1 < len(lines) and lines[end + 1].startswith("+++ "):
-            body_old, body_new = _counts(lines[start + 1 : end])
+            body_old, body_new = counts(lines[start + 1 : end])
             if body_old >= old_count and body_new >= new_count:
                 break  # a second file's header, not a removed line "-- ..."
         if line and line[0] not in " +-\\":
@@ -384,16 +382,25 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
     while trailing < len(body) and body[len(body) - 1 - trailing] == "":
         trailing += 1
     core = body[: len(body) - trailing]
-    core_old, core_new = _counts(core)
+    core_old, core_new = counts(core)
     needed = old_count - core_old
     if 0 <= needed <= trailing and new_count - core_new == needed:
         body = core + [""] * needed
         end = start + 1 + len(body)
-    body_old, body_new = _counts(body)
+    body_old, body_new = counts(body)
+    stated: tuple[int, int] | None = None
+    stray = ""
+    if end < len(lines) and lines[end] and lines[end][0] not in " +-\\@":
+        stray = f"; line {end + 1} ({lines[end]!r}) is not a hunk line"
+    if (body_old, body_new) != (old_count, new_count) and not stray and not names_a_file(body):
+        # The lines are read as written and the header recounted from them (patch_recount).
+        stated = (old_count, new_count)
+        body, old_count, new_count = recount(body)
+        end = start + 1 + len(body)
+        body_old, body_new = old_count, new_count
+        if old_start == 0 and old_count != 0:
+            raise _fail(f"{label}: old start 0 is only valid with count 0", hunk=number)
     if (body_old, body_new) != (old_count, new_count):
-        stray = ""
-        if end < len(lines) and lines[end] and lines[end][0] not in " +-\\@":
-            stray = f"; line {end + 1} ({lines[end]!r}) is not a hunk line"
         empty_note = ""
         if "" in body:
             empty_note = (
@@ -452,6 +459,7 @@ def _parse_hunk(lines: list[str], start: int, number: int) -> tuple[Hunk, int]:
             old_no_eol,
             new_no_eol,
             "".join(line[:1] or " " for line in body if not line.startswith("\\")),
+            stated,
         ),
         end,
     )
@@ -841,7 +849,13 @@ def apply_unified_diff(
             },
         )
     offsets = tuple(place.line - hunk.stated_index for hunk, place in placed)
-    note = _summary(offsets)
+    note = _summary(offsets) + recount_note(
+        [
+            (h.number, *h.stated_counts, h.old_count, h.new_count)
+            for h in parsed.hunks
+            if h.stated_counts
+        ]
+    )
     if parsed.executable is not None:
         mode = "executable (100755)" if parsed.executable else "not executable (100644)"
         note = f"{note}; file mode set to {mode}" if offsets else f"file mode set to {mode}"

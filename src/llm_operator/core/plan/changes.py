@@ -16,11 +16,16 @@ if TYPE_CHECKING:
     from ..engines.diffing import LineDiff
 
 
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data`` in hexadecimal (one place, so the work it costs can be counted)."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def digest(data: bytes | None) -> str:
     """A stable name for a file's bytes; "absent" for a file that does not exist."""
     if data is None:
         return "absent"
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256_hex(data)
 
 
 @dataclass(frozen=True)

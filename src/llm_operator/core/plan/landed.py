@@ -2,14 +2,13 @@
 
 Every changed line is shown with its new line number, as fs.readSlice numbers lines, up to
 ``MAX_LANDED`` lines in all (then a count of the rest); removed lines are counted where
-they were. Text details get these lines after them; JSON details (the structure actions)
-get them as a ``"landed"`` list. Files that are deleted, moved unchanged or not UTF-8 text
-show nothing.
+they were. The lines follow the details as text, whatever the details are: a structure
+action's one line of result JSON is followed by them just as a text result is, so every
+write shows what landed the same way. Files that are deleted, moved unchanged or not
+UTF-8 text show nothing.
 """
 
 from __future__ import annotations
-
-import json
 
 from ..actions.base import Outcome
 from .changes import ChangeSet
@@ -63,14 +62,6 @@ def with_landed(outcome: Outcome, changes: ChangeSet) -> Outcome:
     if not outcome.ok or not lines:
         return outcome
     details = outcome.details or ""
-    if details.lstrip().startswith("{"):
-        try:
-            payload = json.loads(details)
-        except ValueError:
-            payload = None
-        if isinstance(payload, dict):
-            payload["landed"] = lines
-            return Outcome(outcome.ok, outcome.summary, json.dumps(payload, ensure_ascii=False))
     joined = "\n".join(lines) + "\n"
     if details and not details.endswith("\n"):
         details += "\n"

@@ -147,8 +147,13 @@ def invalid_outcome(
 def failure_outcome(action: str, error: OperatorError, related_id: str) -> Outcome:
     if isinstance(error, InvalidCommand):
         return invalid_outcome(error.code, error.message, related_id, error.marked_message)
-    summary = f"{action} failed ({error.code}): {summary_words(error.marked_message)}"
-    payload: dict[str, object] = {"code": error.code, "message": error.message}
+    words = summary_words(error.marked_message)
+    summary = f"{action} failed ({error.code}): {words}"
+    payload: dict[str, object] = {"code": error.code}
+    if words != error.message:
+        # The summary left the file's quoted lines, or the message's later lines, to the
+        # details; a message the summary carries whole is not repeated.
+        payload["message"] = error.message
     if error.details:
         payload["details"] = error.details
     return Outcome(False, summary, json.dumps(payload, ensure_ascii=False, indent=1))

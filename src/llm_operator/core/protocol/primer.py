@@ -25,6 +25,7 @@ PRIMER_LIMIT = 14_000
 FIX_BLOCK = "Fix the block as the message says; resend with a new id"
 FIX_FIELDS = "Fix the fields (the message names what is allowed); new id"
 READ_AGAIN = "The file is not as you assumed: read it again, then send a fix"
+SEND_NAMED = "Send the line it names (symbol: A/b, occurrence: N)"
 OTHER_ROUTE = "Take another route (fs.readSlice, smaller pieces, another action)"
 ASK_USER = "Stop and tell the user; do not retry blindly"
 READ_MESSAGE = "Read the message: it says what to change"
@@ -80,8 +81,6 @@ ERROR_GROUPS: dict[str, tuple[str, ...]] = {
         "ERR_TEXT_AMBIGUOUS",
         "ERR_COUNT_MISMATCH",
         "ERR_INVALID_LINE_RANGE",
-        "ERR_TARGET_NOT_FOUND",
-        "ERR_TARGET_AMBIGUOUS",
         "ERR_TARGET_SHARES_LINE",
         "ERR_FILE_NOT_FOUND",
         "ERR_IS_A_DIRECTORY",
@@ -95,6 +94,7 @@ ERROR_GROUPS: dict[str, tuple[str, ...]] = {
         "ERR_REGION_MARKER_MISMATCH",
         "ERR_REGION_MARKER_ALREADY_EXISTS",
     ),
+    SEND_NAMED: ("ERR_TARGET_NOT_FOUND", "ERR_TARGET_AMBIGUOUS"),
     OTHER_ROUTE: (
         "ERR_FILE_TOO_LARGE",
         "ERR_CONTENT_TOO_LARGE",

@@ -35,9 +35,8 @@ query_json ...): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n
 content, old_text, new_text, target and query are single-line only.
 4. Use a fresh id for EVERY command, also for verification reads, retries and corrections \
 (read-1, edit-2, read-3 ...). A write id resent with identical content is not run again: \
-you get its earlier result, marked as a repeat and saying when it ran. No read is answered \
-from memory: a repeated read id runs again on the file as it is now. The same id with \
-different content is ERR_DUPLICATE_ID. A command the user undid is no longer a repeat.
+you get its earlier result, marked as a repeat and saying when it ran; a repeated read id \
+runs again on the file as it is now. The same id with different content is ERR_DUPLICATE_ID. A command the user undid is no longer a repeat.
 5. Read before you edit (fs.readSlice, fs.search); never guess file contents. After an ok \
 write, verify with a new read and quote the changed lines before you claim success.
 6. Claim nothing until its result says ok: true. A command that got no result did not run: \
@@ -63,8 +62,8 @@ END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
 An ok write's details list the lines that landed, with their new numbers: check them. \
 fs.patch takes patch_json = a unified diff of one file whose context matches exactly. \
-Structure actions name code by its definition line (target: def main():) or, nested, by \
-symbol: Class/method (names, / between levels). fs.applyEdits takes edits_json = \
+Structure actions name code by its definition line (target: def main(): at any depth if \
+unique) or symbol: Class/method. fs.applyEdits takes edits_json = \
 {"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
 none, each sees the ones before it. Blank lines and final newlines: fs.write content is the \
 whole file, final newline included; replaceRange text replaces whole lines (a final newline \

@@ -108,7 +108,7 @@ def test_the_action_summary_says_which_blank_lines_it_added(
     )
     assert exact.ok, exact.summary
     assert "blank line" not in exact.summary
-    assert exact.json()["landed"][1:] == [
+    assert exact.landed[1:] == [
         "63: func TestNewer(t *testing.T) {",
         "64: \tassert.True(t, true)",
         "65: }",

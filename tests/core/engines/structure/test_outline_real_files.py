@@ -45,7 +45,9 @@ def test_depth_one_is_the_top_level_of_depth_three() -> None:
         data = path.read_bytes()
         deep = outline_structures(data, path.name, depth=3).entries
         top = outline_structures(data, path.name, depth=1).entries
-        assert top == tuple(e for e in deep if e.depth == 0), rel(path)
+        # What lies deeper is counted only where the limit cuts: compare the rest.
+        same = [(e.depth, e.start, e.end, e.line, e.symbol) for e in top]
+        assert same == [(e.depth, e.start, e.end, e.line, e.symbol) for e in deep if e.depth == 0]
 
 
 @pytest.mark.parametrize(
@@ -84,3 +86,42 @@ def test_real_file_outlines_start_as_a_reader_expects(name: str, expected: list[
     path = REAL / name
     rendered = [e.render() for e in outline_structures(path.read_bytes(), path.name).entries]
     assert rendered[: len(expected)] == expected
+
+
+@pytest.mark.parametrize("path", FILES, ids=rel)
+def test_every_symbol_an_outline_gives_reads_back_exactly_its_entry(path: Path) -> None:
+    from llm_operator.core.engines.structure import read_structure, symbol_target
+
+    data = path.read_bytes()
+    outline = outline_structures(data, path.name, depth=3)
+    for entry in [e for e in outline.entries if e.symbol]:
+        found = read_structure(data, path.name, symbol_target(entry.symbol or ""))["matches"]
+        assert [m["line_range_inclusive"] for m in found] == [[entry.start, entry.end]], entry
+
+
+DATA_LANGUAGES = {"css", "html", "json", "toml", "yaml"}  # keys and rules, not definitions
+
+
+def test_most_definitions_of_the_real_files_have_a_symbol() -> None:
+    code = [p for p in FILES if p.parent.name not in DATA_LANGUAGES]
+    entries = [e for p in code for e in outline_structures(p.read_bytes(), p.name, 3).entries]
+    named = [e for e in entries if e.symbol]
+    # Measured 2026-11-29: 1,124 of 1,243 (90%); the rest share a name and scope with
+    # no index to tell them apart, or have no name (a Go ``type (`` group, a C++ template).
+    assert len(named) >= 0.85 * len(entries), (len(named), len(entries))
+
+
+def test_an_entry_cut_at_the_depth_limit_counts_what_lies_inside() -> None:
+    data = (REAL / "ruby" / "rake-rake-file_list.rb").read_bytes()
+    shallow = outline_structures(data, "fl.rb", depth=2).entries
+    assert [(e.line, e.deeper, e.deepest) for e in shallow if e.deeper] == [
+        ("class FileList", 30, 4),
+        ("class << self", 2, 3),
+    ]
+    assert shallow[1].render(symbols=True) == (
+        "  8-411: class FileList  (symbol: Rake/FileList; +30 inside)"
+    )
+    assert shallow[1].render() == "  8-411: class FileList"  # the pack's outline is unchanged
+    full = outline_structures(data, "fl.rb", depth=4).entries
+    assert not [e for e in full if e.deeper]
+    assert len(full) == len(shallow) + 32

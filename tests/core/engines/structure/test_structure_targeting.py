@@ -49,15 +49,26 @@ def test_leading_indentation_and_carriage_return_of_a_level_are_ignored(sample: 
     assert ranges(data, "s.py", ["class UserAuth:\r", "    def validate"]) == [[18, 22]]
 
 
-def test_levels_cannot_be_skipped(sample: Sample) -> None:
+def test_a_one_line_target_finds_the_one_definition_below_the_top(sample: Sample) -> None:
+    (match,) = read_structure(sample("sample.py"), "s.py", ["def validate(self):"])["matches"]
+    assert match["line_range_inclusive"] == [18, 22]
+    assert match["target_matched"] == {"symbol": "UserAuth/validate"}
+
+
+def test_levels_cannot_be_skipped_in_a_target_of_several_lines(sample: Sample) -> None:
+    nested = NESTED.encode()
     with pytest.raises(OperatorError) as info:
-        read_structure(sample("sample.py"), "s.py", ["def validate(self):"])
+        read_structure(nested, "n.rb", ["module Outer", "def run(x)"])
     error = info.value
     assert error.code == "ERR_TARGET_NOT_FOUND"
-    assert error.details["parent_found"] is None
-    assert error.details["searched_path"] == ["def validate(self):"]
-    assert "class UserAuth:\ndef validate(self):" in error.details["suggestions"]["nearest_targets"]
-    assert "['class UserAuth:', 'def validate(self):']" in error.message
+    assert error.details["parent_found"] == "module Outer"
+    assert error.details["searched_path"] == ["module Outer", "def run(x)"]
+    assert error.details["suggestions"]["nearest"][0] == {
+        "line": 3,
+        "symbol": "Outer/Inner/run",
+        "definition": "def run(x)",
+    }
+    assert "'symbol: Outer/Inner/run'" in error.message
     assert error.details["state"] == "FILE_UNCHANGED"
 
 
@@ -66,12 +77,9 @@ def test_not_found_reports_deepest_level_and_next_levels(sample: Sample) -> None
         read_structure(sample("sample.py"), "s.py", ["class UserAuth:", "def validat(self)"])
     details = info.value.details
     assert details["parent_found"] == "class UserAuth:"
-    assert details["suggestions"]["next_levels"] == [
-        '"""Authenticate users."""',
-        "def __init__(self):",
-        "def validate(self):",
-    ]
-    assert details["suggestions"]["nearest_targets"][0] == "class UserAuth:\ndef validate(self):"
+    # Definitions only: the docstring is no level anyone means.
+    assert details["suggestions"]["next_levels"] == ["def __init__(self):", "def validate(self):"]
+    assert details["suggestions"]["nearest"][0]["symbol"] == "UserAuth/validate"
 
 
 def test_empty_level_is_not_found(sample: Sample) -> None:
@@ -79,6 +87,16 @@ def test_empty_level_is_not_found(sample: Sample) -> None:
         read_structure(sample("sample.py"), "s.py", ["class UserAuth:", ""])
     assert info.value.code == "ERR_TARGET_NOT_FOUND"
     assert "empty" in info.value.message
+
+
+NESTED = """module Outer
+  module Inner
+    def run(x)
+      x
+    end
+  end
+end
+"""
 
 
 AMBIGUOUS = b"""class Shape:
@@ -102,9 +120,18 @@ def test_writes_refuse_an_ambiguous_target() -> None:
     error = info.value
     assert error.code == "ERR_TARGET_AMBIGUOUS"
     assert error.details["matches"] == [
-        {"line_range_inclusive": [2, 4], "first_line": "def size(self):"},
-        {"line_range_inclusive": [6, 8], "first_line": "def size(self, value):"},
+        {
+            "line_range_inclusive": [2, 4],
+            "first_line": "def size(self):",
+            "symbol": "Shape/size[1]",
+        },
+        {
+            "line_range_inclusive": [6, 8],
+            "first_line": "def size(self, value):",
+            "symbol": "Shape/size[2]",
+        },
     ]
+    assert "line 2: 'symbol: Shape/size[1]'; line 6: 'symbol: Shape/size[2]'" in error.message
     assert error.details["state"] == "FILE_UNCHANGED"
     assert ranges(AMBIGUOUS, "a.py", ["class Shape", "def size(self,"]) == [[6, 8]]
 

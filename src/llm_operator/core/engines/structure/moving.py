@@ -25,6 +25,7 @@ from .separators import (
     with_ending,
 )
 from .source import UNCHANGED, Source, end_row, load_source, refuse_errors_in
+from .target_search import matched_note
 from .targeting import Candidate, Match, Target, children, structure_at_row
 
 if TYPE_CHECKING:
@@ -283,6 +284,7 @@ def _apply(src: Source, dst: Source, moving: Located, anchor: Anchor, same: bool
     result: dict[str, Any] = {
         "source_original_line_range": [moving.start + 1, moving.end + 1],
         "destination_final_line_range": [first + 1, first + len(block.lines)],
+        **matched_note(moving.match),
     }
     warnings = check_indentation(block, first, unit, dst.spec)
     parent = match.parent if len(match.siblings) == 1 else None

@@ -30,7 +30,8 @@ from .source import (
     load_source,
     refuse_errors_in,
 )
-from .targeting import Match, children, resolve, resolve_one, structure_at_row
+from .target_search import matched_note, resolve, resolve_one
+from .targeting import Match, children, structure_at_row
 
 
 def prepare_content(content: str, name: str = "content") -> str:
@@ -64,7 +65,11 @@ def read_structure(source: bytes, path: str, target: list[str]) -> dict[str, Any
     for match in chosen or resolve(src, target):
         start, end = structure_range(src, match.candidate.node)
         matches.append(
-            {"text": "\n".join(body[start : end + 1]), "line_range_inclusive": [start + 1, end + 1]}
+            {
+                "text": "\n".join(body[start : end + 1]),
+                "line_range_inclusive": [start + 1, end + 1],
+                **matched_note(match),
+            }
         )
     return {"matches": matches, "warnings": errors_note(src)}
 
@@ -81,7 +86,10 @@ def replace_structure(source: bytes, path: str, target: list[str], content: str)
     unit = local_unit(replaced, src.spec) or detect_unit(src.lines, src)
     block = rebase(text, base_indent(src, located), unit, src.spec)
     new_body = body[: located.start] + block.lines + body[located.end + 1 :]
-    result: dict[str, Any] = {"lines": [located.start + 1, located.start + len(block.lines)]}
+    result: dict[str, Any] = {
+        "lines": [located.start + 1, located.start + len(block.lines)],
+        **matched_note(located.match),
+    }
     warnings = check_indentation(block, located.start, unit, src.spec)
     data, _ = finish(src, new_body, final_newline, result, warnings)
     return StructureEdit(data, result)
@@ -105,7 +113,10 @@ def delete_structure(source: bytes, path: str, target: list[str]) -> StructureEd
     removal = remove_block(
         body, located.start, located.end, match.index > 0, match.index < len(match.siblings) - 1
     )
-    result: dict[str, Any] = {"deleted_line_range_inclusive": located.line_range}
+    result: dict[str, Any] = {
+        "deleted_line_range_inclusive": located.line_range,
+        **matched_note(match),
+    }
     warnings: list[dict[str, Any]] = []
     data, edited = finish(src, removal.body, final_newline, result, warnings)
     if match.parent is not None and len(match.siblings) == 1:
@@ -201,6 +212,8 @@ def _replace_text(
     last = start + new_region.count("\n", 0, starts[-1] + len(new))
     new_body = body[:start] + new_region.split("\n") + body[end + 1 :]
     result: dict[str, Any] = {"affected_lines": [first + 1, last + 1]}
+    if located is not None:
+        result.update(matched_note(located.match))
     if not single:
         result = {"total_replacements": len(found), **result}
     warnings: list[dict[str, Any]] = []
@@ -283,6 +296,8 @@ def _insert(
     else:
         target_row = first + len(block.lines) + gap
         result = {"inserted_at_line": first + 1, "target_now_at_line": target_row + 1}
+    if located is not None:
+        result.update(matched_note(located.match))
     warnings = check_indentation(block, first, unit, src.spec)
     data, _ = finish(src, new_body, final_newline, result, warnings)
     return StructureEdit(data, result, added)

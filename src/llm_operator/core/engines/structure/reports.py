@@ -15,7 +15,8 @@ from .source import (
     refuse_errors_in,
     reparse,
 )
-from .targeting import Match, resolve_one
+from .target_search import resolve_one
+from .targeting import Match
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...errors import OperatorError, mark
-from .boundaries import structure_range
+from ...errors import OperatorError
 from .definitions import looked_through
 from .markdown import markdown_keys
 from .source import UNCHANGED, Source, end_row, refuse_errors_in
@@ -139,6 +138,10 @@ class Match:
     candidate: Candidate
     parent: Candidate | None
     siblings: tuple[Candidate, ...]
+    # Set when a one-line target was found below the top level: what it took, as the
+    # symbol path when one names exactly this structure, else as its definition lines.
+    taken: tuple[str, ...] = ()
+    taken_symbol: str | None = None
 
     @property
     def index(self) -> int:
@@ -247,11 +250,11 @@ def _named_children(node: Node) -> Iterator[tuple[Node, Node, int]]:
             yield node, child, index
 
 
-def _level_key(level: str) -> str:
+def level_key(level: str) -> str:
     return level.rstrip("\r").lstrip(" \t")[:KEY_CHARS]
 
 
-def _matches(candidate: Candidate, key: str) -> bool:
+def key_matches(candidate: Candidate, key: str) -> bool:
     return any(k.startswith(key) for k in candidate.keys)
 
 
@@ -269,8 +272,19 @@ def _symbol_matches(
     return found
 
 
-def resolve(source: Source, levels: list[str]) -> list[Match]:
-    """Every structure the target names (at least one, or ERR_TARGET_NOT_FOUND).
+class LevelMissing(Exception):
+    """No structure matches level ``depth`` of a target within ``scopes`` (the parents the
+    levels above it matched, and the statements looked through); ``target_search`` says
+    what the model can send instead."""
+
+    def __init__(self, depth: int, scopes: list[tuple[Candidate | None, list[Candidate]]]) -> None:
+        super().__init__(depth)
+        self.depth = depth
+        self.scopes = scopes
+
+
+def resolve_levels(source: Source, levels: list[str]) -> list[Match]:
+    """Every structure the target names, level by level (at least one, or LevelMissing).
 
     Where several structures match a level and some of them have exactly the level as
     their whole definition line, only those count: ``## Version 2.8`` names that heading,
@@ -279,8 +293,8 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
     by_symbol = getattr(levels, "by_symbol", False)
     scopes: list[tuple[Candidate | None, list[Candidate]]] = [(None, children(source, source.root))]
     for depth, level in enumerate(levels):
-        key = _level_key(level)
-        scopes = _through_statements(source, scopes, by_symbol)
+        key = level_key(level)
+        scopes = through_statements(source, scopes, by_symbol)
         if by_symbol:
             found = _symbol_matches(source, scopes, level.strip())
         else:
@@ -288,7 +302,7 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
                 Match(c, parent, tuple(kids))
                 for parent, kids in scopes
                 for c in kids
-                if key and _matches(c, key)
+                if key and key_matches(c, key)
             ]
             if len(found) > 1:
                 whole = level.strip()
@@ -302,14 +316,14 @@ def resolve(source: Source, levels: list[str]) -> list[Match]:
                 refuse_errors_in(
                     source, broken[0]["line"] - 1, broken[-1]["line"] - 1, f"the line {key!r}"
                 )
-            raise _not_found(source, levels, depth, scopes)
+            raise LevelMissing(depth, scopes)
         if depth == len(levels) - 1:
             return found
         scopes = [(m.candidate, children(source, m.candidate.node)) for m in found]
     raise AssertionError("resolve() needs at least one level")
 
 
-def _through_statements(
+def through_statements(
     source: Source, scopes: list[tuple[Candidate | None, list[Candidate]]], by_symbol: bool
 ) -> list[tuple[Candidate | None, list[Candidate]]]:
     """The scopes, and the insides of the statements in them that the outline looks
@@ -336,116 +350,6 @@ def _nameless_group(source: Source, candidate: Candidate) -> bool:
     )
     declares = node.type.endswith("_declaration")  # not a JSON array, a Markdown list
     return grouped and declares and name_of(source, node) is None
-
-
-def resolve_one(source: Source, levels: list[str]) -> Match:
-    found = resolve(source, levels)
-    occurrence: int | None = getattr(levels, "occurrence", None)
-    if occurrence is not None:
-        if not 1 <= occurrence <= len(found):
-            where = ", ".join(
-                f"line {structure_range(source, m.candidate.node)[0] + 1}" for m in found[:10]
-            )
-            raise OperatorError(
-                "ERR_TARGET_NOT_FOUND",
-                f"occurrence {occurrence} was asked for, but {len(found)} structure(s) in "
-                f"{source.path} match the target ({where}); give occurrence 1 to {len(found)}.",
-                {"searched_path": list(levels), "matches": len(found), **UNCHANGED},
-            )
-        return found[occurrence - 1]
-    if len(found) > 1:
-        listed = [
-            {
-                "line_range_inclusive": [r[0] + 1, r[1] + 1],
-                "first_line": mark(m.candidate.first_line),
-            }
-            for m in found
-            for r in [structure_range(source, m.candidate.node)]
-        ]
-        where = ", ".join(f"line {m['line_range_inclusive'][0]}" for m in listed[:10])
-        raise OperatorError(
-            "ERR_TARGET_AMBIGUOUS",
-            f"{len(found)} structures in {source.path} match the target ({where}); this "
-            "operation needs exactly one. Make the last level longer (more of the definition "
-            "line), add the enclosing levels above it, or add 'occurrence: N' to pick the "
-            f"N-th of them in file order (1 to {len(found)}).",
-            {"searched_path": levels, "matches": listed, **UNCHANGED},
-        )
-    return found[0]
-
-
-def outline(source: Source, max_depth: int = 4, limit: int = 3000) -> list[tuple[str, ...]]:
-    """Target paths of the file's structures, breadth first, for suggestions."""
-    paths: list[tuple[str, ...]] = []
-    frontier: list[tuple[tuple[str, ...], Node]] = [((), source.root)]
-    for _ in range(max_depth):
-        following: list[tuple[tuple[str, ...], Node]] = []
-        for path, node in frontier:
-            for c in children(source, node):
-                paths.append((*path, c.first_line))
-                following.append(((*path, c.first_line), c.node))
-                if len(paths) >= limit:
-                    return paths
-        frontier = following
-    return paths
-
-
-def _not_found(
-    source: Source,
-    levels: list[str],
-    depth: int,
-    scopes: list[tuple[Candidate | None, list[Candidate]]],
-) -> OperatorError:
-    key = _level_key(levels[depth])
-    next_levels = list(dict.fromkeys(c.first_line for _, kids in scopes for c in kids))
-    parent = levels[depth - 1] if depth else None
-    paths = outline(source)
-    elsewhere = ["\n".join(p) for p in paths if key and p[-1].startswith(key)]
-    last_lines = list(dict.fromkeys(p[-1] for p in paths))
-    import difflib  # only a target not found needs it; start-up counts
-
-    close = difflib.get_close_matches(key, last_lines, n=5, cutoff=0.5)
-    similar = ["\n".join(p) for line in close for p in paths if p[-1] == line]
-    nearest = list(dict.fromkeys(elsewhere + similar))[:8]
-    under = f"under {parent!r}" if parent else "at the top level"
-    if not key:
-        problem = f"level {depth + 1} of the target is empty"
-    elif getattr(levels, "by_symbol", False):
-        names = [n for _, kids in scopes for c in kids for n in [name_of(source, c.node)] if n]
-        known = list(dict.fromkeys(names))[:20]
-        return OperatorError(
-            "ERR_TARGET_NOT_FOUND",
-            f"no structure {under} of {source.path} is named {levels[depth]!r} (symbol "
-            f"levels are grammar names separated by '/', '[n]' for the n-th of a name). "
-            f"Names at this level: {mark(repr(known))}.",
-            {
-                "searched_path": list(levels),
-                "parent_found": parent,
-                "suggestions": {"next_levels": [mark(name) for name in known]},
-                **UNCHANGED,
-            },
-        )
-    else:
-        problem = f"no structure {under} of {source.path} starts with {key!r}"
-    shown = "; ".join(mark(repr(t.split("\n"))) for t in nearest[:3])
-    hint = (f" Nearest targets (levels): {shown}." if nearest else "") + (
-        f" Valid next levels: {mark(repr(next_levels[:8]))}." if next_levels else ""
-    )
-    return OperatorError(
-        "ERR_TARGET_NOT_FOUND",
-        f"{problem}. Each target line must be the start of a definition line exactly as "
-        f"written (e.g. 'def name(' or 'class Name'), one level per line, outermost first, "
-        f"without skipping levels.{hint}",
-        {
-            "searched_path": levels,
-            "parent_found": parent,
-            "suggestions": {
-                "nearest_targets": [mark(text) for text in nearest],
-                "next_levels": [mark(text) for text in next_levels[:40]],
-            },
-            **UNCHANGED,
-        },
-    )
 
 
 def structure_at_row(source: Source, row: int) -> Candidate | None:
