@@ -9,13 +9,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
 from llm_operator.core import actions
 from llm_operator.core.actions.base import ActionSpec
 from llm_operator.core.actions.fields import B64_SUFFIX, json_twin
 from llm_operator.core.actions.reference import field_docs
 from llm_operator.core.plan.session import Session
+from llm_operator.core.protocol.scanner import SCAN_LIMIT
 from llm_operator.core.store.workspace import Workspace
 from support.fixtures import cmd, reply, run_session
 from support.json_payloads import PAYLOADS
@@ -73,16 +74,20 @@ def block_for(spec: ActionSpec, field: str, value: str, number: int) -> str:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(value=PAYLOADS)
+@example(value=json.dumps("x" * 25_000))  # 25 blocks of it: more than the scanner reads
 def test_no_json_payload_in_any_field_is_an_internal_error(value: str) -> None:
     pairs = json_fields()
-    text = reply(*(block_for(spec, field, value, n) for n, (spec, field) in enumerate(pairs)))
+    blocks = [block_for(spec, field, value, n) for n, (spec, field) in enumerate(pairs)]
+    # Only the last 200,000 characters of a message are scanned: blocks of big values go
+    # in replies of their own, so every block is read.
+    replies = [reply(*blocks)] if len(value) * len(blocks) < SCAN_LIMIT // 2 else blocks
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "ws"
         root.mkdir()
         (root / "a.py").write_text(SOURCE, encoding="utf-8")
         (Path(folder) / "state").mkdir()
         session = Session(Workspace(root), Path(folder) / "state")
-        results = run_session(session, text, approve=True)
+        results = [r for text in replies for r in run_session(session, text, approve=True)]
     assert len(results) == len(pairs)
     for (spec, field), result in zip(pairs, results, strict=True):
         assert "ERR_INTERNAL" not in result.summary, (spec.name, field, value[:80], result)
