@@ -275,7 +275,7 @@ def test_a_run_committed_while_the_undo_waited_for_the_lock_is_not_undone(
 ) -> None:
     """The user is shown batch X and says undo; before the undo holds the write lock,
     another run commits batch Y. Undoing "the newest" then would undo Y unseen."""
-    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.changes import ChangeSet, FileChange
     from llm_operator.core.store.applying import apply_changeset
     from llm_operator.core.store.journal import Journal
     from llm_operator.core.store.lock import WorkspaceLock

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from ..plan.changes import ChangeSet  # loaded by the actions that plan writes
+    from ..changes import ChangeSet  # loaded by the actions that plan writes
 
     class FieldValues(Protocol):
         """A command's field values: a fields model, or the values a quick check made."""

@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
-from ..plan.changes import ChangeSet, FileChange
 from ..protocol.names import visible_name
 from ..store.files import not_found
 from ..wording import counted

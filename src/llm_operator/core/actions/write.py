@@ -12,9 +12,9 @@ import stat
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from ..changes import ChangeSet, FileChange
 from ..engines.textfile import BOM, TextFile
 from ..errors import OperatorError
-from ..plan.changes import ChangeSet, FileChange
 from ..protocol.names import visible_name
 from ..store.files import kind_name, line_count, not_found
 from ..store.fsaccess import Spot

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from ..actions.base import Outcome
-from .changes import ChangeSet
+from ..changes import ChangeSet
 
 MAX_LANDED = 40
 MAX_WIDTH = 300

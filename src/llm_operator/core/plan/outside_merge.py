@@ -24,9 +24,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..actions.base import Outcome, Plan
+from ..changes import ChangeSet, FileChange, digest
 from ..engines.merging import Lines, Merge, Overlap, describe_lines, merge3
 from ..errors import OperatorError
-from .changes import ChangeSet, FileChange, digest
 
 if TYPE_CHECKING:
     from ..protocol.validator import Command

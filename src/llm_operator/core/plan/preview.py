@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from ..actions.base import Plan, Reveal
+    from ..changes import FileChange
     from ..engines.diffing import LineDiff
-    from .changes import FileChange
 
 LineKind = Literal["context", "added", "removed", "hunk", "note"]
 Badge = Literal["new", "deleted", "edited"]

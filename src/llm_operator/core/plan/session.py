@@ -53,10 +53,10 @@ from .batch_writer import BatchWriter, taken_back, with_warning
 from .secrecy import guard_failure, guard_result, hold, secret_paths
 
 if TYPE_CHECKING:
+    from ..changes import FileChange
     from ..store.history import RunEntry, StoredRun
     from ..store.journal import Journal
     from ..store.undoing import UndoReport
-    from .changes import FileChange
     from .outside_merge import ShownMerge
     from .preview import ChangePreview
 

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..plan.changes import FileChange, digest
+from ..changes import FileChange, digest
 from ..protocol.encoder import without_surrogates
 from .applying import (
     Recorder,
