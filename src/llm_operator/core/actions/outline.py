@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name, resume_cursor, visible_name
+from ..file_names import display_name, resume_cursor, visible_name
 from ..store.files import find_file, not_found, reads_so_far
 from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
 from ..store.tree_walk import (

@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import visible_name
+from ..file_names import visible_name
 from ..store.files import find_file, read_text
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import (
+from ..file_names import (
     display_name,
     is_plain_name,
     listed_name,

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
-from ..protocol.names import visible_name
+from ..file_names import visible_name
 from ..store.files import not_found
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..changes import ChangeSet, FileChange
 from ..engines.textfile import BOM, TextFile
 from ..errors import OperatorError
-from ..protocol.names import visible_name
+from ..file_names import visible_name
 from ..store.files import kind_name, line_count, not_found
 from ..store.fsaccess import Spot
 from ..wording import counted
