@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..changes import FileChange, digest
-from ..protocol.encoder import without_surrogates
+from ..encodable_text import without_surrogates
 from .applying import (
     Recorder,
     SavedDir,

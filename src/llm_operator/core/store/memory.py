@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..actions.base import Outcome
-from ..protocol.encoder import without_surrogates as storable
+from ..encodable_text import without_surrogates as storable
 from .database import StateStore, guarded
 
 MAX_ENTRIES = 1000
