@@ -682,7 +682,7 @@ def _undo(session: Session, yes: bool) -> int:
         notices = []  # the store failed after the undo: its report says so
     if report.notice is not None and all(n.id != report.notice.id for n in notices):
         # A notice the store could not keep: printed now, or the chat never hears of it.
-        from .core.actions.base import Outcome
+        from .core.outcome import Outcome
         from .core.protocol.encoder import Result
 
         notice = report.notice

@@ -90,7 +90,7 @@ def test_a_schema_1_store_keeps_its_memory_batches_and_notices_in_conversation_0
         assert chat > 0
         assert current_conversation(store) == chat
         assert memory.lookup("write-1", chat) is None  # a new chat may use write-1 again
-        from llm_operator.core.actions.base import Outcome
+        from llm_operator.core.outcome import Outcome
 
         memory.remember("write-1", "fp-new", Outcome(True, "Wrote other.txt"), conversation=chat)
         again = memory.lookup("write-1", chat)

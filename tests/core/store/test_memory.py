@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from llm_operator.core.actions.base import Outcome
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.store.memory import MAX_KEPT_DETAILS, SessionMemory
 
 

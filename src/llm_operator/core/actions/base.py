@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..outcome import Outcome
+
 if TYPE_CHECKING:
     from ..changes import ChangeSet  # loaded by the actions that plan writes
 
@@ -50,15 +52,6 @@ class Secrecy(enum.Enum):
     CONTENT = "content"
     NAMES = "names"
     PER_FILE = "per-file"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the LLM is told about one command."""
-
-    ok: bool
-    summary: str
-    details: str | None = None
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand, OperatorError
 from ..file_names import listed_name, visible_name
+from ..outcome import Outcome
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Secrecy
+from .base import ActionContext, ActionSpec, Kind, LazyModel, Result, Secrecy
 from .read_values import (
     QUICK_PATH,
     QUICK_SEARCH,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from ..actions.base import Outcome
 from ..changes import ChangeSet
+from ..outcome import Outcome
 
 MAX_LANDED = 40
 MAX_WIDTH = 300

@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..actions import get_spec
-from ..actions.base import ActionContext, FileSource, Kind, Outcome, OutlineMemo, Plan, Reveal
+from ..actions.base import ActionContext, FileSource, Kind, OutlineMemo, Plan, Reveal
 from ..errors import OperatorError
+from ..outcome import Outcome
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
 from ..protocol.paste_notes import paste_notes
 from ..protocol.scanner import BlockProblem, Scan, scan

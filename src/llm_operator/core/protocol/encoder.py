@@ -30,9 +30,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..actions.base import Outcome
 from ..encodable_text import without_surrogates
 from ..errors import InvalidCommand, OperatorError, replace_quotes
+from ..outcome import Outcome
 from .readable import escape_line, line_needs_escape
 
 _SPACE_RUN = re.compile(r"\s+")

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.actions.base import Outcome
 from ...core.errors import OperatorError
+from ...core.outcome import Outcome
 from ...core.plan.earlier import tally, verdicts
 from ...core.plan.session import rejected_by_user
 from ...core.protocol.encoder import Result
