@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.session import REJECT, Decision, Pending, Session
+from llm_operator.core.plan.run import REJECT, Decision, Pending
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from llm_operator.gui.run_flow import RunFlow
 from support.actions import b64

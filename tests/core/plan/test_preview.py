@@ -174,7 +174,7 @@ def test_a_binary_file_is_described_not_diffed(
 def test_the_batch_label_names_only_the_approved_writes(
     make_session: Any, cmd: Any, workspace: Path
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, REJECT
+    from llm_operator.core.plan.run import APPROVE, REJECT
 
     session = make_session()
     run = session.prepare(

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.plan.preview import describe_pending
-from llm_operator.core.plan.session import APPROVE
+from llm_operator.core.plan.run import APPROVE
 
 
 def b64(text: str) -> str:

@@ -142,7 +142,8 @@ def test_two_processes_opening_a_schema_1_store_at_once_migrate_it_once(
 def test_a_store_that_cannot_say_the_conversation_refuses_writes_and_runs_reads(
     workspace: Path, state_dir: Path, cmd: Any
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.plan.run import APPROVE
+    from llm_operator.core.plan.session import Session
     from llm_operator.core.store.workspace import Workspace
 
     session = Session(Workspace(workspace), state_dir)

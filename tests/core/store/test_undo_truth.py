@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, REJECT, Session
+from llm_operator.core.plan.run import APPROVE, REJECT
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
