@@ -80,14 +80,6 @@ MYERS_WORK = 300_000
 MYERS_DIFF_WORK = 1_500_000
 
 
-@dataclass
-class DiffWork:
-    """What is left of one diff's budgets, spent as its items are matched: steps of
-    difflib's matching (of DIFF_WORK) and of Myers' diff (of MYERS_DIFF_WORK)."""
-
-    difflib: int = DIFF_WORK
-    myers: int = MYERS_DIFF_WORK
-
 # An item of more lines than this (both sides, with no anchor) is not matched at all: an
 # edit list of 200 characters can make a file of 40 million lines, and even splitting
 # them costs seconds and gigabytes. Its lines show as removed and added.
@@ -96,6 +88,15 @@ MAX_MATCH_LINES = 1_000_000
 _ANCHOR_TRIES = 24
 # A candidate anchor found more often than this (as a substring) is not worth counting.
 _ANCHOR_HITS = 64
+
+
+@dataclass
+class DiffWork:
+    """What is left of one diff's budgets, spent as its items are matched: steps of
+    difflib's matching (of DIFF_WORK) and of Myers' diff (of MYERS_DIFF_WORK)."""
+
+    difflib: int = DIFF_WORK
+    myers: int = MYERS_DIFF_WORK
 
 
 def _count_lines(text: str, start: int, stop: int) -> int:
