@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from .core.actions.base import OutlineMemo
-    from .core.plan.session import Decision, Pending, Session
+    from .core.plan.run import Decision, Pending
+    from .core.plan.session import Session
     from .core.store.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -404,7 +405,7 @@ def _decide(
     reading_stdin: bool,
     workspace: Workspace | None = None,
 ) -> dict[int, Decision]:
-    from .core.plan.session import APPROVE, REJECT
+    from .core.plan.run import APPROVE, REJECT
 
     if not pending:
         return {}
@@ -482,7 +483,7 @@ def _ask(
     """``workspace``: where the files are, to ask again about a file that changed on disk
     while the question was open (its merged change is shown: ``outside_merge``)."""
     from .core.plan.preview import describe_pending
-    from .core.plan.session import APPROVE, Decision
+    from .core.plan.run import APPROVE, Decision
     from .core.visible import shown
 
     # describe_pending shows every text of the reply through the one renderer.
@@ -688,7 +689,7 @@ def _undo(session: Session, yes: bool) -> int:
         notices = []  # the store failed after the undo: its report says so
     if report.notice is not None and all(n.id != report.notice.id for n in notices):
         # A notice the store could not keep: printed now, or the chat never hears of it.
-        from .core.actions.base import Outcome
+        from .core.outcome import Outcome
         from .core.protocol.encoder import Result
 
         notice = report.notice

@@ -90,7 +90,7 @@ def test_a_schema_1_store_keeps_its_memory_batches_and_notices_in_conversation_0
         assert chat > 0
         assert current_conversation(store) == chat
         assert memory.lookup("write-1", chat) is None  # a new chat may use write-1 again
-        from llm_operator.core.actions.base import Outcome
+        from llm_operator.core.outcome import Outcome
 
         memory.remember("write-1", "fp-new", Outcome(True, "Wrote other.txt"), conversation=chat)
         again = memory.lookup("write-1", chat)
@@ -142,7 +142,8 @@ def test_two_processes_opening_a_schema_1_store_at_once_migrate_it_once(
 def test_a_store_that_cannot_say_the_conversation_refuses_writes_and_runs_reads(
     workspace: Path, state_dir: Path, cmd: Any
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.plan.run import APPROVE
+    from llm_operator.core.plan.session import Session
     from llm_operator.core.store.workspace import Workspace
 
     session = Session(Workspace(workspace), state_dir)

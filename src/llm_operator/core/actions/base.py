@@ -20,8 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..outcome import Outcome
+
 if TYPE_CHECKING:
-    from ..plan.changes import ChangeSet  # loaded by the actions that plan writes
+    from ..changes import ChangeSet  # loaded by the actions that plan writes
 
     class FieldValues(Protocol):
         """A command's field values: a fields model, or the values a quick check made."""
@@ -50,15 +52,6 @@ class Secrecy(enum.Enum):
     CONTENT = "content"
     NAMES = "names"
     PER_FILE = "per-file"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the LLM is told about one command."""
-
-    ok: bool
-    summary: str
-    details: str | None = None
 
 
 @dataclass(frozen=True)

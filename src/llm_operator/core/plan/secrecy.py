@@ -37,8 +37,9 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..actions.base import Kind, Outcome, Plan, Result, Reveal, Secrecy
+from ..actions.base import Kind, Plan, Result, Reveal, Secrecy
 from ..errors import OperatorError
+from ..outcome import Outcome
 from ..protocol.encoder import failure_outcome
 
 if TYPE_CHECKING:

@@ -31,131 +31,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..actions import get_spec
-from ..actions.base import ActionContext, FileSource, Kind, Outcome, OutlineMemo, Plan, Reveal
+from ..actions.base import ActionContext, FileSource, Kind, OutlineMemo, Plan, Reveal
 from ..errors import OperatorError
+from ..outcome import Outcome
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
 from ..protocol.paste_notes import paste_notes
-from ..protocol.scanner import BlockProblem, Scan, scan
+from ..protocol.scanner import BlockProblem, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.database import StateStore, StoreError
 from ..store.memory import Remembered, SessionMemory
-from ..store.rejections import Rejection
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
 from ..work_budget import charge_details, is_not_run, not_run, reply_budget
 from .batch_writer import BatchWriter, taken_back, with_warning
+from .run import REJECT, Decision, Pending, Run, RunItem, rejected_by_user
 from .secrecy import guard_failure, guard_result, hold, secret_paths
 
 if TYPE_CHECKING:
     from ..store.history import RunEntry, StoredRun
     from ..store.journal import Journal
     from ..store.undoing import UndoReport
-    from .changes import FileChange
     from .outside_merge import ShownMerge
-    from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
 WAITING = "waiting for another run on this workspace"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The user's answer to a pending command: approved or not, the reason given, and
-    the merged changes approved of its files that changed outside (``outside_merge``)."""
-
-    approved: bool
-    reason: str = ""
-    merged: tuple[ShownMerge, ...] = ()
-
-
-APPROVE = Decision(True)
-REJECT = Decision(False)
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A command waiting for the user: a write plan, or a read that needs consent."""
-
-    index: int
-    command: Command
-    plan: Plan | None = None
-    reveal: Reveal | None = None
-    builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
-    # Not run or planned yet (a secret-looking file): ``reveal`` asks whether it may be.
-    held: bool = False
-    # What each change will do, made here in the worker: the window only renders it.
-    previews: tuple[ChangePreview, ...] = ()
-    rejected_before: Rejection | None = None  # the user rejected this same command before
-
-    @property
-    def id(self) -> str:
-        return self.command.id
-
-    @property
-    def action(self) -> str:
-        return self.command.action
-
-    @property
-    def changes(self) -> tuple[FileChange, ...]:
-        return self.plan.changes.changes if self.plan else ()
-
-
-@dataclass
-class RunItem:
-    """One command block of a reply in the session's hands: its result, or what it waits for."""
-
-    index: int
-    id: str
-    action: str | None
-    path: str | None
-    result: Result | None = None
-    pending: Pending | None = None
-    deferred: Command | None = None
-    # A write that needs no change (or cannot be made) as planned: answered at execute,
-    # under the write lock, after recovery and the store check (see ``_run_gated``).
-    gated: tuple[Command, Outcome] | None = None
-    repeat_of: int | None = None  # index of the earlier item in this run with the same command
-    fingerprint: str = ""
-    private: bool = False  # reached a secret-looking file: its result is not kept on disk
-    first_ran_at: float | None = None  # a repeat of an earlier message: when that one ran
-    rejected_before: Rejection | None = None  # asked again: the user rejected it before
-    read_again: bool = False  # a read sent again: run again, its result says it repeats
-
-
-@dataclass
-class Run:
-    """One pasted reply in the session's hands: its scan, an item per command block (in message
-    order), and notes for the user."""
-
-    scan: Scan
-    items: list[RunItem]
-    notices: list[str] = field(default_factory=list)
-    executed: bool = False
-    notice_results: list[Result] = field(default_factory=list)  # undo notices shown first
-    conversation: int | None = 0  # whose ids and notices; None: unknown, no write runs
-
-    @property
-    def pending(self) -> list[Pending]:
-        return [item.pending for item in self.items if item.pending is not None]
-
-    @property
-    def results(self) -> list[Result]:
-        return [item.result for item in self.items if item.result is not None]
-
-    def mark_words(self) -> Run:
-        """Work out the changed words of every preview (``ChangePreview.lines``) now, all
-        within one budget: the window calls this in its worker, so that painting a review
-        never diffs."""
-        from .preview import mark_words
-
-        mark_words(preview for pending in self.pending for preview in pending.previews)
-        return self
 
 
 class _Overlay(FileSource):
@@ -946,18 +851,6 @@ def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
         else:
             summary = f"{summary.rstrip('.')} (moved to {note})"
     return Outcome(outcome.ok, summary, outcome.details)
-
-
-def rejected_by_user(item: RunItem, decisions: Mapping[int, Decision]) -> bool:
-    """Whether ``item``'s result is the user's rejection (a declined secret-looking
-    failure is not: its result is that failure, sent without the quoted text)."""
-    if item.pending is None:
-        return False
-    decision = decisions.get(item.index)
-    if decision is not None and decision.approved:
-        return False
-    reveal = item.pending.reveal
-    return reveal is None or reveal.rejected is None
 
 
 def _as_repeat(outcome: Outcome, at: float | None = None, read: bool = False) -> Outcome:

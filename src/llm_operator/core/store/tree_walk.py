@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
-from ..protocol.names import is_plain_name
+from ..file_names import is_plain_name
 from ..work_budget import charge, spent
 from .ignores import Ignores
 from .passed_over import LINK_REASONS, kind_of, os_reason

@@ -53,7 +53,7 @@ from .outside_review import OutsideChanges
 if TYPE_CHECKING:
     from ...core.plan.outside_merge import Rebased
     from ...core.plan.preview import ChangePreview
-    from ...core.plan.session import Decision, Pending
+    from ...core.plan.run import Decision, Pending
 
 BADGE_STYLES = {
     "new": ("new", "#1a7f37"),
@@ -553,7 +553,7 @@ class ConfirmDialog(QDialog):
         super().reject()
 
     def decisions(self) -> dict[int, Decision]:
-        from ...core.plan.session import Decision
+        from ...core.plan.run import Decision
 
         chosen: dict[int, Decision] = {}
         for state in self.states:
