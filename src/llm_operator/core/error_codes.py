@@ -133,5 +133,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
         "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or a bad after",
         "ERR_INVALID_REGEX": "a regex (fs.searchTree, fs.applyEdits) that RE2 cannot compile",
+        # running commands
+        "ERR_COMMAND_NOT_FOUND": "run.command's program is not found or cannot be run",
     }
 )
