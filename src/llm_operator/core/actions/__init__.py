@@ -44,6 +44,7 @@ ACTION_FAMILIES: dict[str, str] = {
     "fs.insertBeforeStructure": "structure",
     "fs.insertAfterStructure": "structure",
     "fs.moveStructure": "structure",
+    "run.command": "run",
 }
 
 _loaded: dict[str, ActionSpec] = {}

@@ -75,6 +75,9 @@ class Reveal:
     # What the person is shown of the file before deciding (its size and first lines,
     # already rendered; store.secret_preview): for their eyes only, never in an answer.
     preview: tuple[str, ...] = ()
+    # Not a file to reveal but a process to run once approved (run.command): ``reason``
+    # says what will run, where and for how long.
+    runs: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,9 @@ class ActionSpec:
     secrecy: Secrecy = Secrecy.CONTENT
     # Must accept only what ``fields`` accepts, with the same values (a test compares them).
     quick: QuickCheck | None = None
+    # An action asked of the person every time, before it runs (run.command): what the
+    # review says it will do, from its fields. It runs only once approved.
+    review: Callable[[Any], str] | None = None
 
     @property
     def fields(self) -> type[Fields]:

@@ -529,6 +529,7 @@ class Session:
             elif (
                 pending.held
                 and pending.command.spec.kind is Kind.WRITE
+                and pending.command.spec.review is None  # runs in execute, under the lock
                 and decisions.get(item.index, REJECT).approved
             ):
                 item.pending = None
@@ -619,7 +620,10 @@ class Session:
         if run.executed:
             raise RuntimeError("a run is executed once")
         if any(
-            p.held and p.command.spec.kind is Kind.WRITE and decisions.get(p.index, REJECT).approved
+            p.held
+            and p.command.spec.kind is Kind.WRITE
+            and p.command.spec.review is None
+            and decisions.get(p.index, REJECT).approved
             for p in run.pending
         ):
             # Its change was never planned, so never shown: nothing of it may land.
@@ -688,7 +692,7 @@ class Session:
             if item.pending is not None:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.held and decision.approved:
-                    item.result = Result(item.id, self._run_approved(item.pending.command))
+                    item.result = Result(item.id, self._held_approved(item.pending, writer))
                 elif item.pending.plan is not None and decision.approved:
                     item.result = self._apply(item, writer, applied, decision.merged)
                     wrote = item.index in applied
@@ -797,6 +801,17 @@ class Session:
 
         landed = with_landed(plan.outcome, plan.changes)
         return Result(pending.id, unsynced_warning(_with_notes(landed, notes), unsynced))
+
+    def _held_approved(self, pending: Pending, writer: BatchWriter) -> Outcome:
+        """A held command the user approved; one that runs a process (``spec.review``)
+        runs under the write lock, so never while a batch writes."""
+        command = pending.command
+        if command.spec.review is not None:
+            try:
+                writer.hold()
+            except OperatorError as error:
+                return failure_outcome(command.action, error, command.id)
+        return self._run_approved(command)
 
     def _run_approved(self, command: Command) -> Outcome:
         """A held read the user approved: run now, its result (or failure) sent whole."""

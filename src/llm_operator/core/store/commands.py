@@ -262,6 +262,7 @@ def _read_until(
     fd = pipe.fileno()
     os.set_blocking(fd, False)
     eof = False
+    pause = 0.001
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_READ)
         while True:
@@ -273,8 +274,10 @@ def _read_until(
             if now >= deadline:
                 return eof
             if eof:
-                # The pipe is closed but the command still runs: wait for it.
-                time.sleep(min(POLL_SECONDS, deadline - now))
+                # The pipe is closed but the command still runs: wait for it, looking
+                # often at first (most commands exit right after closing their output).
+                time.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, POLL_SECONDS)
                 continue
             if child.status is not None:
                 # Exited; what is in the pipe now is read, the rest after its group ends.
