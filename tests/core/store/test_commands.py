@@ -299,3 +299,11 @@ def test_the_keeper_cuts_the_tail_at_a_line_start() -> None:
 
 def test_clean_line_keeps_bytes_that_are_not_utf8() -> None:
     assert clean_line(b"a\xffb\r") == "a\udcffb"
+
+
+def test_a_huge_program_name_is_cut_in_the_message(ws: Workspace) -> None:
+    with pytest.raises(OperatorError) as caught:
+        run_command(ws, ("x" * 40_000,))
+    assert caught.value.code == "ERR_COMMAND_NOT_FOUND"
+    assert len(caught.value.message) < 400
+    assert "(40,000 characters)" in caught.value.message

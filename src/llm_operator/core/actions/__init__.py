@@ -45,6 +45,7 @@ ACTION_FAMILIES: dict[str, str] = {
     "fs.insertAfterStructure": "structure",
     "fs.moveStructure": "structure",
     "run.command": "run",
+    "run.check": "run",
 }
 
 _loaded: dict[str, ActionSpec] = {}

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
         def model_dump(self) -> dict[str, Any]: ...
 
+    from ..store.checks import Check
     from ..store.workspace import Workspace
     from .fields import Fields
 
@@ -123,6 +124,9 @@ class ActionContext:
     workspace: Workspace
     files: FileSource
     outlines: OutlineMemo | None = None
+    # The workspace's checks (run.check), read from its state store when asked; raises
+    # StoreError when they cannot be read. None: the session keeps no store.
+    checks: Callable[[], tuple[Check, ...]] | None = None
 
 
 Executor = Callable[[ActionContext, Any], Result]
@@ -168,6 +172,9 @@ class ActionSpec:
     # An action asked of the person every time, before it runs (run.command): what the
     # review says it will do, from its fields. It runs only once approved.
     review: Callable[[Any], str] | None = None
+    # It runs a process (run.command, run.check): it runs in execute, after the reply's
+    # writes before it, under the workspace's write lock, never while planning.
+    runs: bool = False
 
     @property
     def fields(self) -> type[Fields]:

@@ -17,7 +17,15 @@ import signal
 from typing import Any, ClassVar
 
 from ..errors import InvalidCommand, OperatorError
-from ..store.commands import DEFAULT_TIMEOUT, MAX_TIMEOUT, Finished, run_command, split_command
+from ..store.commands import (
+    DEFAULT_TIMEOUT,
+    MAX_TIMEOUT,
+    SHOWN_CHARS,
+    Finished,
+    run_command,
+    shown_argument,
+    split_command,
+)
 from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
 from .fields import B64Text, Count, Fields, Flag, model_validator
 
@@ -83,6 +91,8 @@ def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
     elif done.status:
         summary = f"{action} failed (ERR_EXIT_STATUS): exit {done.status} in {took}"
     else:
+        if len(shown) > SHOWN_CHARS:  # the summary is one line the model reads first
+            shown = shown[:SHOWN_CHARS] + f"... ({len(shown):,} characters)"
         summary = f"Ran {shown} in {done.cwd}: exit 0 in {took}"
     status = "none" if done.status is None else str(done.status)
     lines = [f"# exit: {status}", f"# cwd: {done.cwd}", f"# time: {took}"]
@@ -107,14 +117,54 @@ def run_run_command(ctx: ActionContext, fields: RunCommandFields) -> Result:
     return command_outcome("run.command", fields.line, done)
 
 
+class RunCheckFields(Fields):
+    name: str
+    timeout: Count | None = None
+
+
+def run_run_check(ctx: ActionContext, fields: RunCheckFields) -> Result:
+    checks = ctx.checks() if ctx.checks is not None else ()
+    found = next((check for check in checks if check.name == fields.name), None)
+    if found is None:
+        names = ", ".join(check.name for check in checks)
+        have = f"this workspace's checks are: {names}" if names else "this workspace has none"
+        raise OperatorError(
+            "ERR_UNKNOWN_CHECK",
+            f"no check named {shown_argument(fields.name, 60)}; {have}. Checks are set up by "
+            "the user (llm-operator checks add, or the window); run.command runs any other "
+            "command with their approval",
+        )
+    timeout = found.timeout
+    if fields.timeout is not None:
+        if not 1 <= fields.timeout <= found.timeout:
+            raise OperatorError(
+                "ERR_INVALID_FIELD",
+                f"timeout must be from 1 to the check's own {found.timeout} seconds, got "
+                f"{fields.timeout}",
+            )
+        timeout = fields.timeout
+    done = run_command(ctx.workspace, found.argv, ".", timeout, keep_environment=found.keep)
+    return command_outcome("run.check", found.command, done)
+
+
 ACTIONS = (
     ActionSpec(
         "run.command",
         Kind.WRITE,
         RunCommandFields,
         run_run_command,
-        "Run a command line (a shell only if shell: true); ok only for exit 0.",
+        "Run a command line; ok only for exit 0.",
         secrecy=Secrecy.NAMES,
         review=review_of,
+        runs=True,
+    ),
+    ActionSpec(
+        "run.check",
+        Kind.READ,
+        RunCheckFields,
+        run_run_check,
+        "Run a check the user set up, unasked.",
+        secrecy=Secrecy.NAMES,
+        runs=True,
     ),
 )

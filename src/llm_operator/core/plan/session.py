@@ -312,7 +312,7 @@ class Session:
                 f"writes are refused: {self.store_problem.code}: {self.store_problem.message}"
             )
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        context = self._context(overlay)
         seen: dict[str, int] = {}
         total = len(scanned.items)
         with reply_budget():
@@ -431,8 +431,8 @@ class Session:
         consented: bool = False,
     ) -> None:
         spec = command.spec
-        if spec.kind is Kind.READ and self._touches_pending(command, overlay):
-            entry.deferred = command
+        if spec.kind is Kind.READ and (spec.runs or self._touches_pending(command, overlay)):
+            entry.deferred = command  # a process runs after the reply's writes, locked
             return
         if not consented:
             held = hold(self.workspace, command, self.shows_secrets)
@@ -516,7 +516,7 @@ class Session:
         A plan that fails, or has nothing to change, is that command's result, sent whole
         (the user agreed to what it says of the file). Held reads wait for ``execute``."""
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        context = self._context(overlay)
         shown: list[Pending] = []
         for item in run.items:
             pending = item.pending
@@ -587,6 +587,15 @@ class Session:
             return guarded
         except Exception as error:
             return _internal(command.action, error, command.id, self._quiet(command))
+
+    def _context(self, overlay: _Overlay) -> ActionContext:
+        checks = None
+        if self.state is not None and self.state.store is not None:
+            from ..store.checks import list_checks
+
+            store = self.state.store
+            checks = lambda: list_checks(store)  # noqa: E731 - read only when asked
+        return ActionContext(self.workspace, overlay, self.outline_memo(), checks)
 
     def _quiet(self, command: Command) -> bool:
         """Whether a fault's own text must stay out of the result (a secret-looking file)."""
@@ -699,7 +708,7 @@ class Session:
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
-                item.result = Result(item.id, self._run_deferred(item.deferred))
+                item.result = Result(item.id, self._deferred_locked(item.deferred, writer))
             elif item.gated is not None:
                 item.result = self._run_gated(item, *item.gated, writer)
             elif item.repeat_of is not None:
@@ -806,16 +815,25 @@ class Session:
         """A held command the user approved; one that runs a process (``spec.review``)
         runs under the write lock, so never while a batch writes."""
         command = pending.command
-        if command.spec.review is not None:
+        if command.spec.runs:
             try:
                 writer.hold()
             except OperatorError as error:
                 return failure_outcome(command.action, error, command.id)
         return self._run_approved(command)
 
+    def _deferred_locked(self, command: Command, writer: BatchWriter) -> Outcome:
+        """A deferred read; one that runs a process (run.check) runs under the write lock."""
+        if command.spec.runs:
+            try:
+                writer.hold()
+            except OperatorError as error:
+                return failure_outcome(command.action, error, command.id)
+        return self._run_deferred(command)
+
     def _run_approved(self, command: Command) -> Outcome:
         """A held read the user approved: run now, its result (or failure) sent whole."""
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         produced = self._guarded(command, context)
         if isinstance(produced, Reveal):
             return produced.approved
@@ -837,7 +855,7 @@ class Session:
                 return item.result
         except OperatorError as error:
             return Result(command.id, failure_outcome(command.action, error, command.id))
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
             return Result(command.id, produced)
@@ -855,7 +873,7 @@ class Session:
         return Result(command.id, failure_outcome(command.action, stale, command.id))
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         # A secret-looking file is not even opened: the answer depends on its path alone.
         produced = hold(self.workspace, command) or self._guarded(command, context)
         if isinstance(produced, Reveal):

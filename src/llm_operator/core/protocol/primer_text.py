@@ -28,7 +28,7 @@ comments or prose inside a block. Keys are written exactly as listed (path, not 
 (relative to the workspace, / between folders, . is the root); other actions take no path. \
 Never send a workspace field.
 3. ASCII only inside blocks. Anything longer than one line, or not ASCII, goes in a *_json \
-field (every *_b64 field has one: content_json, edits_json ...): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n, \\t, \\", \
+field (every *_b64 field has one): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n, \\t, \\", \
 \\\\; \\u00e9 for non-ASCII is fine), the edits object itself for edits_json. *_b64 \
 (base64 of UTF-8, one line) is the fallback. Never give two forms of one field. Plain \
 content, old_text, new_text, target and query are single-line only.
@@ -61,7 +61,6 @@ lines: 80
 END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
 An ok write's details list the lines that landed, with their new numbers: check them. \
-fs.patch takes patch_json = a unified diff of one file whose context matches exactly. \
 Structure actions name code by its definition line (target: def main():) or, nested, by \
 symbol: Class/method (names, / between levels). fs.applyEdits takes edits_json = \
 {"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
@@ -136,7 +135,7 @@ path: notes/plan.txt
 edits_json: {"version":1,"edits":[{"op":"replaceFirst","find":"Delta","text":"Epsilon"}]}
 END_OPERATOR_CMD
 -> ok: false (ERR_ANCHOR_NOT_FOUND)
-Run the tests (asked every time); if the user rejects it, ask them why:
+If the user rejects a command, ask them why:
 OPERATOR_CMD
 version: 1
 id: test-7

@@ -60,6 +60,16 @@ Cancelled = Callable[[], bool]
 OnOutput = Callable[[bytes], None]
 
 
+SHOWN_CHARS = 200
+
+
+def shown_argument(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` quoted for a message, cut when long (a name can be any length)."""
+    return (
+        repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text):,} characters)"
+    )
+
+
 def split_command(line: str, shell: bool = False) -> tuple[str, ...]:
     """The argument list of ``line``; ERR_INVALID_FIELD when it cannot be split or is empty."""
     if "\x00" in line:
@@ -175,7 +185,7 @@ def run_command(
     """
     real = workspace.resolve(cwd)
     if not real.is_dir():
-        raise OperatorError("ERR_NOT_A_DIRECTORY", f"cwd {cwd!r} is not a folder")
+        raise OperatorError("ERR_NOT_A_DIRECTORY", f"cwd {shown_argument(cwd)} is not a folder")
     rel = workspace.relative(real)
     env = clean_environment(os.environ if environ is None else environ, keep=keep_environment)
     before = take_snapshot(workspace)
@@ -194,16 +204,18 @@ def run_command(
     except FileNotFoundError:
         raise OperatorError(
             "ERR_COMMAND_NOT_FOUND",
-            f"{argv[0]!r} was not found (looked in the folder for a path, else in PATH)",
+            f"{shown_argument(argv[0])} was not found (looked in the folder for a path, else "
+            "in PATH)",
         ) from None
     except PermissionError:
         raise OperatorError(
-            "ERR_COMMAND_NOT_FOUND", f"{argv[0]!r} cannot be run (it is not executable)"
+            "ERR_COMMAND_NOT_FOUND",
+            f"{shown_argument(argv[0])} cannot be run (it is not executable)",
         ) from None
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
         raise OperatorError(
-            "ERR_COMMAND_NOT_FOUND", f"{argv[0]!r} cannot be run ({reason})"
+            "ERR_COMMAND_NOT_FOUND", f"{shown_argument(argv[0])} cannot be run ({reason})"
         ) from None
     child = _Child(process)
     keeper = OutputKeeper()
