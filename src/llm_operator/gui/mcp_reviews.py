@@ -222,6 +222,7 @@ def _lets_in_held_writes(run: Run, decisions: Mapping[int, Decision]) -> bool:
     return any(
         item.held
         and item.command.spec.kind is Kind.WRITE
+        and item.command.spec.review is None  # a command to run reads no file to plan
         and decisions.get(item.index) is not None
         and decisions[item.index].approved
         for item in run.pending

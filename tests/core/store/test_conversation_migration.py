@@ -1,4 +1,4 @@
-"""A state store of schema 1 (before conversations) opens as schema 2, keeping what it held.
+"""A state store of schema 1 (before conversations) opens as schema 3, keeping what it held.
 
 The old schema is written here as the earlier version wrote it, with a remembered write,
 a committed batch and an undelivered notice: after the first open they all belong to
@@ -72,7 +72,7 @@ def test_a_schema_1_store_keeps_its_memory_batches_and_notices_in_conversation_0
     store = StateStore(folder)
     try:
         with store.reading() as db:
-            assert db.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+            assert db.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
             assert db.execute("SELECT conversation FROM batches").fetchall() == [(0,)]
             keys = [
                 str(row[1]) for row in db.execute("PRAGMA table_info(memory)").fetchall() if row[5]

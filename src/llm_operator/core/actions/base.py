@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
         def model_dump(self) -> dict[str, Any]: ...
 
+    from ..store.checks import Check
     from ..store.workspace import Workspace
     from .fields import Fields
 
@@ -68,6 +69,9 @@ class Reveal:
     # What the person is shown of the file before deciding (its size and first lines,
     # already rendered; store.secret_preview): for their eyes only, never in an answer.
     preview: tuple[str, ...] = ()
+    # Not a file to reveal but a process to run once approved (run.command): ``reason``
+    # says what will run, where and for how long.
+    runs: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,9 @@ class ActionContext:
     workspace: Workspace
     files: FileSource
     outlines: OutlineMemo | None = None
+    # The workspace's checks (run.check), read from its state store when asked; raises
+    # StoreError when they cannot be read. None: the session keeps no store.
+    checks: Callable[[], tuple[Check, ...]] | None = None
 
 
 Executor = Callable[[ActionContext, Any], Result]
@@ -155,6 +162,12 @@ class ActionSpec:
     secrecy: Secrecy = Secrecy.CONTENT
     # Must accept only what ``fields`` accepts, with the same values (a test compares them).
     quick: QuickCheck | None = None
+    # An action asked of the person every time, before it runs (run.command): what the
+    # review says it will do, from its fields. It runs only once approved.
+    review: Callable[[Any], str] | None = None
+    # It runs a process (run.command, run.check): it runs in execute, after the reply's
+    # writes before it, under the workspace's write lock, never while planning.
+    runs: bool = False
 
     @property
     def fields(self) -> type[Fields]:

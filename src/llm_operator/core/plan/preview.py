@@ -692,6 +692,9 @@ def describe_pending(item: Described) -> str:
     """The terminal's review of one command, every untrusted text through the one renderer
     (no escape sequence, bidi control or invisible character reaches the terminal)."""
     lines = [f"== {shown(item.action)} (id {shown(item.id)})"]
+    if item.reveal is not None and item.reveal.runs:
+        lines.append(f"asks before it {shown(item.reveal.reason)}")
+        return "\n".join(lines)
     if item.held and item.reveal is not None and item.plan is None:
         why = shown(item.reveal.reason)
         lines.append(f"asks before it reads a secret-looking file: {why}")

@@ -217,7 +217,7 @@ class Session:
                 f"writes are refused: {self.store_problem.code}: {self.store_problem.message}"
             )
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        context = self._context(overlay)
         seen: dict[str, int] = {}
         total = len(scanned.items)
         with reply_budget():
@@ -338,8 +338,8 @@ class Session:
         consented: bool = False,
     ) -> None:
         spec = command.spec
-        if spec.kind is Kind.READ and self._touches_pending(command, overlay):
-            entry.deferred = command
+        if spec.kind is Kind.READ and (spec.runs or self._touches_pending(command, overlay)):
+            entry.deferred = command  # a process runs after the reply's writes, locked
             return
         if not consented:
             held = hold(self.workspace, command, self.shows_secrets)
@@ -423,7 +423,7 @@ class Session:
         A plan that fails, or has nothing to change, is that command's result, sent whole
         (the user agreed to what it says of the file). Held reads wait for ``execute``."""
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        context = self._context(overlay)
         shown: list[Pending] = []
         for item in run.items:
             pending = item.pending
@@ -436,6 +436,7 @@ class Session:
             elif (
                 pending.held
                 and pending.command.spec.kind is Kind.WRITE
+                and pending.command.spec.review is None  # runs in execute, under the lock
                 and decisions.get(item.index, REJECT).approved
             ):
                 item.pending = None
@@ -494,6 +495,15 @@ class Session:
         except Exception as error:
             return _internal(command.action, error, command.id, self._quiet(command))
 
+    def _context(self, overlay: _Overlay) -> ActionContext:
+        checks = None
+        if self.state is not None and self.state.store is not None:
+            from ..store.checks import list_checks
+
+            store = self.state.store
+            checks = lambda: list_checks(store)  # noqa: E731 - read only when asked
+        return ActionContext(self.workspace, overlay, self.outline_memo(), checks)
+
     def _quiet(self, command: Command) -> bool:
         """Whether a fault's own text must stay out of the result (a secret-looking file)."""
         try:
@@ -526,7 +536,10 @@ class Session:
         if run.executed:
             raise RuntimeError("a run is executed once")
         if any(
-            p.held and p.command.spec.kind is Kind.WRITE and decisions.get(p.index, REJECT).approved
+            p.held
+            and p.command.spec.kind is Kind.WRITE
+            and p.command.spec.review is None
+            and decisions.get(p.index, REJECT).approved
             for p in run.pending
         ):
             # Its change was never planned, so never shown: nothing of it may land.
@@ -595,14 +608,14 @@ class Session:
             if item.pending is not None:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.held and decision.approved:
-                    item.result = Result(item.id, self._run_approved(item.pending.command))
+                    item.result = Result(item.id, self._held_approved(item.pending, writer))
                 elif item.pending.plan is not None and decision.approved:
                     item.result = self._apply(item, writer, applied, decision.merged)
                     wrote = item.index in applied
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
-                item.result = Result(item.id, self._run_deferred(item.deferred))
+                item.result = Result(item.id, self._deferred_locked(item.deferred, writer))
             elif item.gated is not None:
                 item.result = self._run_gated(item, *item.gated, writer)
             elif item.repeat_of is not None:
@@ -705,9 +718,29 @@ class Session:
         landed = with_landed(plan.outcome, plan.changes)
         return Result(pending.id, unsynced_warning(_with_notes(landed, notes), unsynced))
 
+    def _held_approved(self, pending: Pending, writer: BatchWriter) -> Outcome:
+        """A held command the user approved; one that runs a process (``spec.review``)
+        runs under the write lock, so never while a batch writes."""
+        command = pending.command
+        if command.spec.runs:
+            try:
+                writer.hold()
+            except OperatorError as error:
+                return failure_outcome(command.action, error, command.id)
+        return self._run_approved(command)
+
+    def _deferred_locked(self, command: Command, writer: BatchWriter) -> Outcome:
+        """A deferred read; one that runs a process (run.check) runs under the write lock."""
+        if command.spec.runs:
+            try:
+                writer.hold()
+            except OperatorError as error:
+                return failure_outcome(command.action, error, command.id)
+        return self._run_deferred(command)
+
     def _run_approved(self, command: Command) -> Outcome:
         """A held read the user approved: run now, its result (or failure) sent whole."""
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         produced = self._guarded(command, context)
         if isinstance(produced, Reveal):
             return produced.approved
@@ -729,7 +762,7 @@ class Session:
                 return item.result
         except OperatorError as error:
             return Result(command.id, failure_outcome(command.action, error, command.id))
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
             return Result(command.id, produced)
@@ -747,7 +780,7 @@ class Session:
         return Result(command.id, failure_outcome(command.action, stale, command.id))
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         # A secret-looking file is not even opened: the answer depends on its path alone.
         produced = hold(self.workspace, command) or self._guarded(command, context)
         if isinstance(produced, Reveal):

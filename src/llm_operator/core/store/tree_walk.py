@@ -106,6 +106,10 @@ class TreeFile:
             return False
         return workspace.is_secret(self.target_rel) or workspace.secret_match(self.rel) is not None
 
+    def lstat(self) -> os.stat_result:
+        """The entry as walked (a link itself, not its target); OSError when it is gone."""
+        return os.stat(self._name, dir_fd=self._dir_fd, follow_symlinks=False)
+
     def open(self) -> int:
         """A read descriptor of the file (the caller closes it); OSError when it cannot."""
         if not self.is_link:
