@@ -33,8 +33,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from llm_operator.core.actions import get_spec
-from llm_operator.core.actions.base import ActionContext, FileSource, Outcome
+from llm_operator.core.actions.base import ActionContext, FileSource
 from llm_operator.core.actions.outline import clear_outline_cache
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.store.database import StateStore
 from llm_operator.core.store.outline_cache import StoredOutlines
 from llm_operator.core.store.workspace import Workspace

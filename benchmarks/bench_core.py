@@ -218,7 +218,7 @@ def _plain_atomic_write(target: Path, data: bytes) -> None:
 
 def bench_file_access(tmp: Path) -> list[str]:
     """fs.read's file access and the approved write, against plain by-name file I/O."""
-    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.changes import ChangeSet, FileChange
     from llm_operator.core.store.applying import apply_changeset
     from llm_operator.core.store.files import find_file, read_bytes
     from llm_operator.core.store.workspace import Workspace

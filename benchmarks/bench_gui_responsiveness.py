@@ -88,7 +88,7 @@ def run() -> list[str]:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
-    from llm_operator.core.plan.session import APPROVE
+    from llm_operator.core.plan.run import APPROVE
     from llm_operator.core.store.settings import Settings
     from llm_operator.gui.app import keep_the_ui_thread_responsive
     from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog

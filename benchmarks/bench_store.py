@@ -93,7 +93,8 @@ def _fsync_cost(folder: Path) -> tuple[float, float]:
 
 def _store_record_cost(workspace: Path, state: Path) -> float:
     """Seconds per write of the store's own work in a 100-write batch run in-process."""
-    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.plan.run import APPROVE
+    from llm_operator.core.plan.session import Session
     from llm_operator.core.store.workspace import Workspace
 
     session = Session(Workspace(workspace), state)

@@ -84,7 +84,7 @@ def make_workspace(base: Path) -> Path:
 
 
 def main_window_shot(workspace: Path, out: Path) -> None:
-    from llm_operator.core.plan.session import APPROVE
+    from llm_operator.core.plan.run import APPROVE
     from llm_operator.core.store.settings import Settings
     from llm_operator.gui.app import app_icon
     from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog

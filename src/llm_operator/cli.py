@@ -10,6 +10,8 @@
     llm-operator primer
     llm-operator mcp --workspace DIR [--state-dir DIR] [--approve window|ask|no|yes]
                      [--http PORT]
+    llm-operator checks [list | add NAME -- COMMAND... | remove NAME] --workspace DIR
+                        [--state-dir DIR] [--shell] [--timeout S] [--keep-env NAME]
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
@@ -34,7 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from .core.actions.base import OutlineMemo
-    from .core.plan.session import Decision, Pending, Session
+    from .core.plan.run import Decision, Pending
+    from .core.plan.session import Session
     from .core.store.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -195,6 +198,9 @@ def _parser() -> argparse.ArgumentParser:
         help="describe results in this form (as exec --results gives them)",
     )
     _add_mcp(commands)
+    from .cli_checks import add_parser
+
+    add_parser(commands)
     return parser
 
 
@@ -246,6 +252,14 @@ def _main(argv: list[str] | None) -> int:
     plain = _plain_exec(sys.argv[1:] if argv is None else argv)
     if plain is not None:
         return _in_session(plain)
+    words = sys.argv[1:] if argv is None else argv
+    if words and words[0] == "checks" and "--" in words:
+        # The command after "--" is the check's, whole: argparse would read its options.
+        from .cli_checks import run_checks
+
+        cut = words.index("--")
+        args = _parser().parse_args(words[:cut])
+        return run_checks(args, words[cut + 1 :])
     args = _parser().parse_args(argv)
     if args.command in (None, "gui"):
         from .gui.app import run_app
@@ -262,6 +276,10 @@ def _main(argv: list[str] | None) -> int:
         return _mcp(args)
     if args.command == "primer":
         return _primer(args)
+    if args.command == "checks":
+        from .cli_checks import run_checks
+
+        return run_checks(args, [])
     return _in_session(args)
 
 
@@ -271,7 +289,9 @@ def _primer(args: argparse.Namespace) -> int:
     from .core.protocol.primer import primer_text
 
     started = True
+    checks: tuple[tuple[str, str], ...] = ()
     if args.workspace is not None:
+        from .cli_checks import named_checks
         from .core.store.workspace import Workspace
 
         try:
@@ -280,7 +300,8 @@ def _primer(args: argparse.Namespace) -> int:
             print(f"llm-operator: {error.message}", file=sys.stderr)
             return EXIT_USAGE
         started = _new_conversation(root, args.state_dir)
-    sys.stdout.write(primer_text(ResultForm(args.results)))
+        checks = named_checks(root, args.state_dir)
+    sys.stdout.write(primer_text(ResultForm(args.results), checks))
     return EXIT_OK if started else EXIT_FAILED
 
 
@@ -404,7 +425,7 @@ def _decide(
     reading_stdin: bool,
     workspace: Workspace | None = None,
 ) -> dict[int, Decision]:
-    from .core.plan.session import APPROVE, REJECT
+    from .core.plan.run import APPROVE, REJECT
 
     if not pending:
         return {}
@@ -482,7 +503,7 @@ def _ask(
     """``workspace``: where the files are, to ask again about a file that changed on disk
     while the question was open (its merged change is shown: ``outside_merge``)."""
     from .core.plan.preview import describe_pending
-    from .core.plan.session import APPROVE, Decision
+    from .core.plan.run import APPROVE, Decision
     from .core.visible import shown
 
     # describe_pending shows every text of the reply through the one renderer.
@@ -580,6 +601,10 @@ def _pack(args: argparse.Namespace) -> int:
         workspace = Workspace(args.workspace, tuple(settings.secret_patterns)).with_app_state(
             state_dir
         )
+        from .cli_checks import named_checks
+        from .core.protocol.primer import primer_text
+
+        checks = named_checks(workspace.root, state_dir)
         with _kept_outlines(workspace, tokens > 0, state_dir) as outlines:
             pack = build_context(
                 workspace,
@@ -588,6 +613,7 @@ def _pack(args: argparse.Namespace) -> int:
                 map_tokens=tokens,
                 include_secrets=args.include_secrets,
                 limit=limit,
+                primer=primer_text(checks=checks) if checks else None,
                 outlines=outlines,
             )
     except OperatorError as error:
@@ -688,7 +714,7 @@ def _undo(session: Session, yes: bool) -> int:
         notices = []  # the store failed after the undo: its report says so
     if report.notice is not None and all(n.id != report.notice.id for n in notices):
         # A notice the store could not keep: printed now, or the chat never hears of it.
-        from .core.actions.base import Outcome
+        from .core.outcome import Outcome
         from .core.protocol.encoder import Result
 
         notice = report.notice

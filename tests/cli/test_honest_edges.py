@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from support.actions import tree
 from support.tmpfs import mounted_tmpfs

@@ -159,9 +159,10 @@ def test_a_bad_map_tokens_is_a_usage_error(ws: Path, value: str) -> None:
 
 
 def test_files_are_numbered_as_read_slice_numbers_them(ws: Path) -> None:
-    from llm_operator.core.actions.base import ActionContext, FileSource, Outcome
+    from llm_operator.core.actions.base import ActionContext, FileSource
     from llm_operator.core.actions.read import run_read_slice
     from llm_operator.core.actions.read_fields import SliceFields
+    from llm_operator.core.outcome import Outcome
     from llm_operator.core.protocol.readable import decode_line
     from llm_operator.core.store.workspace import Workspace
 

@@ -61,7 +61,7 @@ STRUCTURE_PLACING = {
     "llm_operator.core.engines.structure.commas",
 }
 WRITING = {
-    "llm_operator.core.plan.changes",
+    "llm_operator.core.changes",
     "llm_operator.core.plan.preview",
     "llm_operator.core.plan.landed",
     "llm_operator.core.engines.diffing",

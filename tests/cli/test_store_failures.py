@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace

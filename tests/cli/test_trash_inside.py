@@ -2,8 +2,9 @@
 trash folder reached through a symbolic link is never used.
 
 Real ``exec`` processes: a workspace that is the home folder (its trash is
-``.local/share/Trash`` inside it, where a second ``.env`` is named ``.env 1``, which no
-secret pattern matches), an empty ``XDG_DATA_HOME`` (which send2trash took for a ``Trash``
+``.local/share/Trash`` inside it, where a second ``.env`` is named ``.env 1``: a copy's
+name, secret-looking too, so its read is approved here to show that the trash itself is
+what refuses it), an empty ``XDG_DATA_HOME`` (which send2trash took for a ``Trash``
 folder in the current folder), and a mount root holding a planted ``.Trash-<uid>`` link.
 """
 
@@ -58,7 +59,9 @@ def test_the_home_trash_inside_a_home_workspace_is_never_read(tmp_path: Path) ->
         + _block("r", "fs.read", ".local/share/Trash/files/.env 1")
         + _block("l", "fs.list", ".local/share")
     )
-    search, read, listed = parse_results(_exec(home, tmp_path / "st", reply, "--no", env, home))
+    # Approved (--yes): the secret rule would refuse the copy's name first; the trash folder
+    # must refuse it even so.
+    search, read, listed = parse_results(_exec(home, tmp_path / "st", reply, "--yes", env, home))
     assert search.ok
     assert "Found 0 matches" in search.summary
     assert read.code == "ERR_PATH_PROTECTED", read.summary

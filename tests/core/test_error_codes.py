@@ -30,6 +30,7 @@ SECTIONS = [
     "regions",
     "structure",
     "search and context",
+    "running commands",
 ]
 
 

@@ -19,7 +19,7 @@ from llm_operator.core.plan.review_link import (
     socket_path,
     window_ready,
 )
-from llm_operator.core.plan.session import APPROVE, Decision
+from llm_operator.core.plan.run import APPROVE, Decision
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")
 

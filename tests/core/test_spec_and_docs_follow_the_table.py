@@ -12,7 +12,7 @@ from llm_operator.core.actions.reference import render_reference
 from support.paths import ROOT
 
 # Lines of the spec that open an action's section: the action name alone on its line.
-HEADING = re.compile(r"^((?:fs|operator)\.[A-Za-z]+)$", re.MULTILINE)
+HEADING = re.compile(r"^((?:fs|operator|run)\.[A-Za-z]+)$", re.MULTILINE)
 
 
 def spec_sections() -> dict[str, str]:

@@ -82,7 +82,7 @@ def workspace(tmp_path: Path) -> Path:
 @pytest.fixture
 def approve_everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Replace the confirmation dialog with one that approves every command."""
-    from llm_operator.core.plan.session import APPROVE, Decision, Pending
+    from llm_operator.core.plan.run import APPROVE, Decision, Pending
     from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 
     def decide(parent: object, pending: list[Pending], outside: object = ()) -> dict[int, Decision]:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from llm_operator.core.plan.context import build_context
-from llm_operator.core.plan.session import APPROVE, Decision, Pending
+from llm_operator.core.plan.run import APPROVE, Decision, Pending
 from llm_operator.core.protocol.copied import CopiedAction, CopiedText
 from llm_operator.core.protocol.primer import primer_text
 from llm_operator.core.store.workspace import Workspace

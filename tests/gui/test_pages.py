@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from llm_operator.core.actions.base import Outcome
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.plan.preview import ChangePreview, DiffLine, diff_rows
 from llm_operator.core.protocol.encoder import Result
 from llm_operator.gui.pages import (

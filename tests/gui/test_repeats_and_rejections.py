@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.session import APPROVE, Decision, Pending
+from llm_operator.core.plan.run import APPROVE, Decision, Pending
 from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 from llm_operator.gui.panes.command_rows import OK_FG, REPEAT_FG
 

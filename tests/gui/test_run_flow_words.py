@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.session import REJECT, Decision, Pending, Session
+from llm_operator.core.plan.run import REJECT, Decision, Pending
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from llm_operator.gui.run_flow import RunFlow
 from support.actions import b64
@@ -31,7 +32,7 @@ def test_the_review_gets_its_changed_words_from_the_worker(qtbot: QtBot, tmp_pat
         assert threading.current_thread() is threading.main_thread()
         for item in pending:
             for preview in item.previews:
-                marked.append("lines" in preview.__dict__)  # worked out before it got here
+                marked.append(preview.words_marked)  # worked out before it got here
                 words = [row.text[a:b] for row in preview.lines for a, b in row.spans]
                 assert words == ["count", "amount"]
         return {item.index: REJECT for item in pending}

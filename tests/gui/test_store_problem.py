@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.changes import ChangeSet, FileChange
+from llm_operator.core.changes import ChangeSet, FileChange
 from llm_operator.core.store.applying import apply_changeset
 from llm_operator.core.store.database import StateStore
 from llm_operator.core.store.journal import Journal

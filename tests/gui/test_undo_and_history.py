@@ -74,7 +74,8 @@ def test_ctrl_alt_z_names_and_undoes_the_newest_batch(
 def test_an_undo_refuses_when_another_run_recorded_a_newer_batch(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, tmp_path: Path
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.plan.run import APPROVE
+    from llm_operator.core.plan.session import Session
     from llm_operator.core.store.workspace import Workspace
     from llm_operator.gui.undo_source import UndoSource
 

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.session import APPROVE, Pending
+from llm_operator.core.plan.run import APPROVE, Pending
 from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 
 from .conftest import WindowFactory, command, paste_and_run, reply

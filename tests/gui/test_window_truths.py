@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.session import Decision, Pending
+from llm_operator.core.plan.run import Decision, Pending
 from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
 from support.actions import edits_b64
 

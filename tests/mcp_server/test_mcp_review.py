@@ -360,3 +360,32 @@ def test_an_undo_notice_never_rides_on_a_cancelled_call(
     assert (workspace / "b.txt").read_text(encoding="utf-8") == "b"
     told = [seen["kept"][1], seen["after"][1]]
     assert sum(text.count("The user undid") for text in told) == 1, told
+
+
+def test_run_command_is_reviewed_like_a_write_and_runs_only_when_approved(
+    workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
+) -> None:
+    async def scenario() -> list[tuple[bool, str]]:
+        async with connected(
+            workspace, state_dir, "--approve", "ask", errlog=tmp_path / "e", tty=terminal.name
+        ) as s:
+            first = asyncio.ensure_future(
+                call(s, "run_command", command="sh -c 'echo ran; touch ran.txt'", timeout=30)
+            )
+            await terminal.wait_for("Approve run.command mcp-1?")
+            terminal.answer("y")
+            approved = await first
+            second = asyncio.ensure_future(call(s, "run_command", command="touch never.txt"))
+            await terminal.wait_for("Approve run.command mcp-2?")
+            terminal.answer("n")
+            return [approved, await second]
+
+    approved, rejected = asyncio.run(scenario())
+    assert not approved[0], approved[1]
+    assert "exit 0" in approved[1]
+    assert "# changed: ran.txt" in approved[1]
+    assert "[sh -c 'echo ran; touch ran.txt']" in terminal.text
+    assert "cannot be undone by Undo" in terminal.text
+    assert rejected[0]
+    assert "ERR_REJECTED_BY_USER" in rejected[1]
+    assert not (workspace / "never.txt").exists()

@@ -88,7 +88,8 @@ def test_the_tools_are_the_action_table_with_schemas_and_hints(
                 and name
                 not in {"fs.insertRegion", "fs.insertBeforeStructure", "fs.insertAfterStructure"}
             )
-            assert tool.annotations.openWorldHint is False
+            # A command line can reach anything the person can: the one open-world tool.
+            assert tool.annotations.openWorldHint is (name == "run.command")
             if name.startswith("fs."):
                 assert "path" in schema["required"]
         write = by_name["fs_write"].inputSchema
@@ -113,7 +114,9 @@ def test_every_read_tool_returns_what_a_paste_returns(
     workspace: Path, state_dir: Path, tmp_path: Path, parse_results: Any
 ) -> None:
     _add_files(workspace)
-    assert set(READS) == {n for n in action_names() if get_spec(n).kind is Kind.READ}
+    # run.check runs a process (it has its own test below, with a check to run).
+    reads = {n for n in action_names() if get_spec(n).kind is Kind.READ and not get_spec(n).runs}
+    assert set(READS) == reads
     answers: dict[str, tuple[bool, str]] = {}
 
     async def scenario() -> None:
@@ -436,3 +439,34 @@ def test_an_mcp_session_whose_conversation_cannot_be_started_writes_nothing(
     assert pasted.returncode == 0, pasted.stderr
     assert pasted.stdout.startswith("OPERATOR_RESULT\nid: read-1\n"), pasted.stdout
     assert "mcp-" not in pasted.stdout
+
+
+def test_run_check_runs_unasked_and_an_unknown_one_lists_the_checks(
+    workspace: Path, state_dir: Path, tmp_path: Path
+) -> None:
+    from llm_operator.core.store.checks import Check, add_check
+    from llm_operator.core.store.database import StateStore
+    from llm_operator.core.store.state import workspace_state_dir
+
+    store = StateStore(workspace_state_dir(state_dir, workspace.resolve()))
+    add_check(store, Check("hello", "echo hello from a check"))
+    store.close()
+
+    async def scenario() -> list[tuple[bool, str]]:
+        # "no": every call that needs approval is rejected; a check needs none.
+        async with connected(workspace, state_dir, "--approve", "no", errlog=tmp_path / "e") as s:
+            return [
+                await call(s, "run_check", name="hello"),
+                await call(s, "run_check", name="nope"),
+                await call(s, "run_command", command="touch never.txt"),
+            ]
+
+    ran, unknown, command = asyncio.run(scenario())
+    assert not ran[0], ran[1]
+    assert "hello from a check" in ran[1]
+    assert unknown[0]
+    assert "ERR_UNKNOWN_CHECK" in unknown[1]
+    assert "this workspace's checks are: hello" in unknown[1]
+    assert command[0]
+    assert "ERR_REJECTED_BY_USER" in command[1]
+    assert not (workspace / "never.txt").exists()

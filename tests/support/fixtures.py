@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, REJECT, Decision, Pending, Session
+from llm_operator.core.plan.run import APPROVE, REJECT, Decision, Pending
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import Result, ResultForm, encode_results
 from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.store.workspace import Workspace

@@ -133,5 +133,10 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_SEARCH_PATH_IS_DIR": "fs.search of a folder (use fs.searchTree)",
         "ERR_INVALID_OUTLINE_PARAMS": "fs.outline depth out of range, or a bad after",
         "ERR_INVALID_REGEX": "a regex (fs.searchTree, fs.applyEdits) that RE2 cannot compile",
+        # running commands
+        "ERR_COMMAND_NOT_FOUND": "run.command's program is not found or cannot be run",
+        "ERR_EXIT_STATUS": "the command ran and ended with a status other than 0 (or a signal)",
+        "ERR_TIMEOUT": "the command ran past its timeout; it and all it started were ended",
+        "ERR_UNKNOWN_CHECK": "run.check of a name that is not one of the workspace's checks",
     }
 )

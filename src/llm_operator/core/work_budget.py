@@ -22,7 +22,9 @@ Invariants:
 - Time is CPU time, never the wall clock: a reply that finishes on an idle machine finishes
   the same way on a busy one, where the wall clock runs on while other processes have the
   cores. It is the CPU time of the thread that opened the budget (the worker planning the
-  reply), or of the whole process where the budget is looked at from another thread.
+  reply), or of the whole process where the budget is looked at from another thread,
+  plus the CPU time of the commands the reply ran (run.command, run.check: the process
+  and the processes it waited for, ``charge_cpu``).
 - ``LLM_OPERATOR_WORK_BUDGET=<seconds>:<bytes>[:<details>]`` replaces the limits; it is a
   test seam (the tests use it to make the budget small), not a setting.
 """
@@ -75,12 +77,13 @@ class WorkBudget:
     read: int = 0
     max_details: int = MAX_DETAILS
     details: int = 0
+    child_seconds: float = 0.0  # CPU time of the commands it ran (run.command, run.check)
 
     def spent(self) -> bool:
         return (
             self.read >= self.max_bytes
             or self.details >= self.max_details
-            or self.clock.used() >= self.seconds
+            or self.clock.used() + self.child_seconds >= self.seconds
         )
 
     def describe(self) -> str:
@@ -131,6 +134,13 @@ def charge_details(size: int) -> None:
     budget = _CURRENT.get()
     if budget is not None:
         budget.details += size
+
+
+def charge_cpu(seconds: float) -> None:
+    """Count the CPU time of a command the reply ran (its process and what it waited for)."""
+    budget = _CURRENT.get()
+    if budget is not None:
+        budget.child_seconds += seconds
 
 
 def spent() -> bool:

@@ -23,7 +23,7 @@ from .tasks import Progress, TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
     from ..core.plan.outside_merge import Rebased
-    from ..core.plan.session import Pending
+    from ..core.plan.run import Pending
     from ..core.store.workspace import Workspace
     from .dialogs.confirm_dialog import ConfirmDialog
     from .watcher import WorkspaceWatcher

@@ -45,7 +45,8 @@ from .undo_control import UndoControl, UndoHooks
 from .window_actions import WindowActions, WindowCommands
 
 if TYPE_CHECKING:
-    from ..core.plan.session import Decision, Pending, Session
+    from ..core.plan.run import Decision, Pending
+    from ..core.plan.session import Session
     from ..core.protocol.copied import CopiedText
     from ..core.store.journal import UndoReport
     from ..core.store.notices import UndoNotice

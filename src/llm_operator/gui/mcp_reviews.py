@@ -25,7 +25,8 @@ from .tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
     from ..core.plan.review_link import Review, ReviewListener
-    from ..core.plan.session import Decision, Pending, Run, Session
+    from ..core.plan.run import Decision, Pending, Run
+    from ..core.plan.session import Session
     from .dialogs.confirm_dialog import ConfirmDialog
 
 
@@ -171,7 +172,7 @@ class McpReviews(QObject):
         answer for such a command is its change's approval; a change the window could not
         plan is answered with a rejection that says so, so the server never runs a change
         the person did not see."""
-        from ..core.plan.session import Decision
+        from ..core.plan.run import Decision
 
         session = self._planning
         assert session is not None
@@ -221,6 +222,7 @@ def _lets_in_held_writes(run: Run, decisions: Mapping[int, Decision]) -> bool:
     return any(
         item.held
         and item.command.spec.kind is Kind.WRITE
+        and item.command.spec.review is None  # a command to run reads no file to plan
         and decisions.get(item.index) is not None
         and decisions[item.index].approved
         for item in run.pending

@@ -15,7 +15,8 @@ from PySide6.QtCore import QObject, Signal
 from .tasks import Progress, TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
-    from ..core.plan.session import Decision, Pending, Run, Session
+    from ..core.plan.run import Decision, Pending, Run
+    from ..core.plan.session import Session
     from ..core.protocol.encoder import Result
     from ..core.store.journal import UndoReport
     from .undo_source import BatchSummary, UndoSource

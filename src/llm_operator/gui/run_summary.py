@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..core.visible import shown
 
 if TYPE_CHECKING:
-    from ..core.plan.session import Pending
+    from ..core.plan.run import Pending
 
 
 def asking_again(pending: Sequence[Pending]) -> str:

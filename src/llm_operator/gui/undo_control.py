@@ -118,7 +118,7 @@ class UndoControl:
 
 def _notice_block(report: UndoReport, form: str = "readable") -> str:
     """The undo notice as the OPERATOR_RESULT block the next copied results begin with."""
-    from ..core.actions.base import Outcome
+    from ..core.outcome import Outcome
     from ..core.protocol.encoder import Result, ResultForm, encode_results
 
     notice = report.notice

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from ..core.plan.session import APPROVE, Decision, Pending
+from ..core.plan.run import APPROVE, Decision, Pending
 
 # Asks on the terminal, blocking: the decision per pending index, or None when no
 # terminal can be opened. Given by the command line, which owns the terminal prompt.

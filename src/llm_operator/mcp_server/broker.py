@@ -34,8 +34,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..core.actions import get_spec
-from ..core.actions.base import Kind, Outcome
-from ..core.plan.session import REJECT, Decision, Pending, Run, Session
+from ..core.actions.base import Kind
+from ..core.outcome import Outcome
+from ..core.plan.run import REJECT, Decision, Pending, Run
+from ..core.plan.session import Session
 from ..core.protocol.encoder import Result, invalid_outcome, one_line
 from ..core.protocol.readable import NO_NEWLINE, encode_lines, line_needs_escape
 from .approval import NoReviewer

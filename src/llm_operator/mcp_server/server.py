@@ -56,7 +56,7 @@ def build_server(broker: Broker) -> Server[Any, Any]:
                 readOnlyHint=info.read_only,
                 destructiveHint=info.destructive,
                 idempotentHint=info.idempotent,
-                openWorldHint=False,
+                openWorldHint=info.open_world,
             ),
         )
         for info in all_tools()

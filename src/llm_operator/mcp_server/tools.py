@@ -73,6 +73,8 @@ class ToolInfo:
     read_only: bool
     destructive: bool
     idempotent: bool
+    # It may reach beyond the workspace (a command line can do anything the person can).
+    open_world: bool = False
 
 
 def _json_type(spec: ActionSpec, doc: FieldDoc) -> str:
@@ -155,11 +157,15 @@ def tool_info(action: str) -> ToolInfo:
     if required:
         schema["required"] = required
     read = spec.kind is Kind.READ
-    how = (
-        "Read: runs at once (a secret-looking file is sent only when the person agrees)."
-        if read
-        else "Write: the person reviews the change before it is made; it can be undone."
-    )
+    if spec.review is not None:
+        how = (
+            "Runs a process: the person approves each call before it starts; what it does "
+            "cannot be undone."
+        )
+    elif read:
+        how = "Read: runs at once (a secret-looking file is sent only when the person agrees)."
+    else:
+        how = "Write: the person reviews the change before it is made; it can be undone."
     return ToolInfo(
         name=tool_name(action),
         action=action,
@@ -168,6 +174,7 @@ def tool_info(action: str) -> ToolInfo:
         read_only=read,
         destructive=not read and action not in ADDITIVE,
         idempotent=read or action in IDEMPOTENT_WRITES,
+        open_world=spec.review is not None,
     )
 
 

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.store.workspace import Workspace
 from support.actions import b64, expect_failure, snapshot, tree

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llm_operator.core.actions.base import Outcome
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.outcome import Outcome
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import Result, ResultForm, encode_results
 from llm_operator.core.protocol.readable import wire_bytes
 from llm_operator.core.protocol.result_reader import read_results

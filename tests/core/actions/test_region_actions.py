@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from llm_operator.core.plan.preview import describe_pending
-from llm_operator.core.plan.session import APPROVE
+from llm_operator.core.plan.run import APPROVE
 from support.actions import b64, expect_failure, tree
 
 # extension: (file content, anchor, comment opener, comment closer)

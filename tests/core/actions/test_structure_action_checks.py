@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.plan.session import APPROVE
+from llm_operator.core.plan.run import APPROVE
 from llm_operator.core.store import applying
 from support.actions import b64, cli
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from llm_operator.core.plan.preview import describe_pending
-from llm_operator.core.plan.session import REJECT
+from llm_operator.core.plan.run import REJECT
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "structure_real"
 KEEP = "line(s) inside multi-line string literals keep their indentation"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import Decision
+from llm_operator.core.plan.run import Decision
 from support.actions import b64, expect_failure, run_decided, tree
 
 

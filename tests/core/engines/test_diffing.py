@@ -350,9 +350,9 @@ def test_one_diff_spends_at_most_its_work_on_difflib() -> None:
     steps = [10**9]
     by_myers = diffing._myers_blocks(item_a, item_b, steps)
     used = 10**9 - steps[0]
-    work = [bound * 3, used * 2]
+    work = diffing.DiffWork(bound * 3, used * 2)
     found = [diffing._line_blocks(item_a, item_b, False, work) for _ in range(6)]
-    assert work == [0, 0]
+    assert work == diffing.DiffWork(0, 0)
     matcher = difflib.SequenceMatcher(None, item_a, item_b, autojunk=False)
     by_difflib = [tuple(m) for m in matcher.get_matching_blocks() if m[2]]
     assert found[:3] == [by_difflib] * 3

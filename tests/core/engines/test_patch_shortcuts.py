@@ -32,6 +32,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from llm_operator.core.changes import FileChange
 from llm_operator.core.engines.diffing import LineDiff, unified_diff
 from llm_operator.core.engines.patching import (
     PatchResult,
@@ -42,7 +43,6 @@ from llm_operator.core.engines.patching import (
 )
 from llm_operator.core.engines.textfile import BOM, TextFile
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.plan.changes import FileChange
 from llm_operator.core.plan.preview import preview_change
 from llm_operator.core.plan.session import Session
 from llm_operator.core.store import files, saved

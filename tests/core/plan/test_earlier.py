@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from llm_operator.core.plan.earlier import OK, REJECTED, REPEATED, tally, verdicts
-from llm_operator.core.plan.session import APPROVE, Decision, Session
+from llm_operator.core.plan.run import APPROVE, Decision
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
 from llm_operator.core.store.workspace import Workspace

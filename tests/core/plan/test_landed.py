@@ -90,7 +90,7 @@ def test_changes_far_apart_in_a_big_file_of_repeated_lines_land_where_made() -> 
     lines, the same return): each shows with its own number. The lines between them are
     diffed by the diff engine, not by one difflib pass over the whole middle of the file
     (which took minutes on 100,000 lines)."""
-    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.changes import ChangeSet, FileChange
     from llm_operator.core.plan.landed import landed_lines
 
     lines = [("", f"def f{n}():", "    return value")[n % 3] for n in range(60_000)]

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from llm_operator.core.plan.outside_merge import rebase_pending
-from llm_operator.core.plan.session import Decision, Session
+from llm_operator.core.plan.run import Decision
+from llm_operator.core.plan.session import Session
 
 LINES = "".join(f"line {n}\n" for n in range(1, 21))
 

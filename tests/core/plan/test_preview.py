@@ -79,7 +79,8 @@ def test_what_is_not_marked_is_the_same_on_both_sides(
     # By difflib (work left, few words) or at the ends only (no work left, or over
     # MAX_SPAN_WORDS words): every difference is inside a marked span.
     old_text, new_text = "".join(old), "".join(new)
-    spans = word_spans(old_text, new_text, None if work is None else [work])
+    budget = None if work is None else preview_module.SpanWork(work=work)
+    spans = word_spans(old_text, new_text, budget)
     if spans is None:
         return
     # A span on one side only (words added or removed there) has no mark on the other.
@@ -112,15 +113,15 @@ def test_a_preview_spends_at_most_its_work_on_difflib() -> None:
     diff = f"@@ -1,{count} +1,{count} @@\n"
     diff += "".join(f"-{line_old} {n}\n" for n in range(count))
     diff += "".join(f"+{line_new} {n}\n" for n in range(count))
-    work = [preview_module.SPAN_WORK]
+    work = preview_module.SpanWork()
     pairs = preview_module._pairs(list(preview_module._rows(diff)))
     matched = 0
     for old, new in pairs[: preview_module.MAX_SPAN_PAIRS]:
-        before = work[0]
+        before = work.work
         assert word_spans(old.text, new.text, work) is not None
-        matched += work[0] < before
+        matched += work.work < before
     assert 0 < matched < preview_module.MAX_SPAN_PAIRS
-    assert work[0] >= 0
+    assert work.work >= 0
     rows = diff_rows(diff)
     marked = [row for row in rows if row.kind == "added" and row.spans]
     assert len(marked) == preview_module.MAX_SPAN_PAIRS
@@ -174,7 +175,7 @@ def test_a_binary_file_is_described_not_diffed(
 def test_the_batch_label_names_only_the_approved_writes(
     make_session: Any, cmd: Any, workspace: Path
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, REJECT
+    from llm_operator.core.plan.run import APPROVE, REJECT
 
     session = make_session()
     run = session.prepare(

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.plan.preview import describe_pending
-from llm_operator.core.plan.session import APPROVE
+from llm_operator.core.plan.run import APPROVE
 
 
 def b64(text: str) -> str:
@@ -366,10 +366,10 @@ def test_changed_words_are_marked_once_asked_and_the_window_asks_in_its_worker(
     )
     run = make_session().prepare(cmd("p1", "fs.patch", path="app.py", patch_b64=b64(patch)))
     (preview,) = run.pending[0].previews
-    assert "lines" not in preview.__dict__  # a run on the command line never works them out
+    assert not preview.words_marked  # a run on the command line never works them out
     assert all(row.spans == () for row in preview.rows)
     assert run.mark_words() is run
-    assert "lines" in preview.__dict__  # worked out in the caller's thread (the worker)
+    assert preview.words_marked  # worked out in the caller's thread (the worker)
     changed = {row.kind: row for row in preview.lines if row.spans}
     old, new = changed["removed"], changed["added"]
     assert [old.text[a:b] for a, b in old.spans] == ["count"]

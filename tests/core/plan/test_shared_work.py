@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from llm_operator.core import changes
 from llm_operator.core.engines import diffing
 from llm_operator.core.engines.diffing import unified_diff
 from llm_operator.core.engines.textfile import TextFile
-from llm_operator.core.plan import changes
 from llm_operator.core.plan.session import Session
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import ResultForm, encode_results
 from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.store.workspace import Workspace

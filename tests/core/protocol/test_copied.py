@@ -75,7 +75,7 @@ def test_the_primer_is_never_a_reply_however_it_was_copied(
     found = classify_copied(text)
     assert found.action is IGNORE
     assert found.blocks == 0
-    assert len(found.examples) == 10
+    assert len(found.examples) == 9
     assert found.why == "it is the LLM primer, the app's own text"
 
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llm_operator.core.actions.base import Outcome
 from llm_operator.core.errors import InvalidCommand, OperatorError
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.protocol.encoder import (
     Result,
     ResultForm,

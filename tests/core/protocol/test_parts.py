@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from llm_operator.core.actions.base import Outcome
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.protocol.encoder import Result, ResultForm, encode_result
 from llm_operator.core.protocol.parts import split_results
 from llm_operator.core.protocol.result_reader import read_results

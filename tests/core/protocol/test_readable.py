@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llm_operator.core.actions.base import Outcome
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.protocol.encoder import Result, ResultForm, encode_result, encode_results
 from llm_operator.core.protocol.lines import key_value
 from llm_operator.core.protocol.readable import (

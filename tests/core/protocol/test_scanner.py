@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.protocol.lines import SPACE_LIKE
 from llm_operator.core.protocol.scanner import (

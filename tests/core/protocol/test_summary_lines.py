@@ -10,8 +10,8 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llm_operator.core.actions.base import Outcome
 from llm_operator.core.errors import OperatorError, mark, quote
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.protocol.encoder import (
     QUOTED_NOTE,
     Result,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from llm_operator.core.changes import ChangeSet, FileChange
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.plan.changes import ChangeSet, FileChange
 from llm_operator.core.store import applying
 from llm_operator.core.store.applying import (
     SavedTooLarge,
@@ -318,7 +318,7 @@ CHILD = textwrap.dedent(
     import os, sys, time
     from pathlib import Path
     from llm_operator.core.store import applying
-    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.changes import ChangeSet, FileChange
     from llm_operator.core.store.workspace import Workspace
 
     def slow_write(fd, data):

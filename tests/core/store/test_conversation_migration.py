@@ -1,4 +1,4 @@
-"""A state store of schema 1 (before conversations) opens as schema 2, keeping what it held.
+"""A state store of schema 1 (before conversations) opens as schema 3, keeping what it held.
 
 The old schema is written here as the earlier version wrote it, with a remembered write,
 a committed batch and an undelivered notice: after the first open they all belong to
@@ -72,7 +72,7 @@ def test_a_schema_1_store_keeps_its_memory_batches_and_notices_in_conversation_0
     store = StateStore(folder)
     try:
         with store.reading() as db:
-            assert db.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+            assert db.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
             assert db.execute("SELECT conversation FROM batches").fetchall() == [(0,)]
             keys = [
                 str(row[1]) for row in db.execute("PRAGMA table_info(memory)").fetchall() if row[5]
@@ -90,7 +90,7 @@ def test_a_schema_1_store_keeps_its_memory_batches_and_notices_in_conversation_0
         assert chat > 0
         assert current_conversation(store) == chat
         assert memory.lookup("write-1", chat) is None  # a new chat may use write-1 again
-        from llm_operator.core.actions.base import Outcome
+        from llm_operator.core.outcome import Outcome
 
         memory.remember("write-1", "fp-new", Outcome(True, "Wrote other.txt"), conversation=chat)
         again = memory.lookup("write-1", chat)
@@ -142,7 +142,8 @@ def test_two_processes_opening_a_schema_1_store_at_once_migrate_it_once(
 def test_a_store_that_cannot_say_the_conversation_refuses_writes_and_runs_reads(
     workspace: Path, state_dir: Path, cmd: Any
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.plan.run import APPROVE
+    from llm_operator.core.plan.session import Session
     from llm_operator.core.store.workspace import Workspace
 
     session = Session(Workspace(workspace), state_dir)

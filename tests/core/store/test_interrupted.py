@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from llm_operator.core.plan.changes import ChangeSet, FileChange
+from llm_operator.core.changes import ChangeSet, FileChange
 from llm_operator.core.store.applying import apply_changeset
 from llm_operator.core.store.database import FILE_NAME, StateStore, store_error
 from llm_operator.core.store.interrupted import LeftOnDisk, left_on_disk, told

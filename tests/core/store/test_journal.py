@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from llm_operator.core.changes import ChangeSet, FileChange, digest
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.plan.changes import ChangeSet, FileChange, digest
 from llm_operator.core.store import applying, journal
 from llm_operator.core.store.applying import apply_changeset
 from llm_operator.core.store.database import FILE_NAME

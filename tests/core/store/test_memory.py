@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from llm_operator.core.actions.base import Outcome
+from llm_operator.core.outcome import Outcome
 from llm_operator.core.store.memory import MAX_KEPT_DETAILS, SessionMemory
 
 
@@ -39,7 +39,8 @@ def test_an_approved_secret_read_repeated_later_asks_again_and_reads_afresh(
     cmd: Callable[..., str],
     state_dir: Path,
 ) -> None:
-    from llm_operator.core.plan.session import APPROVE, Session
+    from llm_operator.core.plan.run import APPROVE
+    from llm_operator.core.plan.session import Session
 
     (workspace / ".env").write_text("API_KEY=sk-live-123\n", encoding="utf-8")
     text = cmd("secret-1", "fs.read", path=".env")

@@ -29,7 +29,7 @@ WRITE_ONLY = (
     "llm_operator.core.store.rewinding",
     "llm_operator.core.store.migration",
     "llm_operator.core.store.applying",
-    "llm_operator.core.plan.changes",
+    "llm_operator.core.changes",
     "llm_operator.core.store.outline_cache",
 )
 

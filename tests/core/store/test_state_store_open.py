@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from llm_operator.core.store.database import FILE_NAME, StateStore, StoreError
+from llm_operator.core.store.database import FILE_NAME, SCHEMA_VERSION, StateStore, StoreError
 
 ROUNDS = 60
 OPENERS = 4
@@ -40,7 +40,9 @@ def test_first_opens_at_the_same_moment_all_succeed(tmp_path: Path) -> None:
         assert not failures, f"round {round_}: {failures[0]}"
         with sqlite3.connect(folder / FILE_NAME) as db:
             assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-            assert db.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+            assert db.execute("SELECT version FROM schema_version").fetchall() == [
+                (SCHEMA_VERSION,)
+            ]
 
 
 def test_a_reader_holding_an_old_database_only_delays_the_first_open(tmp_path: Path) -> None:

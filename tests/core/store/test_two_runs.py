@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from llm_operator.core.plan.batch_writer import APPLY_DELAY_ENV
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 
 FILES = 12

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, REJECT, Session
+from llm_operator.core.plan.run import APPROVE, REJECT
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.state import workspace_state_dir
@@ -275,7 +276,7 @@ def test_a_run_committed_while_the_undo_waited_for_the_lock_is_not_undone(
 ) -> None:
     """The user is shown batch X and says undo; before the undo holds the write lock,
     another run commits batch Y. Undoing "the newest" then would undo Y unseen."""
-    from llm_operator.core.plan.changes import ChangeSet, FileChange
+    from llm_operator.core.changes import ChangeSet, FileChange
     from llm_operator.core.store.applying import apply_changeset
     from llm_operator.core.store.journal import Journal
     from llm_operator.core.store.lock import WorkspaceLock

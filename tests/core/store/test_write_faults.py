@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from llm_operator.core.plan.session import APPROVE, Decision, Session
+from llm_operator.core.plan.run import APPROVE, Decision
+from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import encode_results
 from llm_operator.core.store import applying
 from llm_operator.core.store.workspace import Workspace

@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from llm_operator.core.plan.session import Decision, Pending, Session
+from llm_operator.core.plan.run import Decision, Pending
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from llm_operator.gui.dialogs.confirm_dialog import Choice, ConfirmDialog
 

@@ -44,6 +44,8 @@ ACTION_FAMILIES: dict[str, str] = {
     "fs.insertBeforeStructure": "structure",
     "fs.insertAfterStructure": "structure",
     "fs.moveStructure": "structure",
+    "run.command": "run",
+    "run.check": "run",
 }
 
 _loaded: dict[str, ActionSpec] = {}

@@ -20,14 +20,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..outcome import Outcome
+
 if TYPE_CHECKING:
-    from ..plan.changes import ChangeSet  # loaded by the actions that plan writes
+    from ..changes import ChangeSet  # loaded by the actions that plan writes
 
     class FieldValues(Protocol):
         """A command's field values: a fields model, or the values a quick check made."""
 
         def model_dump(self) -> dict[str, Any]: ...
 
+    from ..store.checks import Check
     from ..store.workspace import Workspace
     from .fields import Fields
 
@@ -53,15 +56,6 @@ class Secrecy(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What the LLM is told about one command."""
-
-    ok: bool
-    summary: str
-    details: str | None = None
-
-
-@dataclass(frozen=True)
 class Reveal:
     """A read whose result needs consent: ``approved`` if the user agrees, else ``rejected``.
 
@@ -75,6 +69,9 @@ class Reveal:
     # What the person is shown of the file before deciding (its size and first lines,
     # already rendered; store.secret_preview): for their eyes only, never in an answer.
     preview: tuple[str, ...] = ()
+    # Not a file to reveal but a process to run once approved (run.command): ``reason``
+    # says what will run, where and for how long.
+    runs: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,6 +117,9 @@ class ActionContext:
     workspace: Workspace
     files: FileSource
     outlines: OutlineMemo | None = None
+    # The workspace's checks (run.check), read from its state store when asked; raises
+    # StoreError when they cannot be read. None: the session keeps no store.
+    checks: Callable[[], tuple[Check, ...]] | None = None
 
 
 Executor = Callable[[ActionContext, Any], Result]
@@ -162,6 +162,12 @@ class ActionSpec:
     secrecy: Secrecy = Secrecy.CONTENT
     # Must accept only what ``fields`` accepts, with the same values (a test compares them).
     quick: QuickCheck | None = None
+    # An action asked of the person every time, before it runs (run.command): what the
+    # review says it will do, from its fields. It runs only once approved.
+    review: Callable[[Any], str] | None = None
+    # It runs a process (run.command, run.check): it runs in execute, after the reply's
+    # writes before it, under the workspace's write lock, never while planning.
+    runs: bool = False
 
     @property
     def fields(self) -> type[Fields]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from ..outcome import Outcome
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result
+from .base import ActionContext, ActionSpec, Kind, Result
 from .fields import Fields, NoFields
 
 SPEC_RESOURCE = "interface-spec.txt"

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import display_name, resume_cursor, visible_name
+from ..file_names import display_name, resume_cursor, visible_name
+from ..outcome import Outcome
 from ..store.files import find_file, not_found, reads_so_far
 from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
 from ..store.tree_walk import (
@@ -43,7 +44,7 @@ from ..store.tree_walk import (
 )
 from ..wording import counted
 from ..work_budget import spent
-from .base import ActionContext, ActionSpec, Kind, Outcome, OutlineMemo, Result, Reveal
+from .base import ActionContext, ActionSpec, Kind, OutlineMemo, Result, Reveal
 from .fields import B64Text, Count, PathFields, model_validator, pick_text
 
 if TYPE_CHECKING:

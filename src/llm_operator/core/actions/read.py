@@ -2,7 +2,7 @@
 
 What a read returns leaves the machine: the session asks the user before it sends what a
 read of a secret-looking file returned (``plan.secrecy``). fs.list shows names only, each
-escaped onto one line (``protocol.names.display_name``); the trash folders at the root
+escaped onto one line (``file_names.display_name``); the trash folders at the root
 are never listed.
 """
 
@@ -14,10 +14,11 @@ import stat as stat_module
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import listed_name, visible_name
+from ..file_names import listed_name, visible_name
+from ..outcome import Outcome
 from ..store.files import find_file, line_count, open_dir, read_text
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, LazyModel, Outcome, Result, Secrecy
+from .base import ActionContext, ActionSpec, Kind, LazyModel, Result, Secrecy
 from .read_values import (
     QUICK_PATH,
     QUICK_SEARCH,

@@ -12,10 +12,11 @@ import json
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import visible_name
+from ..file_names import visible_name
+from ..outcome import Outcome
 from ..store.files import find_file, read_text
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result
+from .base import ActionContext, ActionSpec, Kind, Result
 from .fields import B64Text, Count, PathFields, model_validator
 from .write import plan_text_edit
 

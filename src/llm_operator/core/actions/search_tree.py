@@ -26,13 +26,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
-from ..protocol.names import (
+from ..file_names import (
     display_name,
     is_plain_name,
     listed_name,
     resume_cursor,
     visible_name,
 )
+from ..outcome import Outcome
 from ..store.files import not_found
 from ..store.ignores import MAX_GITIGNORE_LINES, MAX_WALK_GITIGNORE_LINES
 from ..store.tree_walk import (
@@ -46,7 +47,7 @@ from ..store.tree_walk import (
 )
 from ..wording import counted
 from ..work_budget import spent
-from .base import ActionContext, ActionSpec, Kind, Outcome, Result, Secrecy
+from .base import ActionContext, ActionSpec, Kind, Result, Secrecy
 from .fields import B64Text, Flag, model_validator, pick_text
 from .read_fields import SearchFields
 

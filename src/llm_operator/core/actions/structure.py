@@ -12,12 +12,13 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
-from ..plan.changes import ChangeSet, FileChange
-from ..protocol.names import visible_name
+from ..file_names import visible_name
+from ..outcome import Outcome
 from ..store.files import not_found
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
+from .base import ActionContext, ActionSpec, Kind, Plan, Result
 from .fields import B64Text, Count, PathFields, model_validator, one_of, pick_text
 from .write_target import target_for_write
 

@@ -12,14 +12,15 @@ import stat
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from ..changes import ChangeSet, FileChange
 from ..engines.textfile import BOM, TextFile
 from ..errors import OperatorError
-from ..plan.changes import ChangeSet, FileChange
-from ..protocol.names import visible_name
+from ..file_names import visible_name
+from ..outcome import Outcome
 from ..store.files import kind_name, line_count, not_found
 from ..store.fsaccess import Spot
 from ..wording import counted
-from .base import ActionContext, ActionSpec, Kind, Outcome, Plan, Result
+from .base import ActionContext, ActionSpec, Kind, Plan, Result
 from .fields import B64Text, PathFields
 from .write_target import target_for_write
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 _Block = tuple[int, int, int]  # (a line, b line, length) of equal lines
@@ -77,6 +78,8 @@ DIFF_WORK = 20_000_000
 # many equal lines take few.
 MYERS_WORK = 300_000
 MYERS_DIFF_WORK = 1_500_000
+
+
 # An item of more lines than this (both sides, with no anchor) is not matched at all: an
 # edit list of 200 characters can make a file of 40 million lines, and even splitting
 # them costs seconds and gigabytes. Its lines show as removed and added.
@@ -85,6 +88,15 @@ MAX_MATCH_LINES = 1_000_000
 _ANCHOR_TRIES = 24
 # A candidate anchor found more often than this (as a substring) is not worth counting.
 _ANCHOR_HITS = 64
+
+
+@dataclass
+class DiffWork:
+    """What is left of one diff's budgets, spent as its items are matched: steps of
+    difflib's matching (of DIFF_WORK) and of Myers' diff (of MYERS_DIFF_WORK)."""
+
+    difflib: int = DIFF_WORK
+    myers: int = MYERS_DIFF_WORK
 
 
 def _count_lines(text: str, start: int, stop: int) -> int:
@@ -251,15 +263,14 @@ def _anchor(a: str, b: str, a0: int, a1: int, b0: int, b1: int) -> tuple[int, in
     return None
 
 
-def _matching_blocks(a: _Text, b: _Text, work: list[int] | None = None) -> list[_Block]:
+def _matching_blocks(a: _Text, b: _Text, work: DiffWork | None = None) -> list[_Block]:
     """Equal runs of lines, in order, as (a line, b line, length).
 
     An item carries the line numbers of both its ends, so each character is counted
     for newlines about once per level instead of once per question asked about it.
-    ``work``: what is left of the diff's DIFF_WORK for difflib and of its
-    MYERS_DIFF_WORK (spent here).
+    ``work``: what is left of the diff's budgets (spent here).
     """
-    work = [DIFF_WORK, MYERS_DIFF_WORK] if work is None else work
+    work = DiffWork() if work is None else work
     at, bt = a.text, b.text
     blocks: list[_Block] = []
     pending = [(0, len(at), 0, len(bt), 0, a.total, 0, b.total)]
@@ -314,11 +325,11 @@ def _matching_blocks(a: _Text, b: _Text, work: list[int] | None = None) -> list[
 
 
 def _line_blocks(
-    a: list[str], b: list[str], big: bool, work: list[int] | None = None
+    a: list[str], b: list[str], big: bool, work: DiffWork | None = None
 ) -> list[_Block]:
     """difflib's matching blocks of two lists of lines (the closing empty one left out);
-    where difflib would cost more than ITEM_WORK or than is left of ``work[0]``, those of
-    Myers' diff within MYERS_WORK and ``work[1]`` steps, or else of the lines each list
+    where difflib would cost more than ITEM_WORK or than is left of ``work.difflib``, those of
+    Myers' diff within MYERS_WORK and ``work.myers`` steps, or else of the lines each list
     holds once (``_unique_blocks``).
 
     One line against a few (a line edited, or one line made into several: the usual
@@ -333,17 +344,17 @@ def _line_blocks(
         except ValueError:
             return []
         return [(0, at, 1)] if len(a) == 1 else [(at, 0, 1)]
-    work = [DIFF_WORK, MYERS_DIFF_WORK] if work is None else work
+    work = DiffWork() if work is None else work
     bound = _difflib_bound(a, b, big)
     if bound < 0:
         return []  # no line of ``a`` is in ``b``
-    if bound > ITEM_WORK or bound > work[0]:
-        allowed = min(MYERS_WORK, work[1])
+    if bound > ITEM_WORK or bound > work.difflib:
+        allowed = min(MYERS_WORK, work.myers)
         steps = [allowed]
         found = _myers_blocks(a, b, steps) if allowed > 0 else None
-        work[1] -= allowed - max(steps[0], 0)
+        work.myers -= allowed - max(steps[0], 0)
         return _unique_blocks(a, b) if found is None else found
-    work[0] -= bound
+    work.difflib -= bound
     import difflib
 
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=big)
@@ -567,7 +578,7 @@ class LineDiff:
         a, b = _Text(before, before_lines), _Text(after, after_lines)
         diff.before, diff.after = a, b
         blocks: list[_Block] = []
-        work = [DIFF_WORK, MYERS_DIFF_WORK]  # one budget for every splice
+        work = DiffWork()  # one budget for every splice
         la = lb = 0  # the lines before the next splice are equal, as many on each side
         for cut in splices:
             if cut.old_line > la:

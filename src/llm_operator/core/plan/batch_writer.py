@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..actions.base import Outcome
 from ..errors import OperatorError
+from ..outcome import Outcome
 from ..protocol.encoder import Result, encode_results, failure_outcome
 from ..store.database import StoreError
 from ..store.history import record_run

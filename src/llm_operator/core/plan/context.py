@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 
 from ..engines.textfile import TextFile
 from ..errors import OperatorError
+from ..file_names import visible_name
 from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
-from ..protocol.names import visible_name
 from ..store.files import find_file, read_bytes
 from ..store.passed_over import kind_of, os_reason
 from ..store.tree_walk import WalkCounts

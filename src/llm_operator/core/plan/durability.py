@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ..actions.base import Outcome
+from ..outcome import Outcome
 
 
 def unsynced_warning(outcome: Outcome, reasons: list[str]) -> Outcome:

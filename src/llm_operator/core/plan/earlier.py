@@ -13,11 +13,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..wording import counted
-from .session import rejected_by_user
+from .run import rejected_by_user
 
 if TYPE_CHECKING:
     from ..store.rejections import Rejection
-    from .session import Decision, Run, RunItem
+    from .run import Decision, Run, RunItem
 
 OK = "ok"
 FAILED = "failed"

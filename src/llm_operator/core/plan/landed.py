@@ -10,8 +10,8 @@ UTF-8 text show nothing.
 
 from __future__ import annotations
 
-from ..actions.base import Outcome
-from .changes import ChangeSet
+from ..changes import ChangeSet
+from ..outcome import Outcome
 
 MAX_LANDED = 40
 MAX_WIDTH = 300

@@ -23,10 +23,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from ..actions.base import Outcome, Plan
+from ..actions.base import Plan
+from ..changes import ChangeSet, FileChange, digest
 from ..engines.merging import Lines, Merge, Overlap, describe_lines, merge3
 from ..errors import OperatorError
-from .changes import ChangeSet, FileChange, digest
+from ..outcome import Outcome
 
 if TYPE_CHECKING:
     from ..protocol.validator import Command

@@ -12,8 +12,7 @@ worker (``Run.mark_words``); a run on the command line, which shows no spans, ne
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from ..engines.textfile import BOM, TextFile
@@ -24,8 +23,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from ..actions.base import Plan, Reveal
+    from ..changes import FileChange
     from ..engines.diffing import LineDiff
-    from .changes import FileChange
 
 LineKind = Literal["context", "added", "removed", "hunk", "note"]
 Badge = Literal["new", "deleted", "edited"]
@@ -54,6 +53,15 @@ MAX_SPAN_PAIRS = 2_000
 MIN_SIMILARITY = 0.3
 
 
+@dataclass
+class SpanWork:
+    """What is left of the word marks' budgets, spent as line pairs are marked: the sum of
+    the pairs' word-count products (of SPAN_WORK) and the pairs (of MAX_SPAN_PAIRS)."""
+
+    work: int = SPAN_WORK
+    pairs: int = MAX_SPAN_PAIRS
+
+
 @dataclass(frozen=True)
 class DiffLine:
     """One row of a preview's diff: its kind, text, old and new line numbers, changed words."""
@@ -63,6 +71,11 @@ class DiffLine:
     old_no: int | None = None
     new_no: int | None = None
     spans: tuple[Span, ...] = ()  # changed words, for a removed/added line with a partner
+
+
+@dataclass
+class _MarkedLines:
+    lines: tuple[DiffLine, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -85,12 +98,29 @@ class ChangePreview:
     scripts: str | None = None  # new lines with a letter that passes for another
     replaces: str | None = None  # the old content, when it cannot be shown as text
     cut: str | None = None  # a diff too long to show whole: where it is cut
+    # The rows with their word marks, worked out once (on first use, or for a whole run by
+    # ``mark_words``): kept in a box of their own, so the frozen preview never changes.
+    _marked: _MarkedLines = field(
+        default_factory=_MarkedLines, init=False, compare=False, repr=False
+    )
 
-    @cached_property
+    @property
     def lines(self) -> tuple[DiffLine, ...]:
         """The diff's rows, each changed line paired with its counterpart marked with the
         words that differ (what the window paints)."""
-        return _with_word_spans(list(self.rows), [SPAN_WORK, MAX_SPAN_PAIRS])
+        return self.marked_within(SpanWork())
+
+    @property
+    def words_marked(self) -> bool:
+        """Whether ``lines`` are worked out already (reading them then costs nothing)."""
+        return self._marked.lines is not None
+
+    def marked_within(self, budget: SpanWork) -> tuple[DiffLine, ...]:
+        """``lines``, their words marked within ``budget`` (spent here) unless they were
+        marked already."""
+        if self._marked.lines is None:
+            self._marked.lines = _with_word_spans(list(self.rows), budget)
+        return self._marked.lines
 
     @property
     def verb(self) -> str:
@@ -481,7 +511,7 @@ def _pairs(rows: tuple[DiffLine, ...] | list[DiffLine]) -> list[tuple[DiffLine, 
 
 def diff_rows(diff: str) -> tuple[DiffLine, ...]:
     """The lines of a unified diff with their numbers and word-level spans."""
-    return _with_word_spans(list(_rows(diff)), [SPAN_WORK, MAX_SPAN_PAIRS])
+    return _with_word_spans(list(_rows(diff)), SpanWork())
 
 
 def _rows(diff: str) -> tuple[DiffLine, ...]:
@@ -518,19 +548,18 @@ def _rows(diff: str) -> tuple[DiffLine, ...]:
 def mark_words(previews: Iterable[ChangePreview]) -> None:
     """Work out the ``lines`` of every preview now, with one SPAN_WORK and one
     MAX_SPAN_PAIRS for them all: a reply of many small writes gets no more than one."""
-    budget = [SPAN_WORK, MAX_SPAN_PAIRS]
+    budget = SpanWork()
     for preview in previews:
-        if "lines" not in preview.__dict__:
-            preview.__dict__["lines"] = _with_word_spans(list(preview.rows), budget)
+        preview.marked_within(budget)
 
 
-def _with_word_spans(rows: list[DiffLine], budget: list[int]) -> tuple[DiffLine, ...]:
+def _with_word_spans(rows: list[DiffLine], budget: SpanWork) -> tuple[DiffLine, ...]:
     """Pair each run of removed lines with the added run after it, line by line; mark
-    their changed words while ``budget`` (work left, pairs left: spent here) lasts."""
+    their changed words while ``budget`` (spent here) lasts."""
     out = list(rows)
     where = {id(row): index for index, row in enumerate(out)}
-    pairs = _pairs(rows)[: max(budget[1], 0)]
-    budget[1] -= len(pairs)
+    pairs = _pairs(rows)[: max(budget.pairs, 0)]
+    budget.pairs -= len(pairs)
     for old, new in pairs:
         spans = word_spans(old.text, new.text, budget)
         if spans is not None:
@@ -561,12 +590,12 @@ def _replace_spans(line: DiffLine, spans: tuple[Span, ...]) -> DiffLine:
 
 
 def word_spans(
-    old: str, new: str, work: list[int] | None = None
+    old: str, new: str, budget: SpanWork | None = None
 ) -> tuple[tuple[Span, ...], tuple[Span, ...]] | None:
     """Character spans that differ between two versions of a line, word by word.
 
     None when the lines are too long to be worth it or too different to pair: then the
-    whole line is the change. ``work``: its first item is what is left of the previews'
+    whole line is the change. ``budget.work``: what is left of the previews'
     ``SPAN_WORK`` (spent here); lines past it, or of more than ``MAX_SPAN_WORDS`` words,
     are matched only at their ends.
     """
@@ -577,13 +606,13 @@ def word_spans(
     a_words, b_words = [old[s:e] for s, e in a], [new[s:e] for s, e in b]
     cost = len(a) * len(b)
     opcodes: Sequence[tuple[str, int, int, int, int]]
-    if max(len(a), len(b)) > MAX_SPAN_WORDS or (work is not None and work[0] < cost):
+    if max(len(a), len(b)) > MAX_SPAN_WORDS or (budget is not None and budget.work < cost):
         opcodes = _ends_opcodes(a_words, b_words)
     else:
         import difflib
 
-        if work is not None:
-            work[0] -= cost
+        if budget is not None:
+            budget.work -= cost
         matcher = difflib.SequenceMatcher(None, a_words, b_words, autojunk=False)
         opcodes = matcher.get_opcodes()
     # Similarity counts the characters of matched words; shared spaces say nothing.
@@ -663,6 +692,9 @@ def describe_pending(item: Described) -> str:
     """The terminal's review of one command, every untrusted text through the one renderer
     (no escape sequence, bidi control or invisible character reaches the terminal)."""
     lines = [f"== {shown(item.action)} (id {shown(item.id)})"]
+    if item.reveal is not None and item.reveal.runs:
+        lines.append(f"asks before it {shown(item.reveal.reason)}")
+        return "\n".join(lines)
     if item.held and item.reveal is not None and item.plan is None:
         why = shown(item.reveal.reason)
         lines.append(f"asks before it reads a secret-looking file: {why}")

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .outside_merge import ShownMerge
-from .session import Decision
+from .run import Decision
 
 SOCKET_NAME = "review.sock"
 MAX_LINE = 4_000_000  # a review request: a reply of at most a few MB

@@ -37,8 +37,9 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..actions.base import Kind, Outcome, Plan, Result, Reveal, Secrecy
+from ..actions.base import Kind, Plan, Result, Reveal, Secrecy
 from ..errors import OperatorError
+from ..outcome import Outcome
 from ..protocol.encoder import failure_outcome
 
 if TYPE_CHECKING:
@@ -82,6 +83,9 @@ def hold(workspace: Workspace, command: Command, preview: bool = False) -> Revea
     a read's request also carries what the person is shown of the file, its size and
     first lines (``Reveal.preview``), which only the review renders; otherwise the file
     is not opened."""
+    if command.spec.review is not None:  # asked every time, whatever it names
+        reason = command.spec.review(command.fields)
+        return Reveal(approved=NOT_RUN_YET, paths=(), reason=reason, runs=True)
     if command.spec.secrecy is not Secrecy.CONTENT:
         return None
     secrets = secret_paths(workspace, command)

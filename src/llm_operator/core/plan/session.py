@@ -31,131 +31,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..actions import get_spec
-from ..actions.base import ActionContext, FileSource, Kind, Outcome, OutlineMemo, Plan, Reveal
+from ..actions.base import ActionContext, FileSource, Kind, OutlineMemo, Plan, Reveal
 from ..errors import OperatorError
+from ..outcome import Outcome
 from ..protocol.encoder import Result, failure_outcome, invalid_outcome, rejected_outcome
 from ..protocol.paste_notes import paste_notes
-from ..protocol.scanner import BlockProblem, Scan, scan
+from ..protocol.scanner import BlockProblem, scan
 from ..protocol.validator import Command, Invalid, validate
 from ..store.database import StateStore, StoreError
 from ..store.memory import Remembered, SessionMemory
-from ..store.rejections import Rejection
 from ..store.state import workspace_state_dir
 from ..store.workspace import Workspace
 from ..store.workspace_state import WorkspaceState
 from ..work_budget import charge_details, is_not_run, not_run, reply_budget
 from .batch_writer import BatchWriter, taken_back, with_warning
+from .run import REJECT, Decision, Pending, Run, RunItem, rejected_by_user
 from .secrecy import guard_failure, guard_result, hold, secret_paths
 
 if TYPE_CHECKING:
     from ..store.history import RunEntry, StoredRun
     from ..store.journal import Journal
     from ..store.undoing import UndoReport
-    from .changes import FileChange
     from .outside_merge import ShownMerge
-    from .preview import ChangePreview
 
 Progress = Callable[[int, int, str], None]
 WAITING = "waiting for another run on this workspace"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The user's answer to a pending command: approved or not, the reason given, and
-    the merged changes approved of its files that changed outside (``outside_merge``)."""
-
-    approved: bool
-    reason: str = ""
-    merged: tuple[ShownMerge, ...] = ()
-
-
-APPROVE = Decision(True)
-REJECT = Decision(False)
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A command waiting for the user: a write plan, or a read that needs consent."""
-
-    index: int
-    command: Command
-    plan: Plan | None = None
-    reveal: Reveal | None = None
-    builds_on: tuple[int, ...] = ()  # earlier pending items whose changes this one assumes
-    # Not run or planned yet (a secret-looking file): ``reveal`` asks whether it may be.
-    held: bool = False
-    # What each change will do, made here in the worker: the window only renders it.
-    previews: tuple[ChangePreview, ...] = ()
-    rejected_before: Rejection | None = None  # the user rejected this same command before
-
-    @property
-    def id(self) -> str:
-        return self.command.id
-
-    @property
-    def action(self) -> str:
-        return self.command.action
-
-    @property
-    def changes(self) -> tuple[FileChange, ...]:
-        return self.plan.changes.changes if self.plan else ()
-
-
-@dataclass
-class RunItem:
-    """One command block of a reply in the session's hands: its result, or what it waits for."""
-
-    index: int
-    id: str
-    action: str | None
-    path: str | None
-    result: Result | None = None
-    pending: Pending | None = None
-    deferred: Command | None = None
-    # A write that needs no change (or cannot be made) as planned: answered at execute,
-    # under the write lock, after recovery and the store check (see ``_run_gated``).
-    gated: tuple[Command, Outcome] | None = None
-    repeat_of: int | None = None  # index of the earlier item in this run with the same command
-    fingerprint: str = ""
-    private: bool = False  # reached a secret-looking file: its result is not kept on disk
-    first_ran_at: float | None = None  # a repeat of an earlier message: when that one ran
-    rejected_before: Rejection | None = None  # asked again: the user rejected it before
-    read_again: bool = False  # a read sent again: run again, its result says it repeats
-
-
-@dataclass
-class Run:
-    """One pasted reply in the session's hands: its scan, an item per command block (in message
-    order), and notes for the user."""
-
-    scan: Scan
-    items: list[RunItem]
-    notices: list[str] = field(default_factory=list)
-    executed: bool = False
-    notice_results: list[Result] = field(default_factory=list)  # undo notices shown first
-    conversation: int | None = 0  # whose ids and notices; None: unknown, no write runs
-
-    @property
-    def pending(self) -> list[Pending]:
-        return [item.pending for item in self.items if item.pending is not None]
-
-    @property
-    def results(self) -> list[Result]:
-        return [item.result for item in self.items if item.result is not None]
-
-    def mark_words(self) -> Run:
-        """Work out the changed words of every preview (``ChangePreview.lines``) now, all
-        within one budget: the window calls this in its worker, so that painting a review
-        never diffs."""
-        from .preview import mark_words
-
-        mark_words(preview for pending in self.pending for preview in pending.previews)
-        return self
 
 
 class _Overlay(FileSource):
@@ -312,7 +217,7 @@ class Session:
                 f"writes are refused: {self.store_problem.code}: {self.store_problem.message}"
             )
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        context = self._context(overlay)
         seen: dict[str, int] = {}
         total = len(scanned.items)
         with reply_budget():
@@ -433,8 +338,8 @@ class Session:
         consented: bool = False,
     ) -> None:
         spec = command.spec
-        if spec.kind is Kind.READ and self._touches_pending(command, overlay):
-            entry.deferred = command
+        if spec.kind is Kind.READ and (spec.runs or self._touches_pending(command, overlay)):
+            entry.deferred = command  # a process runs after the reply's writes, locked
             return
         if not consented:
             held = hold(self.workspace, command, self.shows_secrets)
@@ -518,7 +423,7 @@ class Session:
         A plan that fails, or has nothing to change, is that command's result, sent whole
         (the user agreed to what it says of the file). Held reads wait for ``execute``."""
         overlay = _Overlay(self.workspace)
-        context = ActionContext(self.workspace, overlay, self.outline_memo())
+        context = self._context(overlay)
         shown: list[Pending] = []
         for item in run.items:
             pending = item.pending
@@ -531,6 +436,7 @@ class Session:
             elif (
                 pending.held
                 and pending.command.spec.kind is Kind.WRITE
+                and pending.command.spec.review is None  # runs in execute, under the lock
                 and decisions.get(item.index, REJECT).approved
             ):
                 item.pending = None
@@ -589,6 +495,15 @@ class Session:
         except Exception as error:
             return _internal(command.action, error, command.id, self._quiet(command))
 
+    def _context(self, overlay: _Overlay) -> ActionContext:
+        checks = None
+        if self.state is not None and self.state.store is not None:
+            from ..store.checks import list_checks
+
+            store = self.state.store
+            checks = lambda: list_checks(store)  # noqa: E731 - read only when asked
+        return ActionContext(self.workspace, overlay, self.outline_memo(), checks)
+
     def _quiet(self, command: Command) -> bool:
         """Whether a fault's own text must stay out of the result (a secret-looking file)."""
         try:
@@ -621,7 +536,10 @@ class Session:
         if run.executed:
             raise RuntimeError("a run is executed once")
         if any(
-            p.held and p.command.spec.kind is Kind.WRITE and decisions.get(p.index, REJECT).approved
+            p.held
+            and p.command.spec.kind is Kind.WRITE
+            and p.command.spec.review is None
+            and decisions.get(p.index, REJECT).approved
             for p in run.pending
         ):
             # Its change was never planned, so never shown: nothing of it may land.
@@ -690,14 +608,14 @@ class Session:
             if item.pending is not None:
                 decision = decisions.get(item.index, REJECT)
                 if item.pending.held and decision.approved:
-                    item.result = Result(item.id, self._run_approved(item.pending.command))
+                    item.result = Result(item.id, self._held_approved(item.pending, writer))
                 elif item.pending.plan is not None and decision.approved:
                     item.result = self._apply(item, writer, applied, decision.merged)
                     wrote = item.index in applied
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
             elif item.deferred is not None:
-                item.result = Result(item.id, self._run_deferred(item.deferred))
+                item.result = Result(item.id, self._deferred_locked(item.deferred, writer))
             elif item.gated is not None:
                 item.result = self._run_gated(item, *item.gated, writer)
             elif item.repeat_of is not None:
@@ -800,9 +718,29 @@ class Session:
         landed = with_landed(plan.outcome, plan.changes)
         return Result(pending.id, unsynced_warning(_with_notes(landed, notes), unsynced))
 
+    def _held_approved(self, pending: Pending, writer: BatchWriter) -> Outcome:
+        """A held command the user approved; one that runs a process (``spec.review``)
+        runs under the write lock, so never while a batch writes."""
+        command = pending.command
+        if command.spec.runs:
+            try:
+                writer.hold()
+            except OperatorError as error:
+                return failure_outcome(command.action, error, command.id)
+        return self._run_approved(command)
+
+    def _deferred_locked(self, command: Command, writer: BatchWriter) -> Outcome:
+        """A deferred read; one that runs a process (run.check) runs under the write lock."""
+        if command.spec.runs:
+            try:
+                writer.hold()
+            except OperatorError as error:
+                return failure_outcome(command.action, error, command.id)
+        return self._run_deferred(command)
+
     def _run_approved(self, command: Command) -> Outcome:
         """A held read the user approved: run now, its result (or failure) sent whole."""
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         produced = self._guarded(command, context)
         if isinstance(produced, Reveal):
             return produced.approved
@@ -824,7 +762,7 @@ class Session:
                 return item.result
         except OperatorError as error:
             return Result(command.id, failure_outcome(command.action, error, command.id))
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         produced = self._guarded(command, context)
         if isinstance(produced, Outcome):
             return Result(command.id, produced)
@@ -842,7 +780,7 @@ class Session:
         return Result(command.id, failure_outcome(command.action, stale, command.id))
 
     def _run_deferred(self, command: Command) -> Outcome:
-        context = ActionContext(self.workspace, _Overlay(self.workspace), self.outline_memo())
+        context = self._context(_Overlay(self.workspace))
         # A secret-looking file is not even opened: the answer depends on its path alone.
         produced = hold(self.workspace, command) or self._guarded(command, context)
         if isinstance(produced, Reveal):
@@ -946,18 +884,6 @@ def _with_notes(outcome: Outcome, notes: tuple[str, ...] | None) -> Outcome:
         else:
             summary = f"{summary.rstrip('.')} (moved to {note})"
     return Outcome(outcome.ok, summary, outcome.details)
-
-
-def rejected_by_user(item: RunItem, decisions: Mapping[int, Decision]) -> bool:
-    """Whether ``item``'s result is the user's rejection (a declined secret-looking
-    failure is not: its result is that failure, sent without the quoted text)."""
-    if item.pending is None:
-        return False
-    decision = decisions.get(item.index)
-    if decision is not None and decision.approved:
-        return False
-    reveal = item.pending.reveal
-    return reveal is None or reveal.rejected is None
 
 
 def _as_repeat(outcome: Outcome, at: float | None = None, read: bool = False) -> Outcome:

@@ -51,8 +51,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..file_names import visible_name
 from .chat_units import head, units
-from .names import visible_name
 from .readable import body_line, escape_line, line_needs_escape
 
 HEADER = "LLM Operator context, part {i} of {n}. More parts follow: wait for all of them."

@@ -30,12 +30,12 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..actions.base import Outcome
+from ..encodable_text import without_surrogates
 from ..errors import InvalidCommand, OperatorError, replace_quotes
+from ..outcome import Outcome
 from .readable import escape_line, line_needs_escape
 
 _SPACE_RUN = re.compile(r"\s+")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 MAX_SUMMARY = 2000
 QUOTED_NOTE = "(quoted in the details)"
 MORE_NOTE = " (more in the details)"
@@ -46,23 +46,6 @@ class ResultForm(enum.Enum):
 
     READABLE = "readable"
     BASE64 = "base64"
-
-
-def without_surrogates(text: str) -> str:
-    r"""``text`` with lone surrogates shown as escapes, so it can always be encoded.
-
-    A file name that is not valid UTF-8 reaches Python as surrogate escapes (``\udcff``
-    for the byte 0xff). They are shown as ``\xff``; any other lone surrogate as ``\uXXXX``.
-    A safety net: listings escape odd names themselves before they get here.
-    """
-    if not _SURROGATE.search(text):
-        return text
-
-    def escape(found: re.Match[str]) -> str:
-        code = ord(found.group())
-        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
-
-    return _SURROGATE.sub(escape, text)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..actions.base import Outcome
+from ..outcome import Outcome
 from .chat_units import units
 from .encoder import Result, ResultForm, encode_result
 from .readable import NO_NEWLINE, body_line

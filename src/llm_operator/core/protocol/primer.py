@@ -13,6 +13,8 @@ example, so scanning the primer finds only its examples.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..error_codes import ERROR_CODES
 from .encoder import ResultForm
 from .primer_text import EXAMPLES, INTRO, RESULTS_BASE64, RESULTS_READABLE, RULES
@@ -158,11 +160,54 @@ def render_actions() -> str:
     )
 
 
-def primer_text(form: ResultForm = ResultForm.READABLE) -> str:
+def primer_text(
+    form: ResultForm = ResultForm.READABLE, checks: Sequence[tuple[str, str]] = ()
+) -> str:
     """The primer, exactly as ``llm-operator primer`` prints and the window copies it; it
-    describes results in ``form``, the form the app will send."""
+    describes results in ``form``, the form the app will send. ``checks`` (name, command
+    line) are the workspace's checks, named after the action table when there are some."""
     from .primer_table import edit_ops_line
 
     results = RESULTS_READABLE if form is ResultForm.READABLE else RESULTS_BASE64
     rules = RULES.replace("{results}", results) + "\n" + edit_ops_line()
-    return "\n\n".join([INTRO, rules, render_actions(), render_errors(), EXAMPLES]) + "\n"
+    parts = [INTRO, rules, render_actions(), render_errors(), EXAMPLES]
+    text = "\n\n".join(parts) + "\n"
+    if not checks:
+        return text
+    # The checks line goes after the action table, in the room the limit leaves.
+    parts[2] += "\n" + checks_line(checks, PRIMER_LIMIT - len(text) - 1)
+    return "\n\n".join(parts) + "\n"
+
+
+MAX_CHECK_CHARS = 60
+
+
+CHECKS_HEAD = "CHECKS (run.check name: <name>): "
+
+
+def checks_line(checks: Sequence[tuple[str, str]], room: int) -> str:
+    """One line naming the workspace's checks for run.check, at most ``room`` characters:
+    with their command lines (the person's own text: escaped to ASCII, cut when long),
+    else names only, else as many names as fit and how many more. ASCII, one line."""
+    with_commands = [f"{name} ({_command_shown(command)})" for name, command in checks]
+    names = [name for name, _ in checks]
+    for shown in (with_commands, names):
+        line = CHECKS_HEAD + "; ".join(shown)
+        if len(line) <= room:
+            return line
+    kept: list[str] = []
+    for count, name in enumerate(names):
+        more = f"; {len(names) - count - 1} more" if count + 1 < len(names) else ""
+        if len(CHECKS_HEAD + "; ".join([*kept, name]) + more) > room:
+            break
+        kept.append(name)
+    left = len(names) - len(kept)
+    if not kept:
+        return CHECKS_HEAD + f"{left} (ask the user for their names)"
+    return CHECKS_HEAD + "; ".join(kept) + (f"; {left} more" if left else "")
+
+
+def _command_shown(command: str) -> str:
+    text = command.encode("ascii", "backslashreplace").decode("ascii")
+    text = "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in text)
+    return text if len(text) <= MAX_CHECK_CHARS else text[: MAX_CHECK_CHARS - 3] + "..."

@@ -28,8 +28,7 @@ comments or prose inside a block. Keys are written exactly as listed (path, not 
 (relative to the workspace, / between folders, . is the root); other actions take no path. \
 Never send a workspace field.
 3. ASCII only inside blocks. Anything longer than one line, or not ASCII, goes in a *_json \
-field (every *_b64 field has one: content_json, edits_json, patch_json, target_json, \
-query_json ...): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n, \\t, \\", \
+field (every *_b64 field has one): ONE line of JSON, a string for text ("one\\ntwo\\n"; escape \\n, \\t, \\", \
 \\\\; \\u00e9 for non-ASCII is fine), the edits object itself for edits_json. *_b64 \
 (base64 of UTF-8, one line) is the fallback. Never give two forms of one field. Plain \
 content, old_text, new_text, target and query are single-line only.
@@ -61,7 +60,6 @@ lines: 80
 END_OPERATOR_CMD
 -> ok: true, details hold "1: Alpha"
 An ok write's details list the lines that landed, with their new numbers: check them. \
-fs.patch takes patch_json = a unified diff of one file whose context matches exactly. \
 Structure actions name code by its definition line (target: def main(): at any depth if \
 unique) or symbol: Class/method. fs.applyEdits takes edits_json = \
 {"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}]}; all edits apply or \
@@ -99,14 +97,6 @@ action: fs.readSlice
 path: notes/plan.txt
 END_OPERATOR_CMD
 -> ok: true, details hold "3: Gamma"
-Resending read-1 reads the file again:
-OPERATOR_CMD
-version: 1
-id: read-1
-action: fs.readSlice
-path: notes/plan.txt
-END_OPERATOR_CMD
--> ok: true, marked as a repeat, details hold "3: Gamma"
 A correction sent under a used id is refused; give it a new id:
 OPERATOR_CMD
 version: 1
@@ -144,12 +134,12 @@ path: notes/plan.txt
 edits_json: {"version":1,"edits":[{"op":"replaceFirst","find":"Delta","text":"Epsilon"}]}
 END_OPERATOR_CMD
 -> ok: false (ERR_ANCHOR_NOT_FOUND)
-If the user rejects a write, ask them why before doing anything else:
+If the user rejects a command, ask them why:
 OPERATOR_CMD
 version: 1
-id: delete-7
-action: fs.delete
-path: notes/todo.txt
+id: test-7
+action: run.command
+command: python -m pytest -q
 END_OPERATOR_CMD
 -> if the user rejects it: ok: false (ERR_REJECTED_BY_USER)"""
 

@@ -138,7 +138,8 @@ def _validate(block: CommandBlock) -> Command:
         )
     spec = _spec_for(values["action"])
     for key in values:
-        if _is_workspace_key(key):
+        # run.* takes a workspace-relative folder as cwd (it goes through the jail).
+        if _is_workspace_key(key) and not (key == "cwd" and "cwd" in spec.fields.model_fields):
             raise InvalidCommand(
                 "ERR_UNKNOWN_KEY",
                 f"line {block.line_of(key)}: {key} is not a command field (rule 11): the "

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PosixPath
 from typing import TYPE_CHECKING, Protocol
 
+from ..changes import ChangeSet, FileChange
 from ..errors import OperatorError
-from ..plan.changes import ChangeSet, FileChange
 from . import atomic
 from .atomic import TEMP_NAME
 from .fsaccess import DIR_FLAGS, Spot, locate

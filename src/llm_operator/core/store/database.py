@@ -27,7 +27,8 @@ from pathlib import Path
 from ..errors import OperatorError
 
 FILE_NAME = "state.sqlite3"
-SCHEMA_VERSION = 2  # 2: conversations (see conversations.py and migration.py)
+# 2: conversations (see conversations.py and migration.py); 3: checks (checks.py)
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 30_000
 # What earlier versions kept in the state folder (``migration`` imports them): checked by
 # name first, so a new store without them never loads the migration code.
@@ -86,6 +87,13 @@ CREATE TABLE IF NOT EXISTS notices (
     details TEXT NOT NULL,
     delivered INTEGER NOT NULL DEFAULT 0,
     conversation INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS checks (
+    name TEXT PRIMARY KEY,
+    command TEXT NOT NULL,
+    shell INTEGER NOT NULL DEFAULT 0,
+    timeout INTEGER NOT NULL,
+    keep TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS runs (
     n INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -289,10 +297,11 @@ class StateStore:
                     f"{row[0]}, this one knows {SCHEMA_VERSION}); update the app",
                 )
             if int(row[0]) < SCHEMA_VERSION:
-                from .migration import add_conversations
+                from .migration import add_checks, add_conversations
 
                 with self.transaction():
-                    add_conversations(db, SCHEMA_VERSION)
+                    add_conversations(db, 2)
+                    add_checks(db, SCHEMA_VERSION)
             self._add_columns()
             return
         with self.transaction():

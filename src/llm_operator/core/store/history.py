@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..protocol.encoder import without_surrogates
+from ..encodable_text import without_surrogates
 from .database import StateStore, guarded, has_batch_column
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..plan.changes import FileChange, digest
-from ..protocol.encoder import without_surrogates
+from ..changes import FileChange, digest
+from ..encodable_text import without_surrogates
 from .applying import (
     Recorder,
     SavedDir,

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..actions.base import Outcome
-from ..protocol.encoder import without_surrogates as storable
+from ..encodable_text import without_surrogates as storable
+from ..outcome import Outcome
 from .database import StateStore, guarded
 
 MAX_ENTRIES = 1000

@@ -1,5 +1,7 @@
 """Bring the state of earlier versions into the current state store, once.
 
+Schema 2 to 3 (``add_checks``): the table of the workspace's checks, empty.
+
 Schema 1 to 2 (``add_conversations``): command ids became per conversation. The memory
 table is rebuilt with the key (conversation, id); batches and notices get a
 conversation column; everything an earlier version kept belongs to conversation 0, the
@@ -136,3 +138,16 @@ def _renamed_blobs(node: dict[str, Any]) -> dict[str, Any]:
         children = [[name, _renamed_blobs(child)] for name, child in node["children"]]
         return {**node, "children": children}
     return node
+
+
+def add_checks(db: sqlite3.Connection, version: int) -> None:
+    """Inside the caller's transaction: schema 2 to ``version`` (3), once."""
+    row = db.execute("SELECT version FROM schema_version").fetchone()
+    if row is not None and int(row[0]) >= version:
+        return
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS checks (name TEXT PRIMARY KEY, command TEXT NOT NULL, "
+        "shell INTEGER NOT NULL DEFAULT 0, timeout INTEGER NOT NULL, "
+        "keep TEXT NOT NULL DEFAULT '')"
+    )
+    db.execute("UPDATE schema_version SET version = ?", (version,))

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..protocol.encoder import without_surrogates as storable
+from ..encodable_text import without_surrogates as storable
 from .database import StateStore, guarded
 
 MAX_REJECTIONS = 1000

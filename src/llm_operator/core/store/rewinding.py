@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..changes import digest
 from ..errors import OperatorError
-from ..plan.changes import digest
 from .applying import (
     SavedDir,
     SavedEntry,

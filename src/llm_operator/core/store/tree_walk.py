@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
-from ..protocol.names import is_plain_name
+from ..file_names import is_plain_name
 from ..work_budget import charge, spent
 from .ignores import Ignores
 from .passed_over import LINK_REASONS, kind_of, os_reason
@@ -105,6 +105,10 @@ class TreeFile:
         if not self.is_link:
             return False
         return workspace.is_secret(self.target_rel) or workspace.secret_match(self.rel) is not None
+
+    def lstat(self) -> os.stat_result:
+        """The entry as walked (a link itself, not its target); OSError when it is gone."""
+        return os.stat(self._name, dir_fd=self._dir_fd, follow_symlinks=False)
 
     def open(self) -> int:
         """A read descriptor of the file (the caller closes it); OSError when it cannot."""

@@ -53,7 +53,7 @@ from .outside_review import OutsideChanges
 if TYPE_CHECKING:
     from ...core.plan.outside_merge import Rebased
     from ...core.plan.preview import ChangePreview
-    from ...core.plan.session import Decision, Pending
+    from ...core.plan.run import Decision, Pending
 
 BADGE_STYLES = {
     "new": ("new", "#1a7f37"),
@@ -86,7 +86,7 @@ class CommandState:
         self.reason = ""
         self.seen: set[int] = set()  # file rows of this command shown on the right
         self.badges: list[list[str]] = []  # per file row
-        if item.reveal is not None:
+        if item.reveal is not None and not item.reveal.runs:  # a command names no file
             self.badges.append(["secret"])
         for preview in item.previews:
             self.badges.append([preview.badge] + (["outside"] if preview.path in outside else []))
@@ -100,7 +100,9 @@ class CommandState:
         renderer, and the header that shows it is a plain-text label (no markup, ever)."""
         item = self.item
         lines = [f"{self.number}. {shown(item.action)}   id {shown(item.id)}"]
-        if item.reveal is not None:
+        if item.reveal is not None and item.reveal.runs:
+            lines.append(f"Will run a command: it {shown(item.reveal.reason)}.")
+        elif item.reveal is not None:
             paths = ", ".join(shown(path) for path in item.reveal.paths)
             if item.held and item.command.spec.kind is Kind.WRITE:
                 lines.append(
@@ -553,7 +555,7 @@ class ConfirmDialog(QDialog):
         super().reject()
 
     def decisions(self) -> dict[int, Decision]:
-        from ...core.plan.session import Decision
+        from ...core.plan.run import Decision
 
         chosen: dict[int, Decision] = {}
         for state in self.states:

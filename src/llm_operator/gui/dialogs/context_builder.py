@@ -622,7 +622,7 @@ class ContextBuilder(QDialog):
 
             text += "\nLeft out: " + left_out_text(self.left_out)
         if self.message.cut_names:
-            from ...core.protocol.names import visible_name
+            from ...core.file_names import visible_name
 
             text += "\nNamed cut (too long for the part size): " + "; ".join(
                 visible_name(rel) for rel in self.message.cut_names

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.actions.base import Outcome
 from ...core.errors import OperatorError
+from ...core.outcome import Outcome
 from ...core.plan.earlier import tally, verdicts
-from ...core.plan.session import rejected_by_user
+from ...core.plan.run import rejected_by_user
 from ...core.protocol.encoder import Result
 from ...core.protocol.readable import ReadableFormatError
 from ...core.protocol.result_reader import read_results
@@ -38,7 +38,7 @@ from ..row_style import RowStyle
 
 if TYPE_CHECKING:
     from ...core.plan.preview import ChangePreview
-    from ...core.plan.session import Decision, Run
+    from ...core.plan.run import Decision, Run
     from ...core.store.history import StoredRun
     from ...core.store.workspace import Workspace
     from ..undo_source import BatchSummary

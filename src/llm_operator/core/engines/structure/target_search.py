@@ -273,7 +273,7 @@ def _describe(source: Source, placed: Placed) -> dict[str, Any]:
 def _fix_text(entry: dict[str, Any]) -> str:
     if "symbol" in entry:
         return f"line {entry['line']}: 'symbol: {entry['symbol']}'"
-    return f"line {entry['line']}: levels {entry['levels']!r} (one per line in target_b64)"
+    return f"line {entry['line']}: levels {entry['levels']!r} (one per line of a target_json)"
 
 
 def _not_found(source: Source, levels: list[str], missing: LevelMissing) -> OperatorError:
@@ -321,7 +321,8 @@ def _not_found(source: Source, levels: list[str], missing: LevelMissing) -> Oper
     )
     rule = (
         "A target line is the start of a definition line exactly as written; several "
-        "levels go one per line in target_b64, outermost first, without skipping levels."
+        "levels go one per line of a multi-line target (target_json), outermost first, "
+        "without skipping levels."
     )
     suggestions: dict[str, Any] = {"nearest": nearest}
     if next_levels:

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..engines.diffing import LineDiff
+    from .engines.diffing import LineDiff
 
 
 def sha256_hex(data: bytes) -> str:
@@ -74,7 +74,7 @@ class FileChange:
     def line_diff(self) -> LineDiff | None:
         """The lines that differ between ``before_text`` and ``after_text``, if both are
         text."""
-        from ..engines.diffing import LineDiff
+        from .engines.diffing import LineDiff
 
         before, after = self.before_text, self.after_text
         return None if before is None or after is None else LineDiff(before, after)
@@ -111,8 +111,8 @@ class FileChange:
 
 
 def _text(data: bytes | None) -> str | None:
-    from ..engines.textfile import TextFile
-    from ..errors import OperatorError
+    from .engines.textfile import TextFile
+    from .errors import OperatorError
 
     if data is None:
         return ""

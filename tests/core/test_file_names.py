@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from llm_operator.core.protocol.names import display_name, is_plain_name
+from llm_operator.core.file_names import display_name, is_plain_name
 
 
 @pytest.mark.parametrize(
