@@ -7,7 +7,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from llm_operator.core.plan.session import APPROVE, Session
+from llm_operator.core.plan.run import APPROVE
+from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from support.fixtures import RunReply, cmd, reply
 

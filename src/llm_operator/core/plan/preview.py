@@ -75,6 +75,8 @@ class DiffLine:
 
 @dataclass
 class _MarkedLines:
+    """The diff lines of a preview with their changed words marked, once worked out."""
+
     lines: tuple[DiffLine, ...] | None = None
 
 

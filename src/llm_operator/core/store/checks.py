@@ -25,6 +25,8 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}\Z")
 
 @dataclass(frozen=True)
 class Check:
+    """A named command line the person set up for the workspace (tests, lint, build)."""
+
     name: str
     command: str
     shell: bool = False

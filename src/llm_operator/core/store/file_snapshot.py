@@ -32,6 +32,8 @@ Signature = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class FileSnapshot:
+    """The workspace's files (path to size, mtime, inode, mode) as a walk saw them."""
+
     files: dict[str, Signature]
     capped: bool  # the walk stopped before the end: files past ``last`` were not seen
     last: str | None  # the last path seen when capped
