@@ -180,6 +180,7 @@ def _nest(root: Path, depth: int = DEPTH) -> None:
     (root / "z.py").write_text("def needle_too():\n    return 2\n")
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_search_tree_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) -> None:
     _nest(ws)
     (result,) = run_limited(ws, state, reply(cmd("s1", "fs.searchTree", path=".", query="needle")))
@@ -191,6 +192,7 @@ def test_search_tree_walks_folders_nested_five_thousand_deep(ws: Path, state: Pa
     assert "0 unreadable" in result.details
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_outline_walks_folders_nested_five_thousand_deep(ws: Path, state: Path) -> None:
     _nest(ws)
     (result,) = run_limited(ws, state, reply(cmd("o1", "fs.outline", path=".")))

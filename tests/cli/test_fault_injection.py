@@ -37,6 +37,7 @@ from support.fixtures import cmd, parse_results
 pytestmark = pytest.mark.skipif(STRACE is None, reason="strace is not installed")
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_fault_at_every_fifth_mutating_call_tells_the_truth(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -44,6 +44,7 @@ SQLITE_FAULTS = ["error=EIO", "error=ENOSPC"]
 RECOVERING = ["after a crash", "undo after a crash", "undo"]
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_fault_at_sqlites_own_files_tells_the_truth(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

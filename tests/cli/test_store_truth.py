@@ -80,6 +80,7 @@ def batches(workspace: Path, state_dir: Path) -> list[tuple[str, list[str]]]:
 # -- 1. a file-size limit in the middle of a two-file change ---------------------------
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_move_whose_second_undo_copy_cannot_be_saved_leaves_nothing_to_undo(
     tmp_path: Path, cmd: Any, parse_results: Any
 ) -> None:

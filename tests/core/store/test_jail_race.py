@@ -71,6 +71,7 @@ def listing(folder: Path) -> dict[str, bytes | str]:
     return found
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_swapping_a_folder_for_an_outside_symlink(
     tmp_path: Path, workspace: Path, make_session: Any, cmd: Any, trash: Path
 ) -> None:
