@@ -64,36 +64,26 @@ def definitions(source: Source) -> list[Placed]:
     """The file's definitions in file order, as the outline walks them."""
     found: list[Placed] = []
 
-    def walk(node: Node, ancestors: tuple[Candidate, ...], reach: int) -> None:
+    def walk(
+        node: Node, ancestors: tuple[Candidate, ...], parent: Candidate | None, reach: int
+    ) -> None:
+        # ``parent`` is the node's own definition, or for a statement looked through (a
+        # definition inside ``if X:``) the statement: its definitions are siblings of the
+        # statement's other children, and it is their parent for editing (as
+        # ``targeting`` resolves it), while their ancestors stay those of the statement.
         kids = children(source, node)
-        parent = ancestors[-1] if ancestors else None
         for kid in kids:
             if len(found) >= MAX_DEFINITIONS:
                 return
             if not shows(source, kid.node):
                 if reach and looked_through(source, kid.node):
-                    walk_statement(kid, ancestors, reach - 1)
+                    walk(kid.node, ancestors, kid, reach - 1)
                 continue
             found.append(Placed(ancestors, Match(kid, parent, tuple(kids))))
             if reach:
-                walk(kid.node, (*ancestors, kid), reach - 1)
+                walk(kid.node, (*ancestors, kid), kid, reach - 1)
 
-    def walk_statement(statement: Candidate, ancestors: tuple[Candidate, ...], reach: int) -> None:
-        # A definition inside ``if X:`` is a sibling of the statement's other children,
-        # and the statement is its parent for editing (as ``targeting`` resolves it).
-        kids = children(source, statement.node)
-        for kid in kids:
-            if len(found) >= MAX_DEFINITIONS:
-                return
-            if not shows(source, kid.node):
-                if reach and looked_through(source, kid.node):
-                    walk_statement(kid, ancestors, reach - 1)
-                continue
-            found.append(Placed(ancestors, Match(kid, statement, tuple(kids))))
-            if reach:
-                walk(kid.node, (*ancestors, kid), reach - 1)
-
-    walk(source.root, (), MAX_DEPTH)
+    walk(source.root, (), None, MAX_DEPTH)
     return found
 
 
