@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
 
-from llm_operator.core.error_codes import ERROR_CODES
-from llm_operator.core.errors import OperatorError
+# The no-Qt stage of .ci/run sets this, so that every process of the run (pytest-xdist's
+# workers are new processes) has PySide6 unimportable before any test module is imported:
+# the core, the command line and the MCP server must work without it.
+WITHOUT_QT = os.environ.get("LLM_OPERATOR_TESTS_WITHOUT_QT") == "1"
+if WITHOUT_QT:
+    sys.modules["PySide6"] = None  # type: ignore[assignment]
+
+from llm_operator.core.error_codes import ERROR_CODES  # noqa: E402
+from llm_operator.core.errors import OperatorError  # noqa: E402
 
 # Windows opened by tests start no outline warmer (see gui/outline_warming.py): hundreds of
 # windows would start hundreds of child processes. The warmer's own tests turn it back on.
