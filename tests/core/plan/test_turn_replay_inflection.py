@@ -1,7 +1,8 @@
 """A real task with a real test suite, replayed (tests/data/turns/inflection_options).
 
-A chat model with no tools added options to two functions of the inflection library over
-nine replies, running the project's own pytest suite through ``run.check`` three times.
+A chat model with no tools added options to two functions of the inflection library and
+fixed a singularize bug test first, over 13 replies, running the project's own pytest
+suite through ``run.check`` five times (the fourth fails: the new test before the fix).
 Every reply runs again here through a fresh Session on a copy of the original files, with
 the same check (a real pytest subprocess), and what goes back to the chat must be what the
 app sent then, but for times and the interpreter's path. The files must end as the model
@@ -32,6 +33,8 @@ TURNS = DATA / "turns" / "inflection_options"
 STORED = {"test_inflection.py.txt": "test_inflection.py"}
 RECORDED_PYTHON = "/work/main/.venv/bin/python"
 EDITED = ("inflection/__init__.py", "test_inflection.py")
+# The one command that fails: the check run on the new test before the fix.
+FAILS = {"check-28": "run.check failed (ERR_EXIT_STATUS)"}
 TIMES = (
     (re.compile(r"exit (\d+) in [0-9.]+ s"), r"exit \1 in <t> s"),
     (re.compile(r"^\| # time: [0-9.]+ s$", re.MULTILINE), "| # time: <t> s"),
@@ -82,13 +85,14 @@ def test_the_turns_replay_with_the_real_check_and_send_what_was_sent(
     sent: list[str] = []
     pasted = 0
     checks = 0
+    failures: dict[str, str] = {}
     for number, turn in enumerate(turns(), 1):
         text = turn.read_text("utf-8")
         pasted += len(text)
         session = Session(Workspace(root), state)  # each paste is a new exec run
         prepared = session.prepare(text)
         results = session.execute(prepared, {p.index: APPROVE for p in prepared.pending})
-        assert all(result.ok for result in results), [r.outcome.summary for r in results]
+        failures |= {r.id: r.outcome.summary.split(":")[0] for r in results if not r.ok}
         kept = TURNS / f"results-{number}.txt"
         if not results:  # the closing summary: prose only, nothing to send back
             assert not kept.exists()
@@ -98,13 +102,18 @@ def test_the_turns_replay_with_the_real_check_and_send_what_was_sent(
         assert masked(out, sys.executable) == masked(kept.read_text("utf-8"), RECORDED_PYTHON)
         checks += sum(r.id.startswith("check-") for r in read_results(out))
 
+    assert failures == FAILS
+    assert checks == 5
+    red = next(r for r in read_results(sent[-2]) if r.id == "check-28")
+    assert red.details is not None
+    assert "E       AssertionError: assert 'reserve' == 'reserf'" in red.details.decode()
+    assert "2 failed, 485 passed in " in red.details.decode()
     last = [r for r in read_results(sent[-1]) if r.id.startswith("check-")][-1]
     assert last.ok
     assert last.details is not None
     details = last.details.decode("utf-8")
     assert details.splitlines()[0] == "# exit: 0"
-    assert re.search(r"^481 passed in ", details, re.MULTILINE)
-    assert checks == 3
+    assert re.search(r"^487 passed in ", details, re.MULTILINE)
 
     made = []
     for rel in EDITED:
@@ -119,6 +128,6 @@ def test_the_turns_replay_with_the_real_check_and_send_what_was_sent(
     back = sum(len(text) for text in sent)
     with capsys.disabled():
         print(
-            f"\nturn replay (inflection options, {len(turns())} replies, 3 checks): "
+            f"\nturn replay (inflection, {len(turns())} replies, {checks} checks): "
             f"{pasted} characters pasted in, {back} sent back"
         )
