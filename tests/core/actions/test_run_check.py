@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from llm_operator.core.actions.reference import render_reference
 from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.primer import PRIMER_LIMIT, checks_line, primer_text
 from llm_operator.core.store.checks import Check, add_check
@@ -127,3 +128,13 @@ def test_the_checks_line_escapes_and_bounds_commands() -> None:
     assert "\x1b" not in line
     assert line.endswith("...)")
     assert checks_line([("a", "x"), ("b", "y")], 10).endswith("(ask the user for their names)")
+
+
+def test_the_primer_and_the_reference_say_a_check_waits_for_the_writes_before_it() -> None:
+    # A model that did not know this sent its edits and the check in two replies
+    # (tests/data/turns/inflection_options, turn 3); the reference even said "runs at once".
+    [line] = [x for x in primer_text().splitlines() if x.startswith("run.check:")]
+    assert "after the writes before it" in line
+    section = render_reference().split("## run.check\n", 1)[1].split("\n## ", 1)[0]
+    assert "runs at once" not in section
+    assert "after the writes before it" in section

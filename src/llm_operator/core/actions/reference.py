@@ -59,6 +59,15 @@ def field_docs(spec: ActionSpec) -> list[FieldDoc]:
     return docs
 
 
+def _how_it_runs(spec: ActionSpec) -> str:
+    if spec.kind is not Kind.READ:
+        return "write: needs approval"
+    if spec.runs:
+        # A process runs in execute, after the reply's earlier writes (plan/session.py).
+        return "read: runs without a question"
+    return "read: runs at once"
+
+
 def render_reference() -> str:
     lines = [
         "# Action reference",
@@ -73,7 +82,7 @@ def render_reference() -> str:
         "",
     ]
     for spec in all_specs():
-        kind = "read: runs at once" if spec.kind is Kind.READ else "write: needs approval"
+        kind = _how_it_runs(spec)
         lines += [f"## {spec.name}", "", f"{spec.description} ({kind})", ""]
         docs = field_docs(spec)
         if not docs:

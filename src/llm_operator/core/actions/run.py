@@ -164,7 +164,7 @@ ACTIONS = (
         Kind.READ,
         RunCheckFields,
         run_run_check,
-        "Run a check the user set up, unasked.",
+        "Run a check the user set up, unasked, after the writes before it.",
         secrecy=Secrecy.NAMES,
         runs=True,
     ),
