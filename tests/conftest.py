@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # The no-Qt stage of .ci/run sets this, so that every process of the run (pytest-xdist's
 # workers are new processes) has PySide6 unimportable before any test module is imported:
@@ -25,6 +26,12 @@ if WITHOUT_QT:
 
 from llm_operator.core.error_codes import ERROR_CODES  # noqa: E402
 from llm_operator.core.errors import OperatorError  # noqa: E402
+from support.examples import examples  # noqa: E402
+
+# Property tests that do not name their count try hypothesis's 100, scaled as the ones that
+# do (support/examples.py): a quarter in the everyday run, all of them in .ci/run's.
+hypothesis_settings.register_profile("llm-operator", max_examples=examples(100))
+hypothesis_settings.load_profile("llm-operator")
 
 # Windows opened by tests start no outline warmer (see gui/outline_warming.py): hundreds of
 # windows would start hundreds of child processes. The warmer's own tests turn it back on.

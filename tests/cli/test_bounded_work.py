@@ -96,6 +96,7 @@ def test_thirty_doublings_are_refused_at_the_output_bound(ws: Path, state: Path)
     assert (ws / "a.txt").read_text() == "a" * 100_000 + "\n"
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_thirty_regex_doublings_stop_at_a_bound(ws: Path, state: Path) -> None:
     # Millions of regex replacements cost seconds: the output bound or, on a slow machine,
     # the reply's work budget (5 s here, through the test seam) ends them, changing nothing.
@@ -277,6 +278,7 @@ def test_many_literal_edits_of_a_big_file_stop_at_the_reply_budget(ws: Path, sta
     assert big.read_bytes() == before
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_many_reads_of_a_control_heavy_file_stop_at_the_results_cap(ws: Path, state: Path) -> None:
     raw = ("a\x01\x1b\x85\u202e\U000e0041b" * 20 + "\n") * 750  # about 196 KB
     (ws / "ctl.txt").write_text(raw, encoding="utf-8")
@@ -394,6 +396,7 @@ def test_a_pattern_of_thousands_of_capturing_groups_costs_no_time(ws: Path, stat
     assert "10000 capturing groups; at most 100 are allowed" in said
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_regex_edit_slow_per_match_stops_at_the_budget(ws: Path, state: Path) -> None:
     """A repeated group costs RE2 about 20 ms a match (3,000 matches: a minute); the edit
     looks at the budget after every regex match, not every 4,096."""
@@ -423,6 +426,7 @@ def test_the_nearest_line_of_a_missing_find_in_a_minified_file_ends(ws: Path, st
     assert result.json()["details"]["nearest_line"] == 1
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_patch_whose_context_repeats_a_million_times_stops_at_the_budget(
     ws: Path, state: Path
 ) -> None:
@@ -462,6 +466,7 @@ def test_a_review_diff_of_repeated_lines_ends(ws: Path, state: Path) -> None:
     assert (ws / "a.txt").read_text() == "x\ny\n" * 1024
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_review_of_many_hunks_in_a_big_item_ends(ws: Path, state: Path) -> None:
     """An edit list doubles one line 16 times (65,536 lines, no line twice), the next
     edit changes one line in eight and the middle 41: one diff item with 8,000 hunks. Each

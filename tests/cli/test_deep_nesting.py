@@ -14,6 +14,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from support.actions import cli
 from support.fixtures import parse_results
 
@@ -78,6 +80,7 @@ SLOW_SWIFT = "/*" * 3000  # 6 KB that the Swift grammar parses for minutes
 KOTLIN = "val a = " + '"${' * 1100 + '}"' * 1100 + "\n"  # its scanner aborts the process
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_parse_that_would_take_minutes_or_abort_fails_alone(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()

@@ -28,6 +28,9 @@ from llm_operator.core.protocol.primer import primer_text
 from support.actions import cli
 from support.context_parts import read_back
 
+# Each test starts Chromium: the module runs in .ci/run's slow stage.
+pytestmark = pytest.mark.slow
+
 CHROMIUM = os.environ.get("LLM_OPERATOR_CHROMIUM") or shutil.which("chromium") or ""
 BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 TASK = "Add logging"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from support.actions import b64
 from support.fixtures import cmd, reply
 from support.limited import run_limited
@@ -123,6 +125,7 @@ def _follow(
     raise AssertionError(f"no end after {limit} calls: {cursors[-3:]}")
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_deep_tree_of_long_gitignore_files_is_searched_to_its_end(ws: Path, state: Path) -> None:
     folder = ws
     for level in range(40):
@@ -137,6 +140,7 @@ def test_a_deep_tree_of_long_gitignore_files_is_searched_to_its_end(ws: Path, st
     assert len(set(matches)) == 40
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_a_walk_that_leaves_out_every_file_still_moves_forward(ws: Path, state: Path) -> None:
     (ws / ".gitignore").write_text("*.log\n" * 5)  # read first: it uses up the byte budget
     for name in ("a", "b", "c"):

@@ -189,6 +189,7 @@ def test_wrong_types_over_stdio_create_no_file_named_after_them(
     assert snapshot(workspace) == before
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX processes")
 def test_wrong_types_over_http_and_raw_stdio_are_refused_alike(
     workspace: Path, state_dir: Path, tmp_path: Path

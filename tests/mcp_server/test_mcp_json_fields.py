@@ -18,6 +18,7 @@ from llm_operator.core.store.workspace import Workspace
 from llm_operator.mcp_server.approval import Allow
 from llm_operator.mcp_server.broker import Broker
 from llm_operator.mcp_server.tools import all_tools
+from support.examples import examples
 from support.json_payloads import PAYLOADS
 from support.mcp_client import call, connected
 
@@ -64,7 +65,7 @@ def test_every_tool_with_a_json_field_is_tried() -> None:
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -18,6 +18,7 @@ from llm_operator.core.actions.reference import field_docs
 from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.scanner import SCAN_LIMIT
 from llm_operator.core.store.workspace import Workspace
+from support.examples import examples
 from support.fixtures import cmd, reply, run_session
 from support.json_payloads import PAYLOADS
 
@@ -70,7 +71,7 @@ def block_for(spec: ActionSpec, field: str, value: str, number: int) -> str:
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from llm_operator.core.plan.session import Session
 from llm_operator.core.store.workspace import Workspace
 from support.actions import b64, edits_b64
+from support.examples import examples
 from support.fixtures import cmd, run_session
 
 BOM = b"\xef\xbb\xbf"
@@ -124,7 +125,7 @@ BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
 WORDS = st.sampled_from(["alpha", "beta", "gamma", "", "  delta"])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(WORDS, BREAKS), min_size=1, max_size=12), st.booleans())
 def test_any_mix_of_breaks_is_numbered_alike_by_every_read(
     lines: list[tuple[str, str]], final: bool

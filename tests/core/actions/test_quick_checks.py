@@ -21,6 +21,7 @@ from llm_operator.core import actions
 from llm_operator.core.actions.base import ActionSpec
 from llm_operator.core.protocol.scanner import CommandBlock, scan
 from llm_operator.core.protocol.validator import Command, Invalid, validate
+from support.examples import examples
 
 QUICK = [spec.name for spec in actions.all_specs() if spec.quick is not None]
 VALUES = [
@@ -138,7 +139,7 @@ def test_everything_else_goes_to_the_model(action: str, params: dict[str, str]) 
     assert quick == model
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     action=st.sampled_from(QUICK),
     params=st.dictionaries(

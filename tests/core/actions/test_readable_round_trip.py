@@ -20,6 +20,7 @@ from llm_operator.core.protocol.encoder import Result, ResultForm, encode_result
 from llm_operator.core.protocol.readable import wire_bytes
 from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.store.workspace import Workspace
+from support.examples import examples
 from support.paths import DATA
 
 REAL = ("structure_real", "structure", "regions")
@@ -176,7 +177,7 @@ def test_an_outcome_with_bytes_that_are_not_utf8_round_trips_readable() -> None:
     assert read.details == raw
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\r"), max_size=300))
 def test_fs_read_and_read_slice_of_any_text_round_trip(text: str) -> None:
     with tempfile.TemporaryDirectory() as folder:

@@ -21,6 +21,7 @@ from llm_operator.core.engines import diffing
 from llm_operator.core.engines.diffing import LineDiff, unified_diff
 from llm_operator.core.engines.patching import apply_unified_diff
 from llm_operator.core.errors import OperatorError
+from support.examples import examples
 
 _HUNK_COUNTS = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
@@ -153,7 +154,7 @@ def test_big_file_small_change_is_fast_and_minimal() -> None:
     assert elapsed < 0.5, f"diff of 100,000 lines took {elapsed:.3f}s"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     before=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "  e"]), max_size=40),
     after=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "  e", "f"]), max_size=40),
@@ -182,7 +183,7 @@ def test_round_trip_property(
     assert added - removed == len(_lines(new)) - len(_lines(old))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=10**6),
     size=st.integers(min_value=500, max_value=3000),
@@ -261,7 +262,7 @@ def test_anchor_search_splits_at_lines_unique_on_both_sides() -> None:
     assert diff_stats(diff) == (3, 3)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     a=st.lists(st.sampled_from(["x", "y", "z", "", "x\n"]), min_size=1, max_size=260),
     b=st.lists(st.sampled_from(["x", "y", "z", "", "x\n"]), min_size=1, max_size=260),
@@ -310,7 +311,7 @@ def _assert_equal_runs_in_order(
         a_end, b_end = i + size, j + size
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(a=LINES, b=LINES)
 def test_unique_blocks_are_equal_runs_in_order(a: list[str], b: list[str]) -> None:
     blocks = diffing._unique_blocks(a, b)
@@ -370,7 +371,7 @@ def _lcs(a: list[str], b: list[str]) -> int:
     return row[-1]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     a=st.lists(st.sampled_from("xyz"), max_size=25), b=st.lists(st.sampled_from("xyz"), max_size=25)
 )
@@ -397,7 +398,7 @@ def test_two_lines_put_into_many_repeated_ones_show_as_two_lines() -> None:
     assert apply_unified_diff(old, diff, "f.txt").text == new
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     before=st.lists(st.sampled_from(["a", "b", "c", "", "u1"]), max_size=40),
     after=st.lists(st.sampled_from(["a", "b", "c", "", "u2"]), max_size=40),
@@ -435,7 +436,7 @@ WAYS = [
 
 
 @pytest.mark.parametrize("way", WAYS, ids=["anchors", "myers", "patience", "unmatched"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     before=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u2"]), max_size=50),
     after=st.lists(st.sampled_from(["a", "b", "c", "", "d d", "u1", "u3"]), max_size=50),

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from llm_operator.core.engines import edits
 from llm_operator.core.engines.edits import _FORMAT
 from llm_operator.core.errors import OperatorError
+from support.examples import examples
 
 
 class _Edit(BaseModel):
@@ -229,7 +230,7 @@ DOCUMENT = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(DOCUMENT)
 def test_any_document_is_accepted_or_refused_as_the_former_models_did(
     document: dict[str, Any],

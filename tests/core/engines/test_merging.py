@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_operator.core.engines.merging import Lines, merge3
+from support.examples import examples
 
 # Texts of few distinct lines, so lines repeat, with or without a final newline.
 TEXTS = st.lists(st.sampled_from(["a", "b", "", "c d", "é"]), max_size=12).flatmap(
@@ -56,7 +57,7 @@ def apart(
     return base, ours, theirs
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(apart())
 def test_changes_apart_are_both_kept(
     case: tuple[list[str], dict[int, tuple[str, list[str]]], dict[int, tuple[str, list[str]]]],
@@ -68,7 +69,7 @@ def test_changes_apart_are_both_kept(
     assert len(merged.outside) == len(theirs)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(apart())
 def test_changes_apart_are_both_kept_without_a_final_newline(
     case: tuple[list[str], dict[int, tuple[str, list[str]]], dict[int, tuple[str, list[str]]]],
@@ -89,7 +90,7 @@ def test_changes_apart_are_both_kept_without_a_final_newline(
     assert merged.text == bare(_apply(base, {**ours, **theirs}))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(apart(), st.integers(0, 29), st.booleans(), st.sampled_from(["replace", "delete", "insert"]))
 def test_changes_that_meet_are_refused(
     case: tuple[list[str], dict[int, tuple[str, list[str]]], dict[int, tuple[str, list[str]]]],
@@ -117,7 +118,7 @@ def test_changes_that_meet_are_refused(
         assert "theirs here" in theirs_lines[overlap.theirs.start : overlap.theirs.stop]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(base=TEXTS, other=TEXTS)
 def test_an_unchanged_side_gives_the_other(base: str, other: str) -> None:
     assert merge3(base, other, base).text == other

@@ -49,6 +49,7 @@ from llm_operator.core.store import files, saved
 from llm_operator.core.store.files import line_count
 from llm_operator.core.store.fsaccess import locate
 from llm_operator.core.visible import hidden_characters, hidden_note, is_plain, marker
+from support.examples import examples
 from support.fixtures import cmd
 
 # Few distinct lines, so that texts repeat lines (blank lines, closing braces) as code does.
@@ -96,7 +97,7 @@ def _true_diff(before: str, result: PatchResult) -> None:
             assert set(range(j1, j2)) <= new_lines
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_LINES, st.booleans(), _LINES, st.booleans(), st.integers(0, 5))
 def test_a_patch_made_by_our_diff_gives_a_true_review(
     old: list[str], old_eol: bool, new: list[str], new_eol: bool, context: int
@@ -144,7 +145,7 @@ def _hunks(draw: st.DrawFn) -> tuple[str, str]:
     return before, "\n".join(body) + "\n"
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(_hunks())
 def test_any_patch_gives_a_true_review_diff(case: tuple[str, str]) -> None:
     before, patch = case
@@ -194,7 +195,7 @@ def test_two_hunks_show_each_change_where_its_hunk_made_it() -> None:
     assert _full(before, result).unified("f.txt").endswith(" }\n-\n \n")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_LINES, st.booleans(), _LINES, st.booleans(), st.booleans())
 def test_a_result_put_together_from_the_bytes_is_the_result_from_the_text(
     old: list[str], old_eol: bool, new: list[str], new_eol: bool, ascii_only: bool
@@ -266,7 +267,7 @@ def _files(draw: st.DrawFn) -> bytes:
     return (BOM if draw(st.booleans()) else b"") + body.encode("utf-8")
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(_files(), st.text(_CHARS, max_size=12))
 def test_decodes_back_says_exactly_when_the_round_trip_gives_the_text(
     data: bytes, text: str
@@ -279,7 +280,7 @@ def test_decodes_back_says_exactly_when_the_round_trip_gives_the_text(
         assert file.decodes_back(text) == comes_back
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     st.text(st.sampled_from(["a", "\n", "\r"]), min_size=1, max_size=12),
     st.text(st.sampled_from(["a", "b", "\n"]), max_size=12),
@@ -302,7 +303,7 @@ def test_a_mixed_file_gives_back_any_text_it_encodes(old: str, text: str) -> Non
 _ANY = st.sampled_from(["a", " ", "\t", "\n", "\x1b", "\x00", "\x7f", "é", "\u202e", "\u200b"])
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.text(_ANY, max_size=30))
 def test_hidden_characters_in_the_bytes_are_those_of_the_text(text: str) -> None:
     data = text.encode("utf-8")
@@ -362,7 +363,9 @@ def _hidden_by_the_one_rule(before: bytes, after: bytes) -> str | None:
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @example(case=(b"line 0\nline 1\n", "@@ -1,1 +1,2 @@\n line 0\n+\x1b[2K\n"))  # ASCII
 @example(case=(b"line 0\nline 1\n", "@@ -1,1 +1,2 @@\n line 0\n+a\u202eb\n"))
@@ -421,7 +424,7 @@ def _nearest_from_the_start(
     return best
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(
     _LINES,
     st.booleans(),
@@ -497,7 +500,7 @@ def _holds(folder: Path, name: str, expected: bytes) -> bool:
         os.close(fd)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.binary(max_size=3000),
     st.sampled_from(["same", "flip", "longer", "shorter", "other"]),

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from llm_operator.core.engines.diffing import unified_diff
 from llm_operator.core.engines.patching import PatchResult, apply_unified_diff
 from llm_operator.core.errors import OperatorError
+from support.examples import examples
 from support.paths import DATA as TEST_DATA
 
 DATA = TEST_DATA / "patches"
@@ -473,7 +474,7 @@ def test_big_file_three_hunks_is_fast() -> None:
 line_lists = st.lists(st.sampled_from(["a", "b", "c", "", " d", "e f"]), max_size=30)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(before=line_lists, after=line_lists, before_eol=st.booleans(), after_eol=st.booleans())
 def test_applying_a_generated_diff_gives_after(
     before: list[str], after: list[str], before_eol: bool, after_eol: bool
@@ -485,7 +486,7 @@ def test_applying_a_generated_diff_gives_after(
     assert apply_unified_diff(old, unified_diff(old, new, "f.txt"), "f.txt").text == new
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     size=st.integers(min_value=12, max_value=60),
     changes=st.sets(st.integers(min_value=0, max_value=59), min_size=1, max_size=4),

@@ -20,6 +20,7 @@ from llm_operator.core.plan.preview import (
     word_spans,
 )
 from support.actions import b64
+from support.examples import examples
 
 DIFF = """--- a/app.py
 +++ b/app.py
@@ -71,7 +72,7 @@ def _unmarked(text: str, spans: tuple[tuple[int, int], ...]) -> str:
 WORDS = st.lists(st.sampled_from(["a", "b", " ", "x1", ",", "(", ")", "  "]), max_size=150)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(old=WORDS, new=WORDS, work=st.sampled_from([None, 0, 10**9]))
 def test_what_is_not_marked_is_the_same_on_both_sides(
     old: list[str], new: list[str], work: int | None

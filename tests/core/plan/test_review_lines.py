@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from llm_operator.core.plan.preview import describe_pending
 from llm_operator.core.plan.run import APPROVE
+from support.examples import examples
 
 
 def b64(text: str) -> str:
@@ -420,7 +421,7 @@ LINE = st.sampled_from(["a", "b", "", "c c"])
 BREAK = st.sampled_from(["\n", "\r\n", "\r"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     old=st.lists(st.tuples(LINE, BREAK), max_size=12),
     new=st.lists(st.tuples(LINE, BREAK), max_size=12),

@@ -17,6 +17,7 @@ from llm_operator.core.protocol.context_pack import (
     section_chars,
 )
 from support.context_parts import read_back, unpack
+from support.examples import examples
 
 
 def test_one_part_has_no_part_header_and_numbers_lines() -> None:
@@ -90,7 +91,7 @@ _LINE = st.text(
 _FILE_TEXT = st.lists(_LINE, max_size=40).map(lambda lines: "".join(f"{x}\n" for x in lines))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     texts=st.lists(_FILE_TEXT, min_size=1, max_size=4),
     long_line=st.integers(min_value=0, max_value=4000),
@@ -211,7 +212,7 @@ _NAME = st.text(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     texts=st.lists(_ANY_TEXT, min_size=1, max_size=4),
     names=st.lists(_NAME, min_size=4, max_size=4),

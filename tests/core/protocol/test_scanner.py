@@ -35,6 +35,7 @@ from llm_operator.core.protocol.scanner import (
     scan,
 )
 from llm_operator.core.store.workspace import Workspace
+from support.examples import examples
 from support.paths import DATA
 
 GOLDEN_DIR = DATA / "scanner"
@@ -427,7 +428,7 @@ def test_scan_never_raises_on_any_text(text: str) -> None:
     assert scanned.truncated == (len(text) > SCAN_LIMIT)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(marker_heavy_text())
 def test_scan_never_raises_on_marker_heavy_text(text: str) -> None:
     scanned = scan(text)
@@ -482,7 +483,7 @@ def property_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(well_formed_reply())
 def test_every_block_gets_one_result_in_order(
     property_workspace: Path, generated: tuple[str, list[str]]
@@ -542,14 +543,14 @@ def _meaning(scanned: Scan) -> list[tuple[str | None, str | None, object]]:
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(damaged_copy())
 def test_copy_damage_never_changes_what_a_block_says(pair: tuple[str, str]) -> None:
     clean, damaged = pair
     assert _meaning(scan(damaged)) == _meaning(scan(clean))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged_copy())
 def test_every_damaged_block_gets_one_result_in_order(
     property_workspace: Path, pair: tuple[str, str]

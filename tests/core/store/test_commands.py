@@ -168,6 +168,7 @@ def test_stdout_and_stderr_come_interleaved_in_order(ws: Workspace) -> None:
     assert done.output.lines == ("out 0", "err 0", "out 1", "err 1", "out 2", "err 2")
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_huge_output_keeps_head_and_tail_with_bounded_memory(ws: Workspace) -> None:
     # 1 GB of numbered lines. The memory the reading takes is measured as the peak RSS of
     # this process before and after (ru_maxrss only grows).

@@ -140,6 +140,7 @@ def _cut(text: str) -> list[str]:
     return [text[:end] for end in ends[:: max(1, len(ends) // 4)]]
 
 
+@pytest.mark.slow  # one of the slowest: run by .ci/run
 def test_the_walk_finds_every_block_the_query_finds() -> None:
     texts = _snippets()
     for real in _real_files():
