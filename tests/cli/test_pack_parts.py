@@ -41,9 +41,7 @@ def test_a_task_and_a_symbol_send_the_parts_and_cost_less(gin: Path, tmp_path: P
         "utils_test.go::TestLastChar",
     )
     assert code == 0
-    assert "=== FILE: utils.go (187 lines; lines 124-129 shown, the rest as its outline) ===" in (
-        fitted
-    )
+    assert "utils.go (187 lines; lines 124-129, 135-145 shown, the rest as its outline)" in fitted
     assert "utils_test.go (173 lines; lines 59-63 shown, the rest as its outline)" in fitted
     assert '| 62: \tassert.Panics(t, func() { lastChar("") })' in fitted
     code, whole, _ = _pack(

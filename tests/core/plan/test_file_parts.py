@@ -50,23 +50,35 @@ def test_a_task_naming_a_function_sends_it_and_outlines_the_rest(project: Path) 
     text = GIN.read_text("utf-8")
     pack = build_context(Workspace(project), ["utils.go"], task=TASK, limit=100_000)
     message = pack.message.whole
-    assert "=== FILE: utils.go (187 lines; lines 124-129 shown, the rest as its outline) ===" in (
+    # lastChar, and joinPaths, the one definition that calls it (a change of it concerns).
+    assert "utils.go (187 lines; lines 124-129, 135-145 shown, the rest as its outline)" in (
         message
     )
     body = _body(message, "utils.go")
     lines = file_lines(text)
     numbered = [line for line in body if re.match(r"\| \d+: ", line)]
     # The function, with the numbers fs.readSlice gives it, and nothing else of the file.
-    assert numbered == [f"| {n}: {lines[n - 1]}" for n in range(124, 130)]
+    shown = [*range(124, 130), *range(135, 146)]
+    assert numbered == [f"| {n}: {lines[n - 1]}" for n in shown]
     assert "| # lines 1-123 not shown" in body
-    assert "| # lines 130-187 not shown" in body
-    assert "| 135-145: func joinPaths(absolutePath, relativePath string) string {" in body
+    assert "| # lines 130-134 not shown" in body
+    assert "| 131-133: func nameOfFunction(f any) string {" in body
+    assert "| # lines 146-187 not shown" in body
     assert "| 28-44: func Bind(val any) HandlerFunc {" in body
     whole = build_context(Workspace(project), ["utils.go"], task=TASK, limit=100_000, fit=False)
     # The part and its outline take well under half of what the whole file takes.
     assert pack.message.chars - len(_primer_and_task(message)) < 0.5 * (
         whole.message.chars - len(_primer_and_task(message))
     )
+
+
+def test_a_test_file_is_narrowed_to_the_tests_that_call_the_named_function(
+    tmp_path: Path,
+) -> None:
+    text = (GIN.parent / "gin-utils_test.go").read_text("utf-8")
+    packed = fit_to_task(PackedFile("utils_test.go", text), TASK)
+    assert packed.shown == ((59, 63),)  # TestLastChar, the one test calling lastChar(
+    assert packed.body()[1] == (1, "19-21: func init() {", False)  # in the gap from line 1
 
 
 def test_without_fit_or_when_the_task_names_nothing_the_file_goes_whole(project: Path) -> None:

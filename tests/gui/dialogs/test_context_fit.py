@@ -35,7 +35,7 @@ def test_the_box_sends_what_pack_sends_and_off_sends_the_file_whole(
     qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
     fitted = build_context(Workspace(root), ["utils.go"], task=TASK, limit=30_000)
     assert dialog.parts == fitted.message.parts
-    assert "lines 124-129 shown, the rest as its outline" in dialog.parts[0]
+    assert "lines 124-129, 135-145 shown, the rest as its outline" in dialog.parts[0]
     dialog.fit_box.setChecked(False)
     qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
     whole = build_context(Workspace(root), ["utils.go"], task=TASK, limit=30_000, fit=False)

@@ -4,7 +4,8 @@ its outline.
 A pack names a part of a file as ``path:10-80`` (a line range) or ``path::Outer/method``
 (a definition by the ``symbol:`` path its outline gives); several of one file add up.
 With ``fit_to_task`` a file whose definitions the task names as code (``lastChar``,
-``parse_args``, ``load(``: as ``repo_map`` reads a task) is sent as those definitions.
+``parse_args``, ``load(``: as ``repo_map`` reads a task), or calls from inside a
+definition, is sent as those definitions (and the innermost ones holding the calls).
 Either way the lines left out are given as the file's outline (the structures that start
 in them), so the model sees what is there and reads it with fs.readSlice when it needs it.
 
@@ -183,15 +184,26 @@ def _name(line: str, symbol: str | None) -> str:
 
 
 def fit_to_task(packed: PackedFile, task: str) -> PackedFile:
-    """``packed`` narrowed to the definitions ``task`` names as code, the rest as its
-    outline; whole when the task names none of them or they hold most of the file."""
+    """``packed`` narrowed to the definitions ``task`` names as code and the innermost
+    definitions that call one of those names (its callers and tests, which a change of
+    it concerns), the rest as its outline; whole when there are none or they hold most
+    of the file."""
     if not task.strip() or packed.shown is not None:
         return packed
+    names = {
+        word for word in re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", task) if named_as_code(word, task)
+    }
     entries = _entries(packed)
-    words = set(re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", task))
+    if not names or not entries:
+        return packed
     wanted = [
-        (start, end)
-        for _, start, end, line, symbol in entries
-        if (name := _name(line, symbol)) in words and named_as_code(name, task)
+        (start, end) for _, start, end, line, symbol in entries if _name(line, symbol) in names
     ]
+    calls = re.compile(r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(names))) + r")\s*\(")
+    for number, line in enumerate(file_lines(packed.text), start=1):
+        if calls.search(line):
+            inside = [e for e in entries if e[1] <= number <= e[2]]
+            if inside:
+                _, start, end, _, _ = max(inside, key=lambda entry: entry[0])
+                wanted.append((start, end))
     return _sent(packed, _union(wanted), entries, force=False)
