@@ -162,3 +162,16 @@ def test_narrowing_a_file_no_grammar_knows_takes_a_range_only(tmp_path: Path) ->
     with pytest.raises(OperatorError) as refused:
         narrow(packed, parse_part("notes.txt::Anything"))
     assert "name a line range instead" in refused.value.message
+
+
+def test_a_refusal_marks_what_a_file_could_hide_in_its_symbol_names(tmp_path: Path) -> None:
+    """A Markdown heading is a symbol by its text: an escape sequence in one must not reach
+    a terminal through the refusal that lists the file's symbols."""
+    text = "# Intro\n\ntext\n\n# Red \x1b[31mheading\u202e\n\nmore\n"
+    with pytest.raises(OperatorError) as refused:
+        narrow(PackedFile("notes.md", text), parse_part("notes.md::Missing\x1b[2J"))
+    message = refused.value.message
+    assert "\x1b" not in message
+    assert "\u202e" not in message
+    assert "Red <U+001B>[31mheading<U+202E>" in message
+    assert "'Missing<U+001B>[2J'" in message

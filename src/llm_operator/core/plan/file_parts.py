@@ -29,7 +29,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..errors import OperatorError
+from ..file_names import visible_name
 from ..protocol.context_pack import PackedFile, file_lines
+from ..visible import shown
 from .repo_map import defined_name, named_as_code
 
 WHOLE_SHARE = 0.8  # a part of more than this share of the file's lines: send it whole
@@ -124,14 +126,18 @@ def _symbol_range(
     for _, start, end, _, named in entries:
         if named == symbol:
             return start, end
-    known = [named for *_, named in entries if named]
+    # Symbol names come from the file (a Markdown heading may hold anything): shown with
+    # every control and invisible character marked, as every message shows a file's text.
+    known = [shown(named) for *_, named in entries if named]
     if not entries:
         why = "no grammar outlines it (name a line range instead, path:10-80)"
     else:
-        shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-        why = f"its symbols: {shown or 'none'}"
+        listed = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
+        why = f"its symbols: {listed or 'none'}"
     raise OperatorError(
-        "ERR_TARGET_NOT_FOUND", f"{packed.rel} has no definition {symbol!r}; {why}", {}
+        "ERR_TARGET_NOT_FOUND",
+        f"{visible_name(packed.rel)} has no definition '{shown(symbol)}'; {why}",
+        {},
     )
 
 
@@ -166,7 +172,7 @@ def narrow(packed: PackedFile, asked: PartAsked) -> PackedFile:
         if not 1 <= start <= end or start > count:
             raise OperatorError(
                 "ERR_INVALID_LINE_RANGE",
-                f"{packed.rel}:{start}-{end} is not a range of its {count} lines "
+                f"{visible_name(packed.rel)}:{start}-{end} is not a range of its {count} lines "
                 "(first-last, 1-based)",
                 {},
             )
