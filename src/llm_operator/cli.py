@@ -174,7 +174,18 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument(
         "--limit",
         type=int,
-        help="characters per part (default: the window's chat part size setting)",
+        help="characters per part (default: the size for --chat, else the window's setting)",
+    )
+    pack.add_argument(
+        "--chat",
+        choices=["chatgpt", "claude", "gemini", "custom"],
+        help="the chat the parts are for: its part size (custom: the window's own size)",
+    )
+    pack.add_argument(
+        "--whole-files",
+        action="store_true",
+        help="send every named file whole (else a file whose definitions the task names as "
+        "code is sent as those, the rest as its outline)",
     )
     pack.add_argument(
         "--continue",
@@ -183,7 +194,14 @@ def _parser() -> argparse.ArgumentParser:
         help="for the current chat: do not start a new conversation (ids stay taken)",
     )
     pack.add_argument("--state-dir", type=Path, help="session memory and undo journal folder")
-    pack.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to include")
+    pack.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files or folders to include; PATH:10-80 sends lines 10-80 of a file and "
+        "PATH::Outer/method one definition (symbol paths as fs.outline gives them), the rest "
+        "of the file as its outline",
+    )
     primer = commands.add_parser("primer", help='print what the window\'s "Copy LLM primer" copies')
     primer.add_argument(
         "--workspace",
@@ -582,7 +600,9 @@ def _pack(args: argparse.Namespace) -> int:
     from .core.store.workspace import Workspace
 
     settings = Settings.load()
-    limit = args.limit if args.limit is not None else settings.part_size
+    if args.chat is not None:
+        settings.chat = args.chat
+    limit = args.limit if args.limit is not None else settings.chat_part_size
     if limit < MIN_LIMIT:
         print(f"llm-operator: --limit must be at least {MIN_LIMIT}", file=sys.stderr)
         return EXIT_USAGE
@@ -615,6 +635,7 @@ def _pack(args: argparse.Namespace) -> int:
                 limit=limit,
                 primer=primer_text(checks=checks) if checks else None,
                 outlines=outlines,
+                fit=not args.whole_files,
             )
     except OperatorError as error:
         print(f"llm-operator: pack failed ({error.code}): {error.message}", file=sys.stderr)

@@ -92,7 +92,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_FOLDER_TOO_DEEP": "fs.delete of a folder nested deeper than its undo copy can be",
         "ERR_INVALID_LINE_RANGE": "an edit's line range is outside the file or reversed",
         "ERR_ANCHOR_NOT_FOUND": "an anchor or find text that is not in the file",
-        "ERR_INVALID_ANCHOR_OCCURRENCE": "an occurrence that is not a positive count of matches",
+        "ERR_INVALID_ANCHOR_OCCURRENCE": "a repeated anchor without occurrence, or one too big",
         # regions
         "ERR_MISSING_MARKER_ID": "a region action without marker_id",
         "ERR_MISSING_CONTENT_B64": "a region action without content_b64",

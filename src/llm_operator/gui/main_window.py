@@ -291,7 +291,7 @@ class MainWindow(QMainWindow):
             self,
             session.workspace,
             self.clipboard,
-            lambda: self.settings.part_size,
+            lambda: self.settings.chat_part_size,
             self.context_builder,
             session.outline_memo,
             self.window_actions.start_chat,
@@ -481,7 +481,7 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         parts = self.results.show_results(
             done.results,
-            self.settings.part_size,
+            self.settings.chat_part_size,
             self.settings.auto_copy,
             sources_of(done.run, done.decisions),
             self.settings.results_form,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
+from ..core.store.chat_presets import CUSTOM, PRESETS
 from ..core.store.settings import MIN_PART_SIZE, Settings
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
@@ -43,6 +44,25 @@ class PartSizeQuestion:
             1000,
         )
         return value if ok else None
+
+
+class ChatQuestion:
+    """Which chat the parts are for: its preset size, or the custom one."""
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, current: str) -> str | None:
+        keys = [p.key for p in PRESETS] + [CUSTOM]
+        items = [f"{p.title} ({p.part_size:,} characters a part)" for p in PRESETS]
+        items.append("Custom (Characters per part...)")
+        chosen, ok = QInputDialog.getItem(
+            parent,
+            "Chat",
+            "The chat that context and results parts are made for:",
+            items,
+            keys.index(current) if current in keys else len(keys) - 1,
+            False,
+        )
+        return keys[items.index(chosen)] if ok and chosen in items else None
 
 
 class SecretPatternsQuestion:
@@ -148,6 +168,7 @@ class WindowActions:
         self.literal_tab = self._toggle(
             options, "&Tab types a tab in the reply box", settings.tab_inserts_tab, self._set_tab
         )
+        self._action(options, "C&hat the parts are for...", None, self._ask_chat)
         self._action(options, "Characters per &part...", None, self._ask_part_size)
         self.secrets = self._action(
             options, "&Secret-looking files...", None, self._ask_secret_patterns
@@ -281,4 +302,15 @@ class WindowActions:
         value = PartSizeQuestion.ask(self._window, settings.part_size)
         if value is not None:
             settings.part_size = value
+            settings.chat = CUSTOM  # a size of one's own is the custom chat's
             self._commands.save_settings()
+
+    def _ask_chat(self) -> None:
+        settings = self._settings
+        chosen = ChatQuestion.ask(self._window, settings.chat)
+        if chosen is not None:
+            settings.chat = chosen
+            self._commands.save_settings()
+            self._window.statusBar().showMessage(
+                f"Parts of at most {settings.chat_part_size:,} characters.", 5000
+            )

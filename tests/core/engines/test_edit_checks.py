@@ -31,14 +31,16 @@ class InsertAfter(_Edit):
     op: Literal["insertAfter"]
     anchor: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    occurrence: int = Field(default=1, ge=1)
+    # No default since inserts refuse an anchor found twice: null is "not given".
+    occurrence: int | None = Field(default=None, ge=1)
 
 
 class InsertBefore(_Edit):
     op: Literal["insertBefore"]
     anchor: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    occurrence: int = Field(default=1, ge=1)
+    # No default since inserts refuse an anchor found twice: null is "not given".
+    occurrence: int | None = Field(default=None, ge=1)
 
 
 class ReplaceFirst(_Edit):

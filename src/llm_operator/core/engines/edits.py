@@ -104,21 +104,23 @@ class Key:
 
 @dataclass(frozen=True)
 class InsertAfter:
-    """An insertAfter edit: ``text`` goes in after the ``occurrence``-th ``anchor``."""
+    """An insertAfter edit: ``text`` goes in after the ``occurrence``-th ``anchor`` (None:
+    the anchor must occur once)."""
 
     anchor: str
     text: str
-    occurrence: int = 1
+    occurrence: int | None = None
     op: ClassVar[str] = "insertAfter"
 
 
 @dataclass(frozen=True)
 class InsertBefore:
-    """An insertBefore edit: ``text`` goes in before the ``occurrence``-th ``anchor``."""
+    """An insertBefore edit: ``text`` goes in before the ``occurrence``-th ``anchor`` (None:
+    the anchor must occur once)."""
 
     anchor: str
     text: str
-    occurrence: int = 1
+    occurrence: int | None = None
     op: ClassVar[str] = "insertBefore"
 
 
@@ -160,13 +162,16 @@ class ReplaceRange:
 
 EditModel = InsertAfter | InsertBefore | ReplaceFirst | ReplaceAll | ReplaceRange
 _INSERT = (Key("anchor", str, minimum=1), Key("text", str, minimum=1))
+# No default: an anchor found more than once is refused unless occurrence names the one
+# meant, as a structure target is (an insert beside the wrong twin is easy to approve).
+_OCCURRENCE = Key("occurrence", int, None, nullable=True, minimum=1)
 _OPTIONS = (Key("regex", bool, False), Key("caseSensitive", bool, True))
 _REPLACE = (Key("find", str, minimum=1), Key("text", str), *_OPTIONS, Key("wholeWord", bool, False))
 # Each op's keys, in the order problems are reported; the one table the checks, the
 # messages and the primer's line of ops read.
 OPS: dict[str, tuple[type[EditModel], tuple[Key, ...]]] = {
-    "insertAfter": (InsertAfter, (*_INSERT, Key("occurrence", int, 1, minimum=1))),
-    "insertBefore": (InsertBefore, (*_INSERT, Key("occurrence", int, 1, minimum=1))),
+    "insertAfter": (InsertAfter, (*_INSERT, _OCCURRENCE)),
+    "insertBefore": (InsertBefore, (*_INSERT, _OCCURRENCE)),
     "replaceFirst": (ReplaceFirst, _REPLACE),
     "replaceAll": (
         ReplaceAll,
@@ -426,23 +431,36 @@ def _not_found(
     return OperatorError(NOT_FOUND, message, details)
 
 
-def _occurrence_start(text: str, anchor: str, occurrence: int, where: str, index: int) -> int:
+def _occurrence_start(
+    text: str, anchor: str, occurrence: int | None, where: str, index: int
+) -> int:
     count = text.count(anchor)
     if count == 0:
         raise _not_found(where, "anchor", anchor, text, index)
-    if occurrence > count:
+    if (occurrence is None and count > 1) or (occurrence or 1) > count:
         lines: list[int] = []
         start = text.find(anchor)
         while start != -1 and len(lines) < 10:
             lines.append(_line_of(text, start))
             start = text.find(anchor, start + len(anchor))
         at = ", ".join(str(line) for line in lines) + (", ..." if count > len(lines) else "")
+        found = f"{count} time{'s' if count != 1 else ''} (at line{'s' if count != 1 else ''} {at})"
+        if occurrence is None:
+            message = (
+                f'{where}: the anchor {anchor!r} occurs {found}; add "occurrence": N '
+                "(1-based, file order) for the one meant, or a longer anchor"
+            )
+        else:
+            message = (
+                f"{where}: occurrence {occurrence} was asked for but the anchor {anchor!r} "
+                f"occurs {found}"
+            )
         raise OperatorError(
             BAD_OCCURRENCE,
-            f"{where}: occurrence {occurrence} was asked for but the anchor {anchor!r} occurs "
-            f"{count} time{'s' if count != 1 else ''} (at line{'s' if count != 1 else ''} {at})",
+            message,
             {"edit": index, "occurrence": occurrence, "count": count, "lines": lines},
         )
+    occurrence = occurrence or 1
     start = -len(anchor)
     for _ in range(occurrence):
         start = text.find(anchor, start + len(anchor))

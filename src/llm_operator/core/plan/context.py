@@ -38,6 +38,7 @@ from ..protocol.context_pack import ContextMessage, PackedFile, pack_message
 from ..store.files import find_file, read_bytes
 from ..store.passed_over import kind_of, os_reason
 from ..store.tree_walk import WalkCounts
+from .file_parts import PartAsked, fit_to_task, merge_parts, narrow, parse_part
 from .repo_map import DEFAULT_MAP_TOKENS, MapIndex, RepoMap
 
 if TYPE_CHECKING:
@@ -259,6 +260,14 @@ def outline_of_rest(
     return repo_map(index, packed, task, tokens)
 
 
+def _names_a_path(workspace: Workspace, path: str) -> bool:
+    """Whether ``path`` is there as written (so ``a:1-2`` is a file's name, not a part)."""
+    try:
+        return os.path.lexists(workspace.root / path)
+    except (OSError, ValueError):
+        return False
+
+
 def build_context(
     workspace: Workspace,
     paths: Iterable[str],
@@ -269,16 +278,29 @@ def build_context(
     limit: int = 30_000,
     primer: str | None = None,
     outlines: OutlineMemo | None = None,
+    fit: bool = True,
 ) -> ContextPack:
-    chosen = choose_files(workspace, paths, include_secrets)
+    """The context message for ``paths`` (files, folders, or a file's part: ``path:10-80``,
+    ``path::Outer/method``, see ``file_parts``). With ``fit``, a file named whole is sent
+    as the definitions ``task`` names as code, the rest as its outline, when there are
+    some. A part naming nothing in its file raises its error (a usage error)."""
+    asked = merge_parts(
+        [PartAsked(path) if _names_a_path(workspace, path) else parse_part(path) for path in paths]
+    )
+    parts = {posixpath.normpath(part.rel): part for part in asked}
+    chosen = choose_files(workspace, [part.rel for part in asked], include_secrets)
     packed: list[PackedFile] = []
     left = list(chosen.left_out)
     for rel in chosen.files:
         read = read_for_context(workspace, rel, include_secrets)
         if isinstance(read, LeftOut):
             left.append(read)
+            continue
+        part = parts.get(rel)
+        if part is not None and not part.whole:
+            packed.append(narrow(read, part))
         else:
-            packed.append(read)
+            packed.append(fit_to_task(read, task) if fit else read)
     rest = outline_of_rest(workspace, packed, task, map_tokens, outlines) if map_tokens else None
     text = primer if primer is not None else primer_text()
     message = pack_message(text, task, packed, rest.text if rest else None, limit)

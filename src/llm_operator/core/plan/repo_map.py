@@ -197,6 +197,12 @@ def _as_code(name: str, task: str) -> bool:
     return re.search(rf"`{re.escape(name)}\b|\b{re.escape(name)}\(", task) is not None
 
 
+def named_as_code(name: str, task: str) -> bool:
+    """Whether ``task`` names ``name`` as code (see ``_as_code``): the context pack sends
+    such a definition of a chosen file instead of the whole file."""
+    return _as_code(name, task)
+
+
 def _weight(name: str, mentioned: set[str], definers: int) -> float:
     weight = 1.0
     if name in mentioned:

@@ -15,6 +15,12 @@ Format (the served spec's CONTEXT MESSAGES section documents it for the LLM):
     ## Outline of the rest of the workspace
     | <fs.outline of the folder, without the files above, one body line each>
 
+A file sent in part (``PackedFile.shown``) opens with ``(<k> lines; lines a-b shown, the
+rest as its outline)``; each stretch left out is a body line ``# lines x-y not shown`` and
+the outline lines of the structures that start in it. Its shown lines keep their own
+numbers, so a file line (``<n>: ``), a gap line (``# ``) and an outline line
+(``<a>-<b>: ``) never read alike.
+
 Rule 1: a file's bytes can never end its frame or start a line of their own. Everything
 that comes from a file (its lines, its outline lines) travels as readable body lines
 (``core.protocol.readable``): ``|`` alone, ``| `` + the text, or ``|\\`` + the text with
@@ -74,10 +80,44 @@ _MISLEADING = re.compile(r'===|[()"]|\A\s|\s\Z')
 
 @dataclass(frozen=True)
 class PackedFile:
-    """A file that goes into a context message whole: its path and text."""
+    """A file that goes into a context message: its path and text, whole or in part.
+
+    ``shown`` (None: the whole file) are the line ranges sent, 1-based and inclusive, in
+    order and apart; every other line is left out, and ``outline`` holds the outline
+    lines (``<start>-<end>: <definition line>``, indented by depth) of the structures
+    that start in what is left out, with the line each starts at. Each gap opens with a
+    line ``# lines a-b not shown``, so a file line (``<n>: ...``), an outline line and a
+    gap line never read alike.
+    """
 
     rel: str
     text: str  # decoded file text, LF line ends
+    shown: tuple[tuple[int, int], ...] | None = None
+    outline: tuple[tuple[int, str], ...] = ()
+
+    def frame_count(self) -> str:
+        """What the open line says after the name: the line count, and what was sent."""
+        total = _count(len(file_lines(self.text)))
+        if self.shown is None:
+            return total
+        ranges = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in self.shown)
+        return f"{total}; lines {ranges} shown, the rest as its outline"
+
+    def body(self) -> list[tuple[int, str, bool]]:
+        """The file's body in order: (line number, text, numbered). Unnumbered lines are
+        gap and outline lines, numbered by the line their gap starts at."""
+        lines = file_lines(self.text)
+        if self.shown is None:
+            return [(n, line, True) for n, line in enumerate(lines, start=1)]
+        body: list[tuple[int, str, bool]] = []
+        at = 1
+        for start, end in [*self.shown, (len(lines) + 1, len(lines))]:
+            if start > at:
+                body.append((at, f"# lines {at}-{start - 1} not shown", False))
+                body += [(at, text, False) for line, text in self.outline if at <= line < start]
+            body += [(n, lines[n - 1], True) for n in range(start, min(end, len(lines)) + 1)]
+            at = end + 1
+        return body
 
 
 @dataclass(frozen=True)
@@ -150,10 +190,12 @@ def _count(lines: int) -> str:
 
 def file_section(packed: PackedFile, room: int | None = None) -> list[str]:
     """The file's frame and body lines as one part shows them (lines not cut)."""
-    lines = file_lines(packed.text)
     name = frame_name(packed.rel, room)
-    body = [body_line(f"{number}: {line}") for number, line in enumerate(lines, start=1)]
-    return [_OPEN.format(name=name, count=_count(len(lines))), *body, _END.format(name=name)]
+    body = [
+        body_line(f"{number}: {line}" if numbered else line)
+        for number, line, numbered in packed.body()
+    ]
+    return [_OPEN.format(name=name, count=packed.frame_count()), *body, _END.format(name=name)]
 
 
 def section_chars(packed: PackedFile) -> int:
@@ -171,6 +213,7 @@ class _Line:
     text: str = ""  # raw or body text (a body line is encoded after its number); open: count
     owner: int | None = None
     number: int = 0  # a file line's number; for "end", one past the file's last line
+    numbered: bool = True  # False: a gap or outline line of a file sent in part
 
 
 def message_lines(
@@ -184,12 +227,12 @@ def message_lines(
     if files:
         lines += [_Line("raw"), _Line("raw", f"## Files ({len(files)})")]
         for index, packed in enumerate(files):
-            body = file_lines(packed.text)
-            lines.append(_Line("open", _count(len(body)), index))
+            lines.append(_Line("open", packed.frame_count(), index))
             lines += [
-                _Line("body", line, index, number) for number, line in enumerate(body, start=1)
+                _Line("body", text, index, number, numbered)
+                for number, text, numbered in packed.body()
             ]
-            lines.append(_Line("end", "", index, len(body) + 1))
+            lines.append(_Line("end", "", index, len(file_lines(packed.text)) + 1))
     if outline:
         lines += [_Line("raw"), _Line("raw", "## Outline of the rest of the workspace")]
         lines += [_Line("body", line) for line in outline.rstrip("\n").split("\n")]
@@ -231,11 +274,12 @@ def _rendered(line: _Line, names: list[str], width: int) -> list[str]:
         return [_END.format(name=names[line.owner])]
     if line.kind == "raw":
         return _raw_pieces(line.text, width)
-    prefix = f"{line.number}: " if line.owner is not None else ""
+    numbered = line.owner is not None and line.numbered
+    prefix = f"{line.number}: " if numbered else ""
     whole = body_line(prefix + line.text)
     if units(whole) <= width:
         return [whole]
-    mark = _MARK.format(number=line.number if line.owner is not None else "?")
+    mark = _MARK.format(number=line.number if numbered else "?")
     room = width - len(mark) - len(prefix) - 2  # "|\" or "| "
     pieces = [body_line(prefix + chunk) for chunk in _chunks(line.text, room)]
     return [piece + mark for piece in pieces[:-1]] + [pieces[-1]]

@@ -11,6 +11,9 @@ Rules:
   named in ``too_long``, so the window can say so plainly.
 - With more than one part, each starts with one plain line "LLM Operator results, part i
   of n" so the LLM waits for the rest.
+- No part holds only notices (the app's undo notices, which lead the results): the first
+  answer is cut to share their part when it cannot sit beside them whole, so a part
+  pasted alone always carries an answer to act on.
 - Sizes are counted as a chat box counts them (``chat_units.units``: UTF-16 code units).
 """
 
@@ -143,11 +146,22 @@ def split_results(
     budget = limit - _HEADER_ROOM
     blocks: list[str] = []
     too_long: list[str] = []
+    lead = 0  # the notices' characters, while they are all there is of the first part
     for result, text in zip(results, whole, strict=True):
-        if units(text) <= budget:
+        room = budget - lead - 2 if lead and not result.notice else budget
+        if result.notice and lead + units(text) + 2 <= budget:
+            lead += units(text) + (2 if lead else 0)
+        elif not result.notice:
+            lead = 0
+        if units(text) <= room:
             blocks.append(text)
             continue
-        pieces = split_block(result, budget, form)
+        pieces = split_block(result, room, form)
+        if pieces is None and units(text) <= budget:
+            blocks.append(text)  # it cannot be cut to share the notices' part: its own
+            continue
+        if pieces is None and room < budget:
+            pieces = split_block(result, budget, form)
         if pieces is None:
             too_long.append(result.id)
             blocks.append(text)

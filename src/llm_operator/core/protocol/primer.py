@@ -24,11 +24,11 @@ PRIMER_LIMIT = 14_000
 # What a model should do about each code. A code missing here is placed by its name
 # (ERR_MISSING_*, ERR_INVALID_*: fix the fields) or lands in the last group, so a newly
 # registered code still reaches the model.
-FIX_BLOCK = "Fix the block as the message says; resend with a new id"
-FIX_FIELDS = "Fix the fields (the message names what is allowed); new id"
-READ_AGAIN = "The file is not as you assumed: read it again, then send a fix"
+FIX_BLOCK = "Fix the block as the message says; new id"
+FIX_FIELDS = "Fix the fields the message names; new id"
+READ_AGAIN = "Read the file again, then send a fix"
 SEND_NAMED = "Send the line it names (symbol: A/b, occurrence: N)"
-OTHER_ROUTE = "Take another route (fs.readSlice, smaller pieces, another action)"
+OTHER_ROUTE = "Take another route (fs.readSlice, smaller pieces)"
 ASK_USER = "Stop and tell the user; do not retry blindly"
 READ_MESSAGE = "Read the message: it says what to change"
 
@@ -141,7 +141,7 @@ def grouped_codes() -> dict[str, list[str]]:
 def render_errors() -> str:
     lines = [
         "ERRORS: WHAT TO DO",
-        "Every ok: false summary names its code in parentheses and says what to fix.",
+        "Each ok: false summary names its code (in parentheses) and what to fix.",
     ]
     for title, codes in grouped_codes().items():
         lines.append(f"- {title}: {', '.join(codes)}.")

@@ -17,6 +17,7 @@ from typing import Any
 
 import platformdirs
 
+from .chat_presets import CUSTOM, part_size_for, preset
 from .state import APP
 from .workspace import DEFAULT_SECRET_PATTERNS
 
@@ -66,7 +67,8 @@ class Settings:
     # A copied reply of reads only runs with the window left where it is; on: it comes
     # forward for every copied reply (writes always bring it: their review needs the person).
     raise_every_reply: bool = False
-    part_size: int = 30000
+    part_size: int = 30000  # the custom size; a chat preset (``chat``) sets its own
+    chat: str = "custom"  # the chat parts are made for: a key of chat_presets.PRESETS
     results_form: str = "readable"  # or "base64": strict v3 details_b64 for tools that need it
     show_history: bool = False
     reopen_last_workspace: bool = True  # the window starts in the last workspace used
@@ -102,6 +104,8 @@ class Settings:
             p for p in loaded.secret_patterns if isinstance(p, str) and p.strip()
         ]
         loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
+        found = preset(loaded.chat)
+        loaded.chat = found.key if found is not None else CUSTOM
         if loaded.results_form not in ("readable", "base64"):
             loaded.results_form = "readable"
         if "secret_patterns" in raw:
@@ -116,6 +120,11 @@ class Settings:
             loaded.secret_patterns += added
         loaded.secret_defaults_seen = list(DEFAULT_SECRET_PATTERNS)
         return loaded
+
+    @property
+    def chat_part_size(self) -> int:
+        """Characters per part for the chat in use: its preset's, else ``part_size``."""
+        return part_size_for(self.chat, self.part_size)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

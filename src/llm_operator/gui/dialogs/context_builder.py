@@ -53,6 +53,7 @@ from ...core.wording import counted
 from ..clipboard import ClipboardBridge
 from ..plain_text import plain_tip, set_plain
 from ..tasks import TaskFailure, TaskRunner
+from .context_fit import FitToTask
 
 if TYPE_CHECKING:
     from ...core.actions.base import OutlineMemo
@@ -205,6 +206,7 @@ class ContextBuilder(QDialog):
         self.outline_box = QCheckBox("Add an outline of the rest of the workspace")
         self.outline_box.setChecked(True)
         self.outline_box.toggled.connect(self.schedule_refresh)
+        self.fit = FitToTask(self.schedule_refresh)
         self.budget = QSpinBox()
         self.budget.setObjectName("context-budget")
         self.budget.setRange(100, MAX_BUDGET_TOKENS)
@@ -247,6 +249,7 @@ class ContextBuilder(QDialog):
         right_layout.addWidget(QLabel("Task:"))
         right_layout.addWidget(self.task, 1)
         right_layout.addWidget(self.outline_box)
+        right_layout.addWidget(self.fit)
         budget_row = QHBoxLayout()
         budget_row.addWidget(QLabel("Outline budget:"))
         budget_row.addWidget(self.budget)
@@ -588,6 +591,7 @@ class ContextBuilder(QDialog):
             else:
                 packed.append(read)
         task = self.task.toPlainText()
+        packed = self.fit.apply(packed, task)
         self.outline_pending = False
         self.outline_shown = None
         if self.outline_box.isChecked():
