@@ -167,7 +167,8 @@ def _flag(value: Any, info: ValidationInfo) -> Any:
             return True
         if folded in ("false", "no", "0"):
             return False
-    raise ValueError(f"must be true or false, got {value!r}")
+    shown = value[:40] if isinstance(value, str) else value  # never a value of pages
+    raise ValueError(f"must be true or false, got {shown!r}")
 
 
 B64Text = Annotated[str, BeforeValidator(_b64)]
