@@ -3,8 +3,9 @@
 Every action's fields are one pydantic model (frozen, unknown keys refused), declared once
 in its family module: names, types, defaults, the ``*_b64`` fields (each with a ``*_json``
 twin by name), and class rules the validator reads (ALIASES, MISSING_CODES, INVALID_CODES,
-ONE_OF). The validator, the MCP tools' input schemas, the served spec's and primer's action
-lines and docs/actions.md are all made from these models.
+ONE_OF). The validator, the MCP tools' input schemas, the primer's action lines and
+docs/actions.md are all made from these models; the served spec's prose is held to them
+by a test (every field and alias named in its action's section).
 
 Every value arrives as the text after ``key:`` on one ASCII line. The annotated types
 here turn that text into typed values: a value that cannot be read raises ValueError with
@@ -22,12 +23,14 @@ import binascii
 import re
 import types
 import typing
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, model_validator
-from pydantic.fields import FieldInfo
 
 from ..errors import InvalidCommand
+
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
 
 _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 _DIGITS = re.compile(r"[0-9]{1,9}\Z")
