@@ -1,11 +1,12 @@
 """Every family's exec loads only the machinery it uses (start-up time counts).
 
 One real ``exec`` per family (read, searchTree, outline, write, patch, applyEdits, structure
-edit, delete), with ``-X importtime`` listing every module it imported. No exec loads
-pydantic (not a dependency), Qt, the file watcher, the MCP SDK, networkx, argparse (a plain
-exec line is read without it), RE2 (none of these commands has a regex), platformdirs (a
-plain Linux account's folders are worked out without it), OpenSSL (small data is hashed by
-the built-in SHA-256) or the undo code;
+edit, delete), with ``-X importtime`` listing every module it imported. Only the simple
+read loads no command model (a quick check reads it, read_values.py): every other exec
+loads pydantic and its action's model. No exec loads Qt, the file watcher, the MCP SDK,
+networkx, argparse (a plain exec line is read without it), RE2 (none of these commands has
+a regex), platformdirs (a plain Linux account's folders are worked out without it), OpenSSL
+(small data is hashed by the built-in SHA-256) or the undo code;
 only outline and structure actions load tree-sitter, and then only the grammar they parse
 (never the language pack's package, which loads three grammars of its own); an outline
 loads no structure editing code, an edit no moving code, and a text replacement in a
@@ -30,8 +31,6 @@ import pytest
 
 PY_TEXT = "".join(f"def f{n}(x):\n    return x * {n}\n\n\n" for n in range(30))
 NEVER = {
-    "pydantic",
-    "pydantic_core",
     "PySide6",
     "shiboken6",
     "watchdog",
@@ -51,6 +50,7 @@ NEVER = {
     # matched without difflib (diffing._line_blocks).
     "difflib",
 }
+MODELS = {"pydantic", "pydantic_core", "llm_operator.core.actions.fields"}
 PARSERS = {"tree_sitter", "llm_operator.core.engines.structure"}
 STRUCTURE_EDITING = "llm_operator.core.engines.structure.operations"
 STRUCTURE_MOVING = "llm_operator.core.engines.structure.moving"  # fs.moveStructure only
@@ -162,6 +162,7 @@ def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) ->
     loaded = _loaded(tmp_path, family)
     assert "llm_operator.core.store.database" in loaded  # the listing is real
     assert not _found(loaded, NEVER)
+    assert _found(loaded, MODELS) == (set() if family == "read" else MODELS)
     parses = family in ("outline", "structure")
     assert _found(loaded, PARSERS) == (PARSERS if parses else set())
     assert (STRUCTURE_EDITING in loaded) == (family == "structure")

@@ -19,13 +19,13 @@ from __future__ import annotations
 import base64
 import functools
 import re
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.actions import action_names, get_spec
 from ..core.actions.base import ActionSpec, Kind
+from ..core.actions.fields import value_type
 from ..core.actions.reference import FieldDoc, field_docs
 from ..core.protocol.block_body import MAX_BLOCK_CHARS
 from ..core.protocol.lines import trim
@@ -78,11 +78,8 @@ class ToolInfo:
 
 
 def _json_type(spec: ActionSpec, doc: FieldDoc) -> str:
-    annotation = spec.fields.model_fields[doc.name].annotation
-    args = typing.get_args(annotation) or (annotation,)
-    if bool in args:
-        return "boolean"
-    return "integer" if doc.kind == "whole number" else "string"
+    kind = value_type(spec.fields.model_fields[doc.name])
+    return {bool: "boolean", int: "integer"}.get(kind, "string")
 
 
 def _needed(doc: FieldDoc, forms: list[str]) -> str | None:
@@ -195,7 +192,7 @@ def command_block(action: str, command_id: str, arguments: Mapping[Any, Any]) ->
     carry faithfully; what the schema allows is left to the validator, which words it as
     it does for a paste."""
     info = tool_info(action)
-    aliases: dict[str, str] = getattr(get_spec(action).fields, "ALIASES", {})
+    aliases = get_spec(action).fields.ALIASES
     checked = checked_arguments(info.name, info.input_schema, aliases, arguments)
     properties = info.input_schema["properties"]
     lines = ["OPERATOR_CMD", "version: 1", f"id: {command_id}", f"action: {action}"]

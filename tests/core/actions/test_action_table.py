@@ -6,10 +6,11 @@ import importlib
 import pkgutil
 
 import pytest
+from pydantic import ValidationError
 
 from llm_operator.core import actions
 from llm_operator.core.actions.base import ActionSpec, Kind
-from llm_operator.core.actions.fields import Fields, ValidationError
+from llm_operator.core.actions.fields import Fields
 
 NOT_FAMILIES = {"base", "fields"}
 

@@ -285,17 +285,14 @@ def test_the_spec_describes_repeats_as_they_are() -> None:
 
 
 def test_the_primer_names_every_edit_op_and_key() -> None:
-    import dataclasses
-    import typing
-
-    from llm_operator.core.engines.edits import EditModel
+    from llm_operator.core.engines.edit_models import OPS
 
     line = next(row for row in primer_text().splitlines() if row.startswith("insertAfter ("))
-    for model in typing.get_args(EditModel):
-        section = re.search(rf"(?:^|; ){model.op} \(([^)]*)\)", line)
-        assert section is not None, model.op
-        for field in dataclasses.fields(model):
-            assert re.search(rf"\b{field.name}\b", section.group(1)), (model.op, field.name)
+    for op, model in OPS.items():
+        section = re.search(rf"(?:^|; ){op} \(([^)]*)\)", line)
+        assert section is not None, op
+        for field in set(model.model_fields) - {"op"}:
+            assert re.search(rf"\b{field}\b", section.group(1)), (op, field)
 
 
 def test_an_undone_command_runs_again_and_the_undo_is_announced(

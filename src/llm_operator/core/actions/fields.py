@@ -1,25 +1,36 @@
-"""Field types shared by the action declarations, and the declared-fields base class.
+"""The command models' base class and the field types shared by the action declarations.
+
+Every action's fields are one pydantic model (frozen, unknown keys refused), declared once
+in its family module: names, types, defaults, the ``*_b64`` fields (each with a ``*_json``
+twin by name), and class rules the validator reads (ALIASES, MISSING_CODES, INVALID_CODES,
+ONE_OF). The validator, the MCP tools' input schemas, the primer's action lines and
+docs/actions.md are all made from these models; the served spec's prose is held to them
+by a test (every field and alias named in its action's section).
 
 Every value arrives as the text after ``key:`` on one ASCII line. The annotated types
-here turn that text into typed values and raise ``InvalidCommand`` with the spec's code
-when it cannot, so the validator never has to guess what an error meant.
+here turn that text into typed values: a value that cannot be read raises ValueError with
+what to fix (the validator names the field and the action's ERR_ code for it), or
+``InvalidCommand`` with the spec's own code (base64, JSON), which pydantic passes through
+untouched, so the validator never has to guess what an error meant. Pydantic and the
+models load only when a command needs them (``base.LazyModel``; the read family's simple
+commands are checked without them, read_values.py).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import inspect
 import re
-import sys
 import types
 import typing
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, model_validator
 
 from ..errors import InvalidCommand
-from .field_rules import FieldRules
+
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
 
 _B64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 _DIGITS = re.compile(r"[0-9]{1,9}\Z")
@@ -117,42 +128,23 @@ def decode_json_value(value: str, name: str) -> JsonText:
     return JsonText(decoded)
 
 
-class ValidationError(ValueError):
-    """Values a fields class refuses: ``errors()`` lists each as ``{"loc", "type", "msg"}``,
-    in field order (``type`` is ``missing``, ``value_error`` or ``extra_forbidden``)."""
-
-    def __init__(self, problems: list[dict[str, Any]]) -> None:
-        super().__init__("; ".join(f"{p['loc']}: {p['msg']}" for p in problems))
-        self._problems = problems
-
-    def errors(self) -> list[dict[str, Any]]:
-        return list(self._problems)
+def _field_name(info: ValidationInfo) -> str:
+    return info.field_name or "field"
 
 
-@dataclass(frozen=True)
-class Parse:
-    """How a field's text becomes its value (the metadata of an ``Annotated`` field type).
-
-    ``parse(value, name)`` returns the value or raises ValueError saying what is wrong;
-    an ``InvalidCommand`` it raises is passed on as it is.
-    """
-
-    parse: Callable[[Any, str], Any]
-
-
-def _text(value: Any, name: str) -> Any:
+def _text(value: Any, info: ValidationInfo) -> Any:
     if not isinstance(value, str):
         raise ValueError(f"must be text, got {type(value).__name__}")
     return value
 
 
-def _b64(value: Any, name: str) -> Any:
+def _b64(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, JsonText):
         return str(value)
-    return decode_b64_text(_text(value, name), name)
+    return decode_b64_text(_text(value, info), _field_name(info))
 
 
-def _int(value: Any, name: str) -> Any:
+def _int(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and _DIGITS.match(value):
@@ -169,7 +161,7 @@ def _int(value: Any, name: str) -> Any:
     raise ValueError(f"must be a whole number written in digits, got {shown!r}")
 
 
-def _flag(value: Any, name: str) -> Any:
+def _flag(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, str):
@@ -178,173 +170,32 @@ def _flag(value: Any, name: str) -> Any:
             return True
         if folded in ("false", "no", "0"):
             return False
-    raise ValueError(f"must be true or false, got {value!r}")
+    shown = value[:40] if isinstance(value, str) else value  # never a value of pages
+    raise ValueError(f"must be true or false, got {shown!r}")
 
 
-B64Text = Annotated[str, Parse(_b64)]
+B64Text = Annotated[str, BeforeValidator(_b64)]
 """A ``*_b64`` field: decoded to text during validation."""
 
-Count = Annotated[int, Parse(_int)]
+Count = Annotated[int, BeforeValidator(_int)]
 """A whole number written in decimal digits."""
 
-Flag = Annotated[bool, Parse(_flag)]
+Flag = Annotated[bool, BeforeValidator(_flag)]
 """``true`` or ``false`` (also yes/no, 1/0), in any case."""
 
-_PLAIN: dict[Any, Parse] = {str: Parse(_text)}
-_REQUIRED = object()
 
-
-@dataclass(frozen=True)
-class FieldInfo:
-    """One declared field: its value type (``int``, ``str | None``...), default, parser."""
-
-    annotation: Any
-    default: Any
-    parser: Parse
-    optional: bool
-
-    def is_required(self) -> bool:
-        return self.default is _REQUIRED
-
-    def parse(self, value: Any, name: str) -> Any:
-        if value is None and self.optional:
-            return None
-        return self.parser.parse(value, name)
-
-
-def _field_info(cls: type, name: str, hint: Any) -> FieldInfo:
-    """The field ``name: hint`` of ``cls``: ``T``, ``T | None`` with T str, Count, Flag or
-    B64Text. Anything else is a mistake in the declaration, refused when the class is made."""
+def value_type(info: FieldInfo) -> type:
+    """The type of a field's value, ``None`` and annotations aside: str, int or bool."""
+    hint: Any = info.annotation
     union = isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union
-    members = typing.get_args(hint) if union else (hint,)
-    optional = type(None) in members
-    (kind,) = [member for member in members if member is not type(None)] or [None]
+    members = [m for m in typing.get_args(hint) if m is not type(None)] if union else [hint]
+    (kind,) = members
     if typing.get_origin(kind) is Annotated:
-        base, *extras = typing.get_args(kind)
-        parser = next((extra for extra in extras if isinstance(extra, Parse)), None)
-    else:
-        base, parser = kind, _PLAIN.get(kind)
-    if parser is None or len(members) - optional != 1:
-        raise TypeError(f"{cls.__name__}.{name}: unsupported field type {hint!r}")
-    default = cls.__dict__.get(name, _REQUIRED)
-    return FieldInfo(base | None if optional else base, default, parser, optional)
+        kind = typing.get_args(kind)[0]
+    return typing.cast(type, kind)
 
 
-_Check = TypeVar("_Check", bound=Callable[..., Any])
-
-
-def model_validator(*, mode: str) -> Callable[[_Check], _Check]:
-    """Mark a method that checks the whole command once every field has its value.
-
-    Checks run base class first; a subclass method of the same name replaces its base's.
-    """
-    if mode != "after":
-        raise ValueError("only checks after the fields (mode='after') are supported")
-
-    def mark(check: _Check) -> _Check:
-        check.__dict__["_after_fields"] = True
-        return check
-
-    return mark
-
-
-_Model = TypeVar("_Model", bound="FieldsModel")
-
-
-def own_hints(cls: type) -> dict[str, Any]:
-    """The annotations ``cls`` declares itself, evaluated as ``typing.get_type_hints``
-    evaluates them (names looked up in the module, then in the class). get_type_hints would
-    evaluate every base class's annotations again for each class made, a good part of the
-    start-up of an action family with several fields classes."""
-    module = vars(sys.modules[cls.__module__])
-    names = dict(vars(cls))
-    hints: dict[str, Any] = {}
-    for name, value in inspect.get_annotations(cls).items():
-        if value is None:
-            value = type(None)
-        hints[name] = eval(value, names, module) if isinstance(value, str) else value
-    return hints
-
-
-class FieldsModel:
-    """Declared fields, checked without any third-party library (start-up time counts).
-
-    A subclass declares its fields as annotated class attributes (the default after ``=``);
-    ``model_validate`` turns a dict of values into a frozen instance or raises
-    ``ValidationError``; an ``InvalidCommand`` from a parser or check passes through.
-    Unknown keys are refused.
-    """
-
-    model_fields: ClassVar[dict[str, FieldInfo]] = {}
-    _checks: ClassVar[tuple[str, ...]] = ()
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        fields = dict(cls.model_fields)
-        for name, hint in own_hints(cls).items():
-            if typing.get_origin(hint) is ClassVar:
-                continue
-            fields[name] = _field_info(cls, name, hint)
-        cls.model_fields = fields
-        checks = dict.fromkeys(cls._checks)
-        for name, member in cls.__dict__.items():
-            if getattr(member, "_after_fields", False):
-                checks[name] = None
-        cls._checks = tuple(checks)
-
-    def __init__(self, **data: Any) -> None:
-        values: dict[str, Any] = {}
-        problems: list[dict[str, Any]] = []
-        for name, info in self.model_fields.items():
-            if name not in data:
-                if info.is_required():
-                    problems.append({"loc": (name,), "type": "missing", "msg": "required"})
-                values[name] = info.default
-                continue
-            try:
-                values[name] = info.parse(data[name], name)
-            except ValueError as error:
-                problems.append({"loc": (name,), "type": "value_error", "msg": str(error)})
-        problems += [
-            {"loc": (key,), "type": "extra_forbidden", "msg": "not a field of this action"}
-            for key in data
-            if key not in self.model_fields
-        ]
-        if problems:
-            raise ValidationError(problems)
-        self.__dict__.update(values)
-        for name in self._checks:
-            try:
-                getattr(self, name)()
-            except ValueError as error:
-                problem = {"loc": (), "type": "value_error", "msg": str(error)}
-                raise ValidationError([problem]) from None
-
-    @classmethod
-    def model_validate(cls: type[_Model], data: Mapping[str, Any]) -> _Model:
-        return cls(**data)
-
-    def model_dump(self) -> dict[str, Any]:
-        """The values by field name."""
-        return {name: self.__dict__[name] for name in self.model_fields}
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen: {name} cannot be set")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self.model_dump() == other.model_dump()
-
-    def __hash__(self) -> int:
-        return hash((type(self), tuple(self.model_dump().items())))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in self.model_dump().items())
-        return f"{type(self).__name__}({shown})"
-
-
-def pick_text(model: FieldsModel, plain: str, encoded: str) -> str | None:
+def pick_text(model: BaseModel, plain: str, encoded: str) -> str | None:
     """The value of whichever of a ``name`` / ``name_b64`` pair was given."""
     value = getattr(model, encoded)
     if value is None:
@@ -352,7 +203,7 @@ def pick_text(model: FieldsModel, plain: str, encoded: str) -> str | None:
     return value if value is None else str(value)
 
 
-def one_of(model: FieldsModel, plain: str, encoded: str, missing_code: str) -> str:
+def one_of(model: BaseModel, plain: str, encoded: str, missing_code: str) -> str:
     """Exactly one of ``plain`` and ``encoded`` must be given; return its text."""
     if getattr(model, plain) is not None and getattr(model, encoded) is not None:
         raise InvalidCommand(
@@ -370,9 +221,26 @@ def one_of(model: FieldsModel, plain: str, encoded: str, missing_code: str) -> s
     return value
 
 
-class Fields(FieldsModel, FieldRules):
+class Fields(BaseModel):
     """Base of every action's fields: unknown keys are refused, values are frozen, and each
-    pair declared in ONE_OF must be given exactly once."""
+    pair declared in ONE_OF must be given exactly once.
+
+    The class rules, read by the validator: ALIASES maps an accepted alternative key to its
+    field; MISSING_CODES names the ERR_ code of a missing required field, INVALID_CODES
+    that of a value that cannot be read (both ERR_MISSING_REQUIRED_FIELDS and
+    ERR_INVALID_FIELD otherwise); ONE_OF maps a (plain, plain_b64) pair that must be given
+    exactly once to the ERR_ code for neither being given.
+
+    A model's validation is built when it is first used, not when it is declared
+    (``defer_build``): a command builds only its own action's.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    ALIASES: ClassVar[dict[str, str]] = {}
+    MISSING_CODES: ClassVar[dict[str, str]] = {}
+    INVALID_CODES: ClassVar[dict[str, str]] = {}
+    ONE_OF: ClassVar[dict[tuple[str, str], str]] = {}
 
     @model_validator(mode="after")
     def _one_of_pairs(self) -> Fields:

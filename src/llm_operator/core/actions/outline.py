@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import model_validator
+
 from ... import __version__
 from ..errors import InvalidCommand, OperatorError
 from ..file_names import display_name, resume_cursor, visible_name
@@ -45,7 +47,7 @@ from ..store.tree_walk import (
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, OutlineMemo, Result, Reveal
-from .fields import B64Text, Count, PathFields, model_validator, pick_text
+from .fields import B64Text, Count, PathFields, pick_text
 
 if TYPE_CHECKING:
     from ..store.workspace import Workspace

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import model_validator
+
 from ..errors import InvalidCommand
-from .fields import B64Text, Count, PathFields, model_validator
+from .fields import B64Text, Count, PathFields
 from .read_values import SEARCH_ALIASES, SLICE_ALIASES, SLICE_DEFAULT, SLICE_MAX
 
 

@@ -8,12 +8,14 @@ test checks that the served interface spec names every action and every field.
 
 from __future__ import annotations
 
-import typing
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import all_specs
 from .base import ActionSpec, Kind
-from .fields import FieldInfo
+
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
 
 
 @dataclass(frozen=True)
@@ -28,15 +30,16 @@ class FieldDoc:
 
 
 def _kind(name: str, info: FieldInfo) -> str:
+    from .fields import value_type
+
     if name.endswith("_b64"):
         return "base64 UTF-8"
-    args = typing.get_args(info.annotation) or (info.annotation,)
-    return "whole number" if int in args else "text"
+    return "whole number" if value_type(info) is int else "text"
 
 
 def field_docs(spec: ActionSpec) -> list[FieldDoc]:
-    aliases: dict[str, str] = getattr(spec.fields, "ALIASES", {})
-    pairs: dict[tuple[str, str], str] = getattr(spec.fields, "ONE_OF", {})
+    aliases = spec.fields.ALIASES
+    pairs = spec.fields.ONE_OF
     partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
     docs = []
     for name, info in spec.fields.model_fields.items():

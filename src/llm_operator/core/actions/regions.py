@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import model_validator
+
 from ..errors import InvalidCommand, OperatorError
 from ..file_names import visible_name
 from ..outcome import Outcome
 from ..store.files import find_file, read_text
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Result
-from .fields import B64Text, Count, PathFields, model_validator
+from .fields import B64Text, Count, PathFields
 from .write import plan_text_edit
 
 if TYPE_CHECKING:

@@ -16,6 +16,8 @@ import shlex
 import signal
 from typing import Any, ClassVar
 
+from pydantic import model_validator
+
 from ..errors import InvalidCommand, OperatorError
 from ..outcome import Outcome
 from ..store.commands import (
@@ -28,7 +30,7 @@ from ..store.commands import (
     split_command,
 )
 from .base import ActionContext, ActionSpec, Kind, Result, Secrecy
-from .fields import B64Text, Count, Fields, Flag, model_validator
+from .fields import B64Text, Count, Fields, Flag
 
 MAX_CHANGED_LINES = 200
 

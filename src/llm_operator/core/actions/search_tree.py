@@ -24,6 +24,8 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from pydantic import model_validator
+
 from ..engines.line_search import LineQuery
 from ..errors import InvalidCommand, OperatorError
 from ..file_names import (
@@ -48,7 +50,7 @@ from ..store.tree_walk import (
 from ..wording import counted
 from ..work_budget import spent
 from .base import ActionContext, ActionSpec, Kind, Result, Secrecy
-from .fields import B64Text, Flag, model_validator, pick_text
+from .fields import B64Text, Flag, pick_text
 from .read_fields import SearchFields
 
 if TYPE_CHECKING:

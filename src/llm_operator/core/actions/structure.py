@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from pydantic import model_validator
+
 from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
 from ..file_names import visible_name
@@ -19,7 +21,7 @@ from ..outcome import Outcome
 from ..store.files import not_found
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Plan, Result
-from .fields import B64Text, Count, PathFields, model_validator, one_of, pick_text
+from .fields import B64Text, Count, PathFields, one_of, pick_text
 from .write_target import target_for_write
 
 POSITIONS = ("before", "after", "start", "end")

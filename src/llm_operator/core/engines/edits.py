@@ -35,15 +35,25 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ..bounded_json import JsonLimit, load_bounded
 from ..errors import OperatorError, mark, quote
 from ..work_budget import check
 from .edit_matching import Finder, compile_finder
+from .edit_models import FORMAT as _FORMAT
+from .edit_models import (
+    EditList,
+    EditModel,
+    InsertAfter,
+    InsertBefore,
+    ReplaceAll,
+    ReplaceFirst,
+    ReplaceRange,
+)
+from .edit_models import check as check_document
 from .textfile import split_lines
 
-REQUIRED: Any = object()  # the default of a key that must be given
 INVALID_JSON = "ERR_INVALID_EDITS_JSON"
 NOT_FOUND = "ERR_ANCHOR_NOT_FOUND"
 BAD_OCCURRENCE = "ERR_INVALID_ANCHOR_OCCURRENCE"
@@ -53,13 +63,6 @@ TOO_LARGE = "ERR_EDIT_OUTPUT_TOO_LARGE"
 OUTPUT_FLOOR = 10_000_000  # characters an edit list may always grow a text to
 OUTPUT_FACTOR = 4  # ... or this many times the text's length before the list
 
-_FORMAT = (
-    '{"version":1,"edits":[{"op":"replaceFirst","find":"old","text":"new"}, ...]}; ops: '
-    "insertAfter/insertBefore (anchor, text, optional occurrence>=1), replaceFirst/"
-    "replaceAll (find, text, optional regex, caseSensitive, wholeWord; replaceAll also "
-    "expectedCount), replaceRange (startLine, endLine, text)"
-)
-
 
 @dataclass(frozen=True)
 class EditsResult:
@@ -68,200 +71,6 @@ class EditsResult:
     text: str
     applied: int
     summary_note: str
-
-
-@dataclass(frozen=True)
-class Key:
-    """One key of an edit op: its JSON type (strict: 1.0 is not a whole number, "true" not
-    a boolean), whether it may be null, and its lower bound (length for text, value for
-    numbers)."""
-
-    name: str
-    kind: type
-    default: Any = REQUIRED
-    nullable: bool = False
-    minimum: int | None = None
-
-    def is_required(self) -> bool:
-        return self.default is REQUIRED
-
-    def problem(self, value: Any) -> str | None:
-        """What is wrong with ``value`` (the end of a sentence naming the key), or None."""
-        if value is None and self.nullable:
-            return None
-        if self.kind is str:
-            if not isinstance(value, str):
-                return f"{self.name} must be a string"
-            if self.minimum is not None and len(value) < self.minimum:
-                return f"{self.name} must not be empty"
-        elif self.kind is int:
-            if type(value) is not int or (self.minimum is not None and value < self.minimum):
-                return f"{self.name} must be a whole number >= 1"
-        elif type(value) is not bool:
-            return f"{self.name} must be true or false (a JSON boolean, not a string)"
-        return None
-
-
-@dataclass(frozen=True)
-class InsertAfter:
-    """An insertAfter edit: ``text`` goes in after the ``occurrence``-th ``anchor`` (None:
-    the anchor must occur once)."""
-
-    anchor: str
-    text: str
-    occurrence: int | None = None
-    op: ClassVar[str] = "insertAfter"
-
-
-@dataclass(frozen=True)
-class InsertBefore:
-    """An insertBefore edit: ``text`` goes in before the ``occurrence``-th ``anchor`` (None:
-    the anchor must occur once)."""
-
-    anchor: str
-    text: str
-    occurrence: int | None = None
-    op: ClassVar[str] = "insertBefore"
-
-
-@dataclass(frozen=True)
-class ReplaceFirst:
-    """A replaceFirst edit: the first match of ``find`` becomes ``text``."""
-
-    find: str
-    text: str
-    regex: bool = False
-    caseSensitive: bool = True
-    wholeWord: bool = False
-    op: ClassVar[str] = "replaceFirst"
-
-
-@dataclass(frozen=True)
-class ReplaceAll:
-    """A replaceAll edit: every match of ``find`` becomes ``text``, once their number is checked
-    against ``expectedCount`` (when given)."""
-
-    find: str
-    text: str
-    regex: bool = False
-    caseSensitive: bool = True
-    wholeWord: bool = False
-    expectedCount: int | None = None
-    op: ClassVar[str] = "replaceAll"
-
-
-@dataclass(frozen=True)
-class ReplaceRange:
-    """A replaceRange edit: ``text`` in place of lines ``startLine`` through ``endLine``."""
-
-    startLine: int
-    endLine: int
-    text: str
-    op: ClassVar[str] = "replaceRange"
-
-
-EditModel = InsertAfter | InsertBefore | ReplaceFirst | ReplaceAll | ReplaceRange
-_INSERT = (Key("anchor", str, minimum=1), Key("text", str, minimum=1))
-# No default: an anchor found more than once is refused unless occurrence names the one
-# meant, as a structure target is (an insert beside the wrong twin is easy to approve).
-_OCCURRENCE = Key("occurrence", int, None, nullable=True, minimum=1)
-_OPTIONS = (Key("regex", bool, False), Key("caseSensitive", bool, True))
-_REPLACE = (Key("find", str, minimum=1), Key("text", str), *_OPTIONS, Key("wholeWord", bool, False))
-# Each op's keys, in the order problems are reported; the one table the checks, the
-# messages and the primer's line of ops read.
-OPS: dict[str, tuple[type[EditModel], tuple[Key, ...]]] = {
-    "insertAfter": (InsertAfter, (*_INSERT, _OCCURRENCE)),
-    "insertBefore": (InsertBefore, (*_INSERT, _OCCURRENCE)),
-    "replaceFirst": (ReplaceFirst, _REPLACE),
-    "replaceAll": (
-        ReplaceAll,
-        (*_REPLACE, Key("expectedCount", int, None, nullable=True, minimum=1)),
-    ),
-    "replaceRange": (
-        ReplaceRange,
-        (Key("startLine", int, minimum=1), Key("endLine", int, minimum=1), Key("text", str)),
-    ),
-}
-
-
-@dataclass(frozen=True)
-class EditList:
-    """A checked edit list: its edits, in the order they apply."""
-
-    edits: tuple[EditModel, ...]
-    version: int = 1
-
-
-def _fields(op: str) -> str:
-    names = ["op"]
-    for key in OPS[op][1]:
-        names.append(key.name if key.is_required() else f"{key.name} (optional)")
-    return ", ".join(names)
-
-
-def _edit_problems(index: int, edit: Any) -> tuple[list[str], EditModel | None]:
-    """Every problem of edit ``index`` (in the order of its keys, then unknown keys), or
-    the edit itself."""
-    if not isinstance(edit, dict):
-        return [f"edit {index} must be a JSON object with an op field"], None
-    if "op" not in edit:
-        return [f"edit {index} has no op; op is one of {', '.join(OPS)}"], None
-    op = edit["op"]
-    if not isinstance(op, str) or op not in OPS:
-        return [f"edit {index}: unknown op {op!r}; op is one of {', '.join(OPS)}"], None
-    model, keys = OPS[op]
-    where = f"edit {index} ({op})"
-    allowed = f"{op} takes: {_fields(op)}"
-    problems: list[str] = []
-    values: dict[str, Any] = {}
-    for key in keys:
-        if key.name not in edit:
-            if key.is_required():
-                problems.append(f"{where}: field {key.name!r} is missing; {allowed}")
-            continue
-        problem = key.problem(edit[key.name])
-        if problem is None:
-            values[key.name] = edit[key.name]
-        else:
-            problems.append(f"{where}: {problem}")
-    known = {"op", *(key.name for key in keys)}
-    problems += [
-        f"{where}: unknown field {name!r}; {allowed}" for name in edit if name not in known
-    ]
-    return problems, None if problems else model(**values)
-
-
-def _missing(name: str) -> str:
-    return f"the top-level field {name!r} is missing; expected {_FORMAT}"
-
-
-def _check(document: dict[str, Any]) -> tuple[list[tuple[str, int | None]], EditList | None]:
-    """Every problem of the document in order (with the index of the edit it is in), or
-    the edit list."""
-    problems: list[tuple[str, int | None]] = []
-    version = document.get("version", REQUIRED)
-    if version is REQUIRED:
-        problems.append((_missing("version"), None))
-    elif type(version) is not int or version != 1:
-        problems.append(("version must be the number 1", None))
-    edits: list[EditModel] = []
-    found = document.get("edits", REQUIRED)
-    if found is REQUIRED:
-        problems.append((_missing("edits"), None))
-    elif not isinstance(found, list) or not found:
-        problems.append(("edits must be a non-empty array of edit objects", None))
-    else:
-        for index, item in enumerate(found):
-            wrong, edit = _edit_problems(index, item)
-            problems += [(problem, index) for problem in wrong]
-            if edit is not None:
-                edits.append(edit)
-    problems += [
-        (f"unknown top-level field {name!r}; the document has only version and edits", None)
-        for name in document
-        if name not in ("version", "edits")
-    ]
-    return problems, None if problems else EditList(tuple(edits))
 
 
 def parse_edits(edits_json: str) -> EditList:
@@ -291,7 +100,7 @@ def parse_edits(edits_json: str) -> EditList:
             INVALID_JSON, f"the edits document must be a JSON object: {_FORMAT}", {}
         )
     _refuse_lone_surrogates(document, "the edits")
-    problems, parsed = _check(document)
+    problems, parsed = check_document(document)
     if parsed is None:
         rest = len(problems) - 1
         more = f" (and {rest} more problem{'s' if rest != 1 else ''})" if rest else ""

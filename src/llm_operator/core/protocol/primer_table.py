@@ -60,20 +60,22 @@ def action_lines() -> list[str]:
 
 
 def edit_ops_line() -> str:
-    """The fs.applyEdits ops with their keys, from the edits engine's table."""
-    from ..engines.edits import OPS
+    """The fs.applyEdits ops with their keys, from the edit list's models."""
+    from ..engines.edit_models import OPS
 
     ops: list[str] = []
-    for name, (_, keys) in OPS.items():
+    for name, model in OPS.items():
         shown: list[str] = []
-        for key in keys:
-            if key.is_required():
-                shown.append(key.name)
-            elif key.default is None:
-                shown.append(f"[{key.name}]")
+        for key, info in model.model_fields.items():
+            if key == "op":
+                continue
+            if info.is_required():
+                shown.append(key)
+            elif info.default is None:
+                shown.append(f"[{key}]")
             else:
-                value = key.default
+                value = info.default
                 text = str(value).lower() if isinstance(value, bool) else str(value)
-                shown.append(f"[{key.name}={text}]")
+                shown.append(f"[{key}={text}]")
         ops.append(f"{name} ({' '.join(shown)})")
     return "; ".join(ops) + "."

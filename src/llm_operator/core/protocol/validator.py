@@ -12,6 +12,7 @@ accept with the same values, and leaves everything else, every refusal included,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -201,8 +202,7 @@ def allowed_keys(spec: ActionSpec) -> list[str]:
 
 
 def _aliases(spec: ActionSpec) -> dict[str, str]:
-    rules: dict[str, str] = getattr(spec.fields, "ALIASES", {})
-    return rules
+    return spec.fields.ALIASES
 
 
 def _canonical(spec: ActionSpec, params: dict[str, str], block: CommandBlock) -> dict[str, str]:
@@ -245,19 +245,30 @@ def _canonical(spec: ActionSpec, params: dict[str, str], block: CommandBlock) ->
 
 
 def _build(spec: ActionSpec, params: dict[str, Any]) -> Fields:
-    from ..actions.fields import ValidationError
+    from pydantic import ValidationError
 
-    model = spec.fields
     try:
-        return model.model_validate(params)
+        return spec.fields.model_validate(params)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        if first["type"] == "missing":
-            missing_codes: dict[str, str] = getattr(model, "MISSING_CODES", {})
-            code = missing_codes.get(field, "ERR_MISSING_REQUIRED_FIELDS")
-            raise InvalidCommand(code, f"{spec.name} needs {field}") from None
-        invalid_codes: dict[str, str] = getattr(model, "INVALID_CODES", {})
-        code = invalid_codes.get(field, "ERR_INVALID_FIELD")
+        raise _refusal(spec, error.errors(include_url=False)[0]) from None
+
+
+def _refusal(spec: ActionSpec, first: Mapping[str, Any]) -> InvalidCommand:
+    """The first problem pydantic found, as the spec's ERR_ code and a message naming the
+    field as it was sent (a ``*_json`` value is checked before the model sees it)."""
+    model = spec.fields
+    field = str(first["loc"][0]) if first["loc"] else ""
+    kind = first["type"]
+    if kind == "missing":
+        code = model.MISSING_CODES.get(field, "ERR_MISSING_REQUIRED_FIELDS")
+        return InvalidCommand(code, f"{spec.name} needs {field}")
+    if kind == "value_error":  # our own parsers' ValueError: its text says what to fix
+        message = str(first["ctx"]["error"])
+    elif kind == "extra_forbidden":
+        message = "not a field of this action"
+    elif kind == "string_type":
+        message = f"must be text, got {type(first['input']).__name__}"
+    else:  # pydantic's own wording (never the value: it may be a secret)
         message = str(first.get("msg", "invalid value"))
-        raise InvalidCommand(code, f"{field}: {message}") from None
+    code = model.INVALID_CODES.get(field, "ERR_INVALID_FIELD")
+    return InvalidCommand(code, f"{field}: {message}" if field else message)
