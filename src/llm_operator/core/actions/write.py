@@ -161,7 +161,8 @@ class PatchFields(PathFields):
 
 
 def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
-    from ..engines.patching import PatchResult, apply_unified_diff, parse_patch
+    from ..engines.patch_parsing import parse_patch
+    from ..engines.patching import PatchResult, apply_unified_diff
 
     rel = target_for_write(ctx, fields.path)
     before = ctx.files.read(rel)
