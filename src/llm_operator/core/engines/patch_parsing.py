@@ -153,9 +153,6 @@ def _read_headers(lines: list[str], path: str) -> tuple[_Headers, int]:
     seen_git_line = False
     executable: bool | None = None
     creation_line = ""
-    seen_git_line = False
-    executable: bool | None = None
-    creation_line = ""
     while i < len(lines) and not lines[i].startswith("@@"):
         line = lines[i]
         if line.strip() == "":
