@@ -226,9 +226,9 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     }
     kind = "folder" if payload["isDir"] else "file"
     if not payload["isDir"] and not payload["isFile"]:
-        from ..store.files import kind_name  # a named pipe, socket or device is no file
+        from ..store.passed_over import kind_of  # a named pipe, socket or device is no file
 
-        kind = kind_name(info.st_mode).removeprefix("a ")
+        kind = kind_of(info.st_mode)
     return Outcome(
         True,
         f"Stat {visible_name(rel)}: {kind}, {counted(info.st_size, 'byte')}",
