@@ -240,22 +240,13 @@ class Executing(SessionBase):
     def _held_approved(self, pending: Pending, writer: BatchWriter) -> Outcome:
         """A held command the user approved; one that runs a process (``spec.review``)
         runs under the write lock, so never while a batch writes."""
-        command = pending.command
-        if command.spec.runs:
-            try:
-                writer.hold()
-            except OperatorError as error:
-                return failure_outcome(command.action, error, command.id)
-        return self._run_approved(command)
+        refused = _not_locked(pending.command, writer)
+        return refused if refused is not None else self._run_approved(pending.command)
 
     def _deferred_locked(self, command: Command, writer: BatchWriter) -> Outcome:
         """A deferred read; one that runs a process (run.check) runs under the write lock."""
-        if command.spec.runs:
-            try:
-                writer.hold()
-            except OperatorError as error:
-                return failure_outcome(command.action, error, command.id)
-        return self._run_deferred(command)
+        refused = _not_locked(command, writer)
+        return refused if refused is not None else self._run_deferred(command)
 
     def _run_approved(self, command: Command) -> Outcome:
         """A held read the user approved: run now, its result (or failure) sent whole."""
@@ -318,3 +309,15 @@ class Executing(SessionBase):
             )
         assert isinstance(produced, Outcome)
         return produced
+
+
+def _not_locked(command: Command, writer: BatchWriter) -> Outcome | None:
+    """For a command that runs a process, the write lock taken (None), or the failure that
+    answers it when the lock cannot be had; None for any other command."""
+    if not command.spec.runs:
+        return None
+    try:
+        writer.hold()
+    except OperatorError as error:
+        return failure_outcome(command.action, error, command.id)
+    return None
