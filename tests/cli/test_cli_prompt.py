@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from llm_operator import cli
+from llm_operator import cli, cli_prompt
 
 
 class FakeTerminal(io.StringIO):
@@ -36,7 +36,7 @@ def run_exec(
     answers: str,
 ) -> tuple[int, str, FakeTerminal]:
     terminal = FakeTerminal(answers)
-    monkeypatch.setattr(cli, "_terminal", lambda reading_stdin: terminal)
+    monkeypatch.setattr(cli_prompt, "open_terminal", lambda reading_stdin: terminal)
     code = cli.main(
         ["exec", "--workspace", str(workspace), "--state-dir", str(state_dir), str(reply_file)]
     )
@@ -90,7 +90,7 @@ def test_without_a_terminal_every_write_is_rejected(
 ) -> None:
     reply_file = tmp_path / "reply.txt"
     reply_file.write_text(cmd("w1", "fs.write", path="x.txt", content="x"), encoding="utf-8")
-    monkeypatch.setattr(cli, "_terminal", lambda reading_stdin: None)
+    monkeypatch.setattr(cli_prompt, "open_terminal", lambda reading_stdin: None)
     code = cli.main(
         ["exec", "--workspace", str(workspace), "--state-dir", str(state_dir), str(reply_file)]
     )

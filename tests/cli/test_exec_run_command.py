@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from llm_operator import cli
+from llm_operator import cli, cli_prompt
 from support.fixtures import cmd, parse_results
 
 
@@ -89,7 +89,7 @@ def test_a_terminal_is_asked_and_shows_what_will_run(
         )
     )
     terminal = Terminal("y\nn\n")
-    monkeypatch.setattr(cli, "_terminal", lambda reading_stdin: terminal)
+    monkeypatch.setattr(cli_prompt, "open_terminal", lambda reading_stdin: terminal)
     code = cli.main(
         ["exec", "--workspace", str(workspace), "--state-dir", str(state_dir), str(reply_file)]
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from llm_operator import cli
+from llm_operator import cli, cli_exec
 
 PLAIN = [
     ["exec", "--workspace", "ws"],
@@ -42,7 +42,7 @@ LEFT_TO_ARGPARSE = [
 
 @pytest.mark.parametrize("argv", PLAIN)
 def test_a_plain_exec_line_gives_what_argparse_gives(argv: list[str]) -> None:
-    plain = cli._plain_exec(argv)
+    plain = cli_exec.plain_exec(argv)
     assert plain is not None
     expected = vars(cli._parser().parse_args(argv))
     assert {name: getattr(plain, name) for name in expected} == expected
@@ -50,7 +50,7 @@ def test_a_plain_exec_line_gives_what_argparse_gives(argv: list[str]) -> None:
 
 @pytest.mark.parametrize("argv", LEFT_TO_ARGPARSE)
 def test_anything_else_is_left_to_argparse(argv: list[str]) -> None:
-    assert cli._plain_exec(argv) is None
+    assert cli_exec.plain_exec(argv) is None
 
 
 def test_an_exec_line_argparse_refuses_is_still_refused(

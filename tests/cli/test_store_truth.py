@@ -198,7 +198,7 @@ def test_undo_whose_record_fails_after_the_files_came_back_says_so_and_gives_the
     after the first restored file): the report names what came back, says the store does
     not know, exits 1, and still prints the notice for the chat."""
     from llm_operator import cli
-    from llm_operator.core.store import applying
+    from llm_operator.core.store import entries
 
     (workspace / "a.txt").write_text("before a\n", encoding="utf-8")
     (workspace / "b.txt").write_text("before b\n", encoding="utf-8")
@@ -208,14 +208,14 @@ def test_undo_whose_record_fails_after_the_files_came_back_says_so_and_gives_the
         text = cmd("wa", "fs.write", path="a.txt", content="after a") + "\n"
         text += cmd("wb", "fs.write", path="b.txt", content="after b")
         assert run_cli("exec", "--yes", *where, stdin=text).returncode == 0
-        original = applying._write_all
+        original = entries.write_all
 
         def fill_after(fd: int, data: bytes) -> None:
             original(fd, data)
             if not (state_dir / "filler").exists():
                 fill(state_dir)
 
-        monkeypatch.setattr(applying, "_write_all", fill_after)
+        monkeypatch.setattr(entries, "write_all", fill_after)
         status = cli.main(["undo", "--yes", *where])
         out = capsys.readouterr().out
         (state_dir / "filler").unlink()
@@ -452,12 +452,12 @@ def test_a_path_whose_rollback_failed_keeps_its_entry_so_undo_can_restore_it(
     import errno
 
     from llm_operator.core.plan.session import Session
-    from llm_operator.core.store import applying
+    from llm_operator.core.store import entries
     from support.fixtures import run_session
 
     (workspace / "a.py").write_text(MOVED, encoding="utf-8")
     (workspace / "b.py").write_text("def other():\n    return 3\n", encoding="utf-8")
-    original = applying._write_all
+    original = entries.write_all
     writes: list[int] = []
 
     def too_large_after_the_first(fd: int, data: bytes) -> None:
@@ -466,7 +466,7 @@ def test_a_path_whose_rollback_failed_keeps_its_entry_so_undo_can_restore_it(
             raise OSError(errno.EFBIG, "File too large")
         original(fd, data)
 
-    monkeypatch.setattr(applying, "_write_all", too_large_after_the_first)
+    monkeypatch.setattr(entries, "write_all", too_large_after_the_first)
     session = Session(Workspace(workspace), state_dir)
     move = cmd(
         "m1",
@@ -477,7 +477,7 @@ def test_a_path_whose_rollback_failed_keeps_its_entry_so_undo_can_restore_it(
         dest_path="b.py",
     )
     (result,) = run_session(session, move, True)
-    monkeypatch.setattr(applying, "_write_all", original)
+    monkeypatch.setattr(entries, "write_all", original)
     changed = (workspace / "a.py").read_text(encoding="utf-8")
 
     assert not result.ok

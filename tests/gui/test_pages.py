@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from llm_operator.core.outcome import Outcome
-from llm_operator.core.plan.preview import ChangePreview, DiffLine, diff_rows
+from llm_operator.core.plan.diff_rows import DiffLine
+from llm_operator.core.plan.preview import ChangePreview, diff_rows
 from llm_operator.core.protocol.encoder import Result
 from llm_operator.gui.pages import (
     MAX_SHOWN_CHARS,

@@ -56,7 +56,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 def temp_leftovers(root: Path) -> list[str]:
     """Temp files an atomic write leaves behind when it fails or is killed."""
-    from llm_operator.core.store.applying import TEMP_NAME
+    from llm_operator.core.store.atomic import TEMP_NAME
 
     return [rel for rel in tree(root) if TEMP_NAME.fullmatch(rel.rsplit("/", 1)[-1])]
 

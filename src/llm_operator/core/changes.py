@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,6 +25,19 @@ def digest(data: bytes | None) -> str:
     if data is None:
         return "absent"
     return "sha256:" + sha256_hex(data)
+
+
+@dataclass
+class _Worked:
+    """What a change's bytes give, worked out once: a box of its own, so the frozen change
+    never changes (nothing is written into its ``__dict__``). A text or a diff is kept as
+    a 1-tuple once known, since None is a known answer (not UTF-8)."""
+
+    before_digest: str | None = None
+    after_digest: str | None = None
+    before_text: tuple[str | None] | None = None
+    after_text: tuple[str | None] | None = None
+    line_diff: tuple[LineDiff | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -46,49 +58,60 @@ class FileChange:
     executable: bool | None = None
     # A folder delete: how many files and folders it takes (None when not counted).
     inside: tuple[int, int] | None = None
-
     # A change's bytes are hashed, decoded and diffed once, however many steps (the
     # preview, the check before writing, the undo record, the landed lines) ask: big files
     # would otherwise pay for each again. The texts and the diff are let go of once the
     # landed lines are shown (``forget_texts``); the digests stay with the change.
+    _worked: _Worked = field(default_factory=_Worked, init=False, compare=False, repr=False)
 
-    @cached_property
+    @property
     def before_digest(self) -> str:
-        return digest(self.before)
+        if self._worked.before_digest is None:
+            self._worked.before_digest = digest(self.before)
+        return self._worked.before_digest
 
-    @cached_property
+    @property
     def after_digest(self) -> str:
-        return digest(self.after)
+        if self._worked.after_digest is None:
+            self._worked.after_digest = digest(self.after)
+        return self._worked.after_digest
 
-    @cached_property
+    @property
     def before_text(self) -> str | None:
         """``before`` as text (``TextFile.decode``), "" when absent, None if not UTF-8."""
-        return _text(self.before)
+        if self._worked.before_text is None:
+            self._worked.before_text = (_text(self.before),)
+        return self._worked.before_text[0]
 
-    @cached_property
+    @property
     def after_text(self) -> str | None:
         """``after`` as text (``TextFile.decode``), "" when absent, None if not UTF-8."""
-        return _text(self.after)
+        if self._worked.after_text is None:
+            self._worked.after_text = (_text(self.after),)
+        return self._worked.after_text[0]
 
-    @cached_property
+    @property
     def line_diff(self) -> LineDiff | None:
         """The lines that differ between ``before_text`` and ``after_text``, if both are
         text."""
-        from .engines.diffing import LineDiff
+        if self._worked.line_diff is None:
+            from .engines.diffing import LineDiff
 
-        before, after = self.before_text, self.after_text
-        return None if before is None or after is None else LineDiff(before, after)
+            before, after = self.before_text, self.after_text
+            diff = None if before is None or after is None else LineDiff(before, after)
+            self._worked.line_diff = (diff,)
+        return self._worked.line_diff[0]
 
     def forget_texts(self) -> None:
         """Let go of the decoded texts and the diff (kept digests are small): once the
         landed lines are shown, nothing reads them again."""
-        for name in ("before_text", "after_text", "line_diff"):
-            self.__dict__.pop(name, None)
+        self._worked.before_text = self._worked.after_text = None
+        self._worked.line_diff = None
 
     def knowing_before_text(self, text: str) -> FileChange:
         """This change, told that ``text`` is ``TextFile.decode(before).text`` (the planner
         decoded it already)."""
-        self.__dict__["before_text"] = text
+        self._worked.before_text = (text,)
         return self
 
     def knowing_after_text(self, text: str, diff: LineDiff | None = None) -> FileChange:
@@ -96,9 +119,9 @@ class FileChange:
         made ``after`` from it and checked it decodes back) and, when given, that ``diff``
         is a ``LineDiff`` of ``before_text`` to ``text`` (worked out from what the edit
         replaced, ``LineDiff.spliced``)."""
-        self.__dict__["after_text"] = text
+        self._worked.after_text = (text,)
         if diff is not None:
-            self.__dict__["line_diff"] = diff
+            self._worked.line_diff = (diff,)
         return self
 
     @property

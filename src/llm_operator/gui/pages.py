@@ -19,7 +19,8 @@ from ..core.wording import counted
 from .row_style import RowStyle
 
 if TYPE_CHECKING:
-    from ..core.plan.preview import ChangePreview, DiffLine
+    from ..core.plan.diff_rows import DiffLine
+    from ..core.plan.preview import ChangePreview
     from ..core.protocol.encoder import Result
     from .highlight import RowHighlighter
 
@@ -94,7 +95,7 @@ def laid_out(lines: tuple[DiffLine, ...]) -> tuple[DiffLine, ...]:
         size = min(len(line.text), MAX_SHOWN_CHARS)
         total += size if line.text.isascii() else 8 * size
         if total > MAX_PAGE_CHARS:
-            from ..core.plan.preview import DiffLine
+            from ..core.plan.diff_rows import DiffLine
 
             rest = len(lines) - index
             note = f"\\ The window lays out no more of this diff: {rest:,} more rows not shown"
@@ -119,7 +120,7 @@ def unified_page(preview: ChangePreview) -> Page:
 
 def side_by_side_pages(preview: ChangePreview) -> tuple[Page, Page]:
     """The old file's lines on the left and the new file's on the right, row by row."""
-    from ..core.plan.preview import side_by_side
+    from ..core.plan.diff_rows import side_by_side
 
     language = preview.path
     left, right = Page(), Page()

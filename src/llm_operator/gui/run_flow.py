@@ -121,7 +121,7 @@ class RunFlow(QObject):
         """Undo exactly ``expected`` (refused if it is no longer the newest batch);
         ``force`` overwrites files edited after it."""
         self.busy = True
-        from ..core.plan.session import WAITING
+        from ..core.plan.executing import WAITING
 
         # Another run (an exec, say) may hold the workspace's write lock: say so while waiting.
         source.on_wait(lambda: self.progress.emit(0, 1, WAITING))

@@ -267,8 +267,28 @@ def test_stat_of_a_named_pipe_does_not_call_it_a_file(
 ) -> None:
     os.mkfifo(workspace / "pipe.py")
     result = one(run_reply, cmd("st5", "fs.stat", path="pipe.py"))
-    assert result.summary == "Stat pipe.py: named pipe (FIFO), 0 bytes"
+    assert result.summary == "Stat pipe.py: FIFO (named pipe), 0 bytes"
     assert (result.json()["isFile"], result.json()["isDir"]) == (False, False)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="named pipes")
+def test_every_message_names_a_named_pipe_the_same_way(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    # A stat, a read and a write all say what it is in the one wording of
+    # ``passed_over.kind_of``, the wording a pack's list of what it left out uses.
+    os.mkfifo(workspace / "pipe.py")
+    stat, read, write = run_reply(
+        cmd("st6", "fs.stat", path="pipe.py")
+        + "\n"
+        + cmd("rd6", "fs.read", path="pipe.py")
+        + "\n"
+        + cmd("wr6", "fs.write", path="pipe.py", content="x")
+    )
+    assert "FIFO (named pipe)" in stat.summary
+    assert "is a FIFO (named pipe), not a regular file" in read.summary, read.summary
+    assert "is a FIFO (named pipe), not a regular file" in write.summary, write.summary
+    assert "named pipe (FIFO)" not in stat.summary + read.summary + write.summary
 
 
 # -- operator.* -----------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from llm_operator.core.errors import OperatorError
 from llm_operator.core.plan.run import APPROVE
-from llm_operator.core.store import applying
+from llm_operator.core.store import entries
 from support.actions import b64, cli
 
 SHOP = (
@@ -470,7 +470,7 @@ def test_move_writes_neither_file_when_the_second_write_fails(
 ) -> None:
     (workspace / "other.py").write_bytes(b"z = 0\n")
     before = snapshot(workspace)
-    real_replace = applying._replace
+    real_replace = entries.rename_entry
     calls: list[Path] = []
 
     def second_fails(src: Path, dst: Path) -> None:
@@ -479,7 +479,7 @@ def test_move_writes_neither_file_when_the_second_write_fails(
             raise OSError(28, "No space left on device")
         real_replace(src, dst)
 
-    monkeypatch.setattr(applying, "_replace", second_fails)
+    monkeypatch.setattr(entries, "rename_entry", second_fails)
     (result,) = run_reply(
         reply(
             cmd(

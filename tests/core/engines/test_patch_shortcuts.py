@@ -34,13 +34,8 @@ from hypothesis import strategies as st
 
 from llm_operator.core.changes import FileChange
 from llm_operator.core.engines.diffing import LineDiff, unified_diff
-from llm_operator.core.engines.patching import (
-    PatchResult,
-    _Counted,
-    _nearest,
-    _Place,
-    apply_unified_diff,
-)
+from llm_operator.core.engines.patch_placing import Counted, Place, nearest
+from llm_operator.core.engines.patching import PatchResult, apply_unified_diff
 from llm_operator.core.engines.textfile import BOM, TextFile
 from llm_operator.core.errors import OperatorError
 from llm_operator.core.plan.preview import preview_change
@@ -401,10 +396,10 @@ def test_a_patch_review_names_every_hidden_character_the_full_path_names(
 
 def _nearest_from_the_start(
     text: str, needle: str, stated: int, fits: Callable[[int], bool]
-) -> list[_Place]:
+) -> list[Place]:
     """The places as found before the shortcuts: every occurrence from the start of the
     text, each line counted from line 0, the scan run on past the best place."""
-    best: list[_Place] = []
+    best: list[Place] = []
     best_distance = 0
     line, counted_to = 0, 0
     found = text.find(needle)
@@ -417,9 +412,9 @@ def _nearest_from_the_start(
         end = found + len(needle)
         if (found == 0 or text[found - 1] == "\n") and fits(end):
             if not best or distance < best_distance:
-                best, best_distance = [_Place(line, found, end)], distance
+                best, best_distance = [Place(line, found, end)], distance
             elif distance == best_distance and best[-1].line != line:
-                best.append(_Place(line, found, end))
+                best.append(Place(line, found, end))
         found = text.find(needle, found + 1)
     return best
 
@@ -438,14 +433,14 @@ def test_hunks_are_placed_where_the_scan_from_the_start_places_them(
     lines: list[str], final_newline: bool, asks: list[tuple[list[str], int, int]]
 ) -> None:
     text = _text(lines, final_newline)
-    known = _Counted()  # shared by the hunks of one patch, as apply_unified_diff shares it
+    known = Counted()  # shared by the hunks of one patch, as apply_unified_diff shares it
     for needle_lines, stated, every in asks:
         needle = "\n".join(needle_lines) + "\n"
 
         def fits(end: int, every: int = every) -> bool:
             return end % every == 0  # some places do not fit, as at the file's end
 
-        assert _nearest(text, needle, stated, fits, known) == _nearest_from_the_start(
+        assert nearest(text, needle, stated, fits, known) == _nearest_from_the_start(
             text, needle, stated, fits
         )
 
@@ -556,9 +551,9 @@ def test_a_place_as_near_as_the_counted_offset_is_looked_for_before_it() -> None
     # line 2 is. The "pq" that starts line 2, before the counted offset, is as near: both
     # are named (ambiguous), as the scan from the start names them.
     text = "q\nA\npq\nA\nb\nc\npq\nB\n"
-    known = _Counted()
-    assert _nearest(text, "q\nA\n", 5, lambda end: True, known) == [_Place(0, 0, 4)]
+    known = Counted()
+    assert nearest(text, "q\nA\n", 5, lambda end: True, known) == [Place(0, 0, 4)]
     assert known.up_to_line(4) == (5, 2)  # inside line 2
-    both = _nearest(text, "pq\n", 4, lambda end: True, known)
+    both = nearest(text, "pq\n", 4, lambda end: True, known)
     assert both == _nearest_from_the_start(text, "pq\n", 4, lambda end: True)
     assert [place.line for place in both] == [2, 6]

@@ -11,14 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llm_operator.core.plan import diff_rows as rows_module
 from llm_operator.core.plan import preview as preview_module
-from llm_operator.core.plan.preview import (
-    ChangePreview,
-    DiffLine,
-    diff_rows,
-    side_by_side,
-    word_spans,
-)
+from llm_operator.core.plan import review_notes
+from llm_operator.core.plan import word_spans as spans_module
+from llm_operator.core.plan.diff_rows import DiffLine, side_by_side
+from llm_operator.core.plan.preview import ChangePreview, diff_rows
+from llm_operator.core.plan.word_spans import word_spans
 from support.actions import b64
 from support.examples import examples
 
@@ -80,7 +79,7 @@ def test_what_is_not_marked_is_the_same_on_both_sides(
     # By difflib (work left, few words) or at the ends only (no work left, or over
     # MAX_SPAN_WORDS words): every difference is inside a marked span.
     old_text, new_text = "".join(old), "".join(new)
-    budget = None if work is None else preview_module.SpanWork(work=work)
+    budget = None if work is None else spans_module.SpanWork(work=work)
     spans = word_spans(old_text, new_text, budget)
     if spans is None:
         return
@@ -96,7 +95,7 @@ def test_repeated_words_are_matched_at_the_ends_past_the_word_cap() -> None:
     # their common ends only.
     old = "keep = " + "a " * 200 + "# end"
     new = "keep = " + "a " * 100 + "b " + "a " * 99 + "# end"
-    assert len(list(preview_module._TOKEN.finditer(old))) > preview_module.MAX_SPAN_WORDS
+    assert len(list(spans_module._TOKEN.finditer(old))) > spans_module.MAX_SPAN_WORDS
     spans = word_spans(old, new)
     assert spans is not None
     (old_span,), (new_span,) = spans
@@ -110,22 +109,22 @@ def test_a_preview_spends_at_most_its_work_on_difflib() -> None:
     # rest, and no spans at all past MAX_SPAN_PAIRS.
     line_old = ("a " * 45).strip()
     line_new = ("a " * 44) + "b"
-    count = preview_module.MAX_SPAN_PAIRS + 300
+    count = spans_module.MAX_SPAN_PAIRS + 300
     diff = f"@@ -1,{count} +1,{count} @@\n"
     diff += "".join(f"-{line_old} {n}\n" for n in range(count))
     diff += "".join(f"+{line_new} {n}\n" for n in range(count))
-    work = preview_module.SpanWork()
-    pairs = preview_module._pairs(list(preview_module._rows(diff)))
+    work = spans_module.SpanWork()
+    pairs = rows_module.pairs(list(rows_module.numbered_rows(diff)))
     matched = 0
-    for old, new in pairs[: preview_module.MAX_SPAN_PAIRS]:
+    for old, new in pairs[: spans_module.MAX_SPAN_PAIRS]:
         before = work.work
         assert word_spans(old.text, new.text, work) is not None
         matched += work.work < before
-    assert 0 < matched < preview_module.MAX_SPAN_PAIRS
+    assert 0 < matched < spans_module.MAX_SPAN_PAIRS
     assert work.work >= 0
     rows = diff_rows(diff)
     marked = [row for row in rows if row.kind == "added" and row.spans]
-    assert len(marked) == preview_module.MAX_SPAN_PAIRS
+    assert len(marked) == spans_module.MAX_SPAN_PAIRS
     assert [row.text[s:e] for row in marked[:1] for s, e in row.spans] == ["b"]
 
 
@@ -215,13 +214,13 @@ def test_the_previews_of_one_run_share_one_budget_for_their_words() -> None:
     diff += "".join(f"-total = price * {n}\n" for n in range(count))
     diff += "".join(f"+total = price * {n}x\n" for n in range(count))
     previews = [
-        ChangePreview(f"f{k}.py", "edited", diff, count, count, preview_module._rows(diff))
+        ChangePreview(f"f{k}.py", "edited", diff, count, count, rows_module.numbered_rows(diff))
         for k in range(3)
     ]
     preview_module.mark_words(previews)
     marked = [sum(1 for row in p.lines if row.kind == "added" and row.spans) for p in previews]
-    assert marked == [count, preview_module.MAX_SPAN_PAIRS - count, 0]
-    alone = ChangePreview("g.py", "edited", diff, count, count, preview_module._rows(diff))
+    assert marked == [count, spans_module.MAX_SPAN_PAIRS - count, 0]
+    alone = ChangePreview("g.py", "edited", diff, count, count, rows_module.numbered_rows(diff))
     assert sum(1 for row in alone.lines if row.kind == "added" and row.spans) == count
 
 
@@ -260,21 +259,21 @@ def test_a_diff_of_any_length_up_to_the_cut_is_shown_whole(
 
 def test_a_look_alike_letter_after_a_million_invisible_characters_is_named() -> None:
     line = "\u200b" * 1_000_000 + "p\uff41y"  # a fullwidth a, far along one line
-    assert preview_module._odd_letter(line) == (
+    assert review_notes._odd_letter(line) == (
         "a letter in a form that passes for another",
         "\uff41",
         "read as a",
     )
-    assert preview_module._odd_letter("\u200b" * 1_000_000 + "pay \u00e9t\u00e9") is None
+    assert review_notes._odd_letter("\u200b" * 1_000_000 + "pay \u00e9t\u00e9") is None
 
 
 def test_look_alike_letters_are_looked_for_in_so_many_characters_and_the_rest_is_named() -> None:
     # Forty million Cyrillic letters on one line took minutes: each letter's script is a
     # lookup. The first LOOK_CHARS characters are looked at; the review names the rest.
-    limit = preview_module.LOOK_CHARS
+    limit = review_notes.LOOK_CHARS
     near = "\u0430" * 10 + " p\u0430ypal " + "\u0430" * (limit + 5_000)
     rows = (DiffLine("added", near, None, 1),)
-    note = preview_module._mixed_scripts(rows)
+    note = review_notes.mixed_scripts(rows)
     assert note is not None
     assert note.startswith("Look closely: 1 new line has a word mixing letters of two scripts")
     unchecked = len(near) - limit
@@ -283,14 +282,14 @@ def test_look_alike_letters_are_looked_for_in_so_many_characters_and_the_rest_is
         "at for such letters"
     )
     far = "\u0430" * (limit + 10) + " p\u0430ypal"  # past the limit: not looked at
-    note = preview_module._mixed_scripts((DiffLine("added", far, None, 1),))
+    note = review_notes.mixed_scripts((DiffLine("added", far, None, 1),))
     assert note == (
         f"Look closely: {len(far) - limit:,} characters of new lines past the first "
         f"{limit:,} were not looked at for such letters"
     )
-    assert preview_module._mixed_scripts((DiffLine("added", "\u0430" * 100, None, 1),)) is None
+    assert review_notes.mixed_scripts((DiffLine("added", "\u0430" * 100, None, 1),)) is None
 
 
 def test_a_mixed_word_names_its_first_letter_of_the_other_script() -> None:
-    assert preview_module._mixed_word("a p\u0430yp\u03b1l b") == ("\u0430", "CYRILLIC", "LATIN")
-    assert preview_module._mixed_word("\u0430\u0431\u0432 \u03b1\u03b2") is None
+    assert review_notes._mixed_word("a p\u0430yp\u03b1l b") == ("\u0430", "CYRILLIC", "LATIN")
+    assert review_notes._mixed_word("\u0430\u0431\u0432 \u03b1\u03b2") is None

@@ -224,11 +224,11 @@ def test_lines_turned_from_crlf_to_lf_and_new_crlf_files_are_named(
     # fs.write keeps a CRLF file's breaks; a change that does not (bytes planned
     # otherwise) is named line by line all the same.
     from llm_operator.core.engines.diffing import LineDiff
-    from llm_operator.core.plan.preview import _ending_changes
+    from llm_operator.core.plan.review_notes import ending_changes
 
     before, after = b"@echo off\r\ncd build\r\ndir\r\n", b"@echo off\r\ncd build\ndir\nver\r\n"
     lines = LineDiff("@echo off\ncd build\ndir\n", "@echo off\ncd build\ndir\nver\n")
-    assert _ending_changes(before, after, lines) == (
+    assert ending_changes(before, after, lines) == (
         "Look closely: 2 lines will end in LF (\\n), not CRLF (\\r\\n) as the file's lines "
         "did (new line 2, ...); the diff does not show line breaks"
     )
@@ -383,7 +383,7 @@ def test_changed_words_are_marked_once_asked_and_the_window_asks_in_its_worker(
 def _ending_changes_line_by_line(before: bytes | None, after: bytes, lines: Any) -> str | None:
     """The line-break note as it was worked out before, one line at a time: the
     reference the counted version must agree with."""
-    from llm_operator.core.plan.preview import _BREAK_NAMES, _endings
+    from llm_operator.core.plan.review_notes import _BREAK_NAMES, _endings
     from llm_operator.core.wording import counted
 
     if b"\r" not in after and (before is None or b"\r" not in before):
@@ -432,7 +432,7 @@ def test_the_line_break_note_counts_as_the_line_by_line_one(
 ) -> None:
     from llm_operator.core.engines.diffing import LineDiff
     from llm_operator.core.engines.textfile import TextFile
-    from llm_operator.core.plan.preview import _ending_changes
+    from llm_operator.core.plan.review_notes import ending_changes
 
     before = None if absent else "".join(a + b for a, b in old).encode()
     after = "".join(a + b for a, b in new).encode()
@@ -440,6 +440,6 @@ def test_the_line_break_note_counts_as_the_line_by_line_one(
     lines = LineDiff(
         text_before.replace("\r", "\n"), TextFile.decode(after).text.replace("\r", "\n")
     )
-    assert _ending_changes(before, after, lines) == _ending_changes_line_by_line(
+    assert ending_changes(before, after, lines) == _ending_changes_line_by_line(
         before, after, lines
     )

@@ -364,7 +364,7 @@ def test_held_writes_of_one_secret_file_build_on_each_other(
 def test_a_fault_while_one_block_is_checked_costs_that_block_only(
     run_reply: Any, cmd: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from llm_operator.core.plan import session as session_module
+    from llm_operator.core.plan import planning as session_module
 
     real = session_module.validate
 

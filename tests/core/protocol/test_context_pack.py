@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from llm_operator.core.engines.textfile import file_lines
 from llm_operator.core.protocol.context_pack import (
     MIN_LIMIT,
     PackedFile,
     estimate_tokens,
-    file_lines,
     frame_name,
     name_room,
     pack_message,

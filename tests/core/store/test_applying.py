@@ -13,13 +13,10 @@ import pytest
 
 from llm_operator.core.changes import ChangeSet, FileChange
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.store import applying
-from llm_operator.core.store.applying import (
-    SavedTooLarge,
-    apply_changeset,
-    capture_entry,
-    clean_stale_temp_files,
-)
+from llm_operator.core.store import entries
+from llm_operator.core.store.applying import apply_changeset, clean_stale_temp_files
+from llm_operator.core.store.entries import capture_entry
+from llm_operator.core.store.saved import SavedTooLarge
 from llm_operator.core.store.workspace import Workspace
 from support.actions import temp_leftovers, tree
 
@@ -160,7 +157,7 @@ def test_second_replace_fails_restores_the_first(
     (root / "a.py").write_bytes(b"a = 1\n")
     (root / "a.py").chmod(0o750)
     (root / "b.py").write_bytes(b"b = 2\n")
-    real_replace = applying._replace
+    real_replace = entries.rename_entry
     calls: list[Path] = []
 
     def replace_into_a_folder(src: Path, dst: Path) -> None:
@@ -172,7 +169,7 @@ def test_second_replace_fails_restores_the_first(
             (dst / "inside").write_bytes(b"someone's file")
         real_replace(src, dst)
 
-    monkeypatch.setattr(applying, "_replace", replace_into_a_folder)
+    monkeypatch.setattr(entries, "rename_entry", replace_into_a_folder)
     changes = ChangeSet(
         (
             FileChange("a.py", b"a = 1\n", b"a = 10\n"),
@@ -199,14 +196,14 @@ def test_created_folders_removed_when_a_later_write_fails(
 ) -> None:
     (root / "b.txt").write_bytes(b"b")
     before = tree(root)
-    real_replace = applying._replace
+    real_replace = entries.rename_entry
 
     def fail_second(src: Path, dst: Path) -> None:
         if dst.name == "b.txt":
             raise OSError(errno.ENOSPC, "No space left on device")
         real_replace(src, dst)
 
-    monkeypatch.setattr(applying, "_replace", fail_second)
+    monkeypatch.setattr(entries, "rename_entry", fail_second)
     changes = ChangeSet((FileChange("x/y/new.txt", None, b"new"), FileChange("b.txt", b"b", b"bb")))
 
     with pytest.raises(OperatorError) as info:
@@ -227,7 +224,7 @@ def test_disk_full_during_write_leaves_no_temp(
         os.write(fd, data[:1])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(applying, "_write_all", disk_full)
+    monkeypatch.setattr(entries, "write_all", disk_full)
 
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new content")), None)
@@ -247,7 +244,7 @@ def test_permission_denied_on_replace(
     def denied(src: Path, dst: Path) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(dst))
 
-    monkeypatch.setattr(applying, "_replace", denied)
+    monkeypatch.setattr(entries, "rename_entry", denied)
 
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
@@ -295,7 +292,7 @@ def test_target_replaced_by_folder_during_write(
     ws: Workspace, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (root / "a.txt").write_bytes(b"old")
-    real_write = applying._write_all
+    real_write = entries.write_all
 
     def swap_target(fd: int, data: bytes) -> None:
         (root / "a.txt").unlink()
@@ -303,7 +300,7 @@ def test_target_replaced_by_folder_during_write(
         (root / "a.txt" / "child").write_bytes(b"c")
         real_write(fd, data)
 
-    monkeypatch.setattr(applying, "_write_all", swap_target)
+    monkeypatch.setattr(entries, "write_all", swap_target)
 
     with pytest.raises(OperatorError) as info:
         apply_changeset(ws, one(FileChange("a.txt", b"old", b"new")), None)
@@ -317,7 +314,7 @@ CHILD = textwrap.dedent(
     """
     import os, sys, time
     from pathlib import Path
-    from llm_operator.core.store import applying
+    from llm_operator.core.store import entries
     from llm_operator.core.changes import ChangeSet, FileChange
     from llm_operator.core.store.workspace import Workspace
 
@@ -327,11 +324,12 @@ CHILD = textwrap.dedent(
         time.sleep(60)
         os.write(fd, data[100:])
 
-    applying._write_all = slow_write
+    entries.write_all = slow_write
     root = Path(sys.argv[1])
     old = (root / "big.txt").read_bytes()
     change = FileChange("big.txt", old, b"new line\\n" * 10000)
-    applying.apply_changeset(Workspace(root), ChangeSet((change,)), None)
+    from llm_operator.core.store.applying import apply_changeset
+    apply_changeset(Workspace(root), ChangeSet((change,)), None)
     """
 )
 

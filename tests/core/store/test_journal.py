@@ -10,7 +10,7 @@ import pytest
 
 from llm_operator.core.changes import ChangeSet, FileChange, digest
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.store import applying, journal
+from llm_operator.core.store import applying, entries, journal
 from llm_operator.core.store.applying import apply_changeset
 from llm_operator.core.store.database import FILE_NAME
 from llm_operator.core.store.journal import BatchChange, BatchInfo, Journal
@@ -128,7 +128,7 @@ def test_rolled_back_changeset_is_forgotten(
     def no_space(src: Path, dst: Path) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(applying, "_replace", no_space)
+    monkeypatch.setattr(entries, "rename_entry", no_space)
     with pytest.raises(OperatorError):
         apply_changeset(ws, cs(FileChange("b.txt", b"b", b"B")), recorder)
     info = recorder.commit()
@@ -176,7 +176,7 @@ def test_crash_between_record_and_write_undoes_cleanly(
     def die(src: Path, dst: Path) -> None:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(applying, "_replace", die)
+    monkeypatch.setattr(entries, "rename_entry", die)
     with pytest.raises(OperatorError):
         apply_changeset(ws, cs(FileChange("a.txt", b"a", b"A")), recorder)
     monkeypatch.undo()

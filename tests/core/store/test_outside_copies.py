@@ -14,7 +14,7 @@ import pytest
 
 from llm_operator.core.changes import ChangeSet, FileChange, digest
 from llm_operator.core.errors import OperatorError
-from llm_operator.core.store import applying, journal, outside_copies
+from llm_operator.core.store import entries, journal, outside_copies
 from llm_operator.core.store.applying import apply_changeset
 from llm_operator.core.store.database import FILE_NAME, StateStore
 from llm_operator.core.store.journal import BatchInfo, Journal
@@ -197,7 +197,7 @@ def test_a_taken_back_change_leaves_no_copy_once_its_batch_is_committed(
         raise OSError(5, "Input/output error")
 
     recorder = jr.begin_batch("failed write")
-    monkeypatch.setattr(applying, "_replace", fail)
+    monkeypatch.setattr(entries, "rename_entry", fail)
     with pytest.raises(OperatorError):
         apply_changeset(
             ws, ChangeSet((FileChange("a.txt", b"first version\n", b"second\n"),)), recorder

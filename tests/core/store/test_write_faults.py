@@ -1,8 +1,8 @@
 """Writes that go wrong, through the session: nothing is lost and nothing is left behind.
 
 Real faults are used where a test can make them (a folder where a file was, a file edited
-between preview and write, a process killed mid-write); the applying seams stand in for
-a full disk and a refused rename.
+between preview and write, a process killed mid-write); the write seams of
+store/entries.py stand in for a full disk and a refused rename.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from llm_operator.core.plan.run import APPROVE, Decision
 from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import encode_results
-from llm_operator.core.store import applying
+from llm_operator.core.store import entries
 from llm_operator.core.store.workspace import Workspace
 from support.actions import (
     b64,
@@ -55,7 +55,7 @@ def test_disk_full_midway_keeps_the_original(
         os.write(fd, data[: len(data) // 2])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(applying, "_write_all", disk_full)
+    monkeypatch.setattr(entries, "write_all", disk_full)
     (result,) = run_reply(
         cmd("e1", "fs.applyEdits", path="src/main.py", edits_b64=edits_b64(EDIT_MAIN))
     )
@@ -73,7 +73,7 @@ def test_permission_denied_on_the_rename_keeps_the_original(
     def denied(src: Path, dst: Path) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(dst))
 
-    monkeypatch.setattr(applying, "_replace", denied)
+    monkeypatch.setattr(entries, "rename_entry", denied)
     (result,) = run_reply(cmd("w1", "fs.write", path="README.md", content_b64=b64("new\n")))
     assert result.code == "ERR_PERMISSION_DENIED", result.summary
     assert "permission denied" in result.summary
@@ -99,7 +99,7 @@ def test_target_replaced_by_a_folder_between_preview_and_apply(
 def test_target_replaced_by_a_folder_during_the_write(
     run_reply: Any, cmd: Any, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_write = applying._write_all
+    real_write = entries.write_all
     target = workspace / "README.md"
 
     def swap(fd: int, data: bytes) -> None:
@@ -108,7 +108,7 @@ def test_target_replaced_by_a_folder_during_the_write(
         (target / "inside.txt").write_bytes(b"someone else's")
         real_write(fd, data)
 
-    monkeypatch.setattr(applying, "_write_all", swap)
+    monkeypatch.setattr(entries, "write_all", swap)
     (result,) = run_reply(cmd("w1", "fs.write", path="README.md", content="new"))
     assert result.code == "ERR_IS_A_DIRECTORY", result.summary
     assert (target / "inside.txt").read_bytes() == b"someone else's"
@@ -121,7 +121,7 @@ SLOW_EXEC = textwrap.dedent(
     """
     import os, sys, time
     from llm_operator import cli
-    from llm_operator.core.store import applying
+    from llm_operator.core.store import entries
 
     def slow_write(fd, data):
         os.write(fd, data[:64])
@@ -129,7 +129,7 @@ SLOW_EXEC = textwrap.dedent(
         time.sleep(60)
         os.write(fd, data[64:])
 
-    applying._write_all = slow_write
+    entries.write_all = slow_write
     sys.exit(cli.main(sys.argv[1:]))
     """
 )

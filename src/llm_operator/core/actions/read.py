@@ -13,6 +13,7 @@ import os
 import stat as stat_module
 from typing import TYPE_CHECKING
 
+from ..engines.textfile import file_lines
 from ..errors import InvalidCommand, OperatorError
 from ..file_names import listed_name, visible_name
 from ..outcome import Outcome
@@ -44,22 +45,6 @@ UNSHOWN = (
 SEARCH_MAX_MATCHES = 50
 LIST_MAX_ENTRIES = 5000
 LONG_LINE = 4000
-
-
-def file_lines(text: str) -> list[str]:
-    """The lines of decoded file text, numbered as every other action numbers them.
-
-    Only ``\n`` ends a line: ``str.splitlines`` would also split at form feeds, vertical
-    tabs and U+2028, and the line numbers shown here would then disagree with fs.search,
-    fs.searchTree and the edit actions. A CR left at a line end (mixed line endings) is
-    not shown.
-    """
-    if not text:
-        return []
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
 
 
 def _clip(line: str) -> str:
@@ -226,9 +211,9 @@ def run_stat(ctx: ActionContext, fields: PathFields | PathValues) -> Result:
     }
     kind = "folder" if payload["isDir"] else "file"
     if not payload["isDir"] and not payload["isFile"]:
-        from ..store.files import kind_name  # a named pipe, socket or device is no file
+        from ..store.passed_over import kind_of  # a named pipe, socket or device is no file
 
-        kind = kind_name(info.st_mode).removeprefix("a ")
+        kind = kind_of(info.st_mode)
     return Outcome(
         True,
         f"Stat {visible_name(rel)}: {kind}, {counted(info.st_size, 'byte')}",

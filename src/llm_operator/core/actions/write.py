@@ -17,8 +17,9 @@ from ..engines.textfile import BOM, TextFile
 from ..errors import OperatorError
 from ..file_names import visible_name
 from ..outcome import Outcome
-from ..store.files import kind_name, line_count, not_found
+from ..store.files import line_count, not_found
 from ..store.fsaccess import Spot
+from ..store.passed_over import kind_of
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Plan, Result
 from .fields import B64Text, PathFields
@@ -161,7 +162,8 @@ class PatchFields(PathFields):
 
 
 def run_patch(ctx: ActionContext, fields: PatchFields) -> Result:
-    from ..engines.patching import PatchResult, apply_unified_diff, parse_patch
+    from ..engines.patch_parsing import parse_patch
+    from ..engines.patching import PatchResult, apply_unified_diff
 
     rel = target_for_write(ctx, fields.path)
     before = ctx.files.read(rel)
@@ -275,7 +277,7 @@ def _plan_delete(ctx: ActionContext, path: str, spot: Spot) -> Result:
     if spot.info is not None and not (spot.is_link or spot.is_dir or spot.is_file):
         raise OperatorError(
             "ERR_NOT_A_FILE",
-            f"{path!r} is {kind_name(spot.info.st_mode)}; fs.delete moves files, folders and "
+            f"{path!r} is a {kind_of(spot.info.st_mode)}; fs.delete moves files, folders and "
             "symlinks to the trash (the user can remove it by hand)",
         )
     if spot.is_link:

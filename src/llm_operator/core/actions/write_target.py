@@ -6,7 +6,7 @@ this of it, does not load the whole family.
 from __future__ import annotations
 
 from ..errors import OperatorError
-from ..store.files import kind_name
+from ..store.passed_over import kind_of
 from .base import ActionContext
 
 
@@ -21,7 +21,7 @@ def target_for_write(ctx: ActionContext, path: str) -> str:
         if spot.info is not None and not spot.is_file:
             raise OperatorError(
                 "ERR_NOT_A_FILE",
-                f"{path!r} is {kind_name(spot.info.st_mode)}, not a regular file; writes "
+                f"{path!r} is a {kind_of(spot.info.st_mode)}, not a regular file; writes "
                 "replace regular files only",
             )
         rel = spot.rel

@@ -55,6 +55,22 @@ def split_lines(text: str) -> tuple[list[str], bool]:
     return lines, False
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of decoded file text, numbered as every other action numbers them.
+
+    Only ``\n`` ends a line: ``str.splitlines`` would also split at form feeds, vertical
+    tabs and U+2028, and the line numbers shown here would then disagree with fs.search,
+    fs.searchTree and the edit actions. A CR left at a line end (mixed line endings) is
+    not shown.
+    """
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 @dataclass(frozen=True)
 class TextFile:
     """A file's text as the engines edit it (LF breaks, no BOM), and what writing it back

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from ..errors import OperatorError
 from ..file_names import visible_name
-from ..protocol.context_pack import PackedFile, file_lines
+from ..engines.textfile import file_lines
+from ..protocol.context_pack import PackedFile
 from ..visible import shown
 from .repo_map import defined_name, named_as_code
 

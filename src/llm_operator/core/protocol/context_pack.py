@@ -57,6 +57,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..engines.textfile import file_lines
 from ..file_names import visible_name
 from .chat_units import head, units
 from .readable import body_line, escape_line, line_needs_escape
@@ -152,16 +153,6 @@ def _pieces(text: str, room: int) -> list[str]:
 
 def estimate_tokens(chars: int) -> int:
     return math.ceil(chars / CHARS_PER_TOKEN)
-
-
-def file_lines(text: str) -> list[str]:
-    """Lines as fs.readSlice numbers them (only LF ends a line; a trailing CR is dropped)."""
-    if not text:
-        return []
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
 
 
 def name_room(limit: int) -> int:

@@ -33,21 +33,20 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from pathlib import Path, PosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..changes import ChangeSet, FileChange
 from ..errors import OperatorError
-from . import atomic
+from . import entries
 from .atomic import TEMP_NAME
+from .entries import make_missing_dirs, restore_entry, write_in
 from .fsaccess import DIR_FLAGS, Spot, locate
 from .oserrors import code_of, reason_of
-from .pathtext import outside_error
 from .saved import (
     SNAPSHOT_CAP,
     SavedDir,
@@ -55,11 +54,8 @@ from .saved import (
     SavedFile,
     SavedLink,
     SavedTooLarge,
-    SavedUnsupported,
-    build_tree_at,
     capture_at,
     holds_exactly,
-    make_fifo_at,
     remove_tree_at,
 )
 from .workspace import Workspace
@@ -68,24 +64,6 @@ if TYPE_CHECKING:
     from .trashing import Trashed
 
 Times = tuple[int, int]  # (atime_ns, mtime_ns) of an entry before its delete
-
-__all__ = [
-    "SNAPSHOT_CAP",
-    "TEMP_NAME",
-    "Recorder",
-    "SavedDir",
-    "SavedEntry",
-    "SavedFile",
-    "SavedLink",
-    "SavedTooLarge",
-    "SavedUnsupported",
-    "apply_changeset",
-    "capture_entry",
-    "clean_stale_temp_files",
-    "restore_entry",
-    "unlink_entry",
-    "write_file_atomically",
-]
 
 
 class Recorder(Protocol):
@@ -119,181 +97,6 @@ class Recorder(Protocol):
     def changeset_failed(self, kept: Collection[str] = ()) -> None:
         """The changes recorded since the last call were rolled back, except those of the
         ``kept`` paths (their rollback failed: they still hold the change)."""
-
-
-# -- reaching a folder by descriptor ----------------------------------------------------------
-
-
-class HeldPath(PosixPath):
-    """A name inside a folder held open by ``dir_fd``: what the write seams receive.
-
-    Its text (the workspace root joined with the relative path) is for messages and tests;
-    the real operation uses ``dir_fd`` and the last component only.
-    """
-
-    dir_fd: int = -1
-
-
-def _held(dir_fd: int, shown: Path) -> HeldPath:
-    held = HeldPath(shown)
-    held.dir_fd = dir_fd
-    return held
-
-
-@contextlib.contextmanager
-def _parent_of(real: Path, workspace: Workspace | None, create: bool) -> Iterator[tuple[int, str]]:
-    """(folder descriptor, name) for ``real``; missing folders are made when ``create``.
-
-    With a workspace the folder is walked from its root (``real`` is the root joined with a
-    relative path); without one, ``real``'s folder is opened by name (files the app owns).
-    """
-    if workspace is None:
-        fd = os.open(real.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        try:
-            yield fd, real.name
-        finally:
-            os.close(fd)
-        return
-    with workspace.locate(workspace.relative(real), follow_last=False) as spot:
-        fd, _ = make_missing_dirs(spot) if create else (os.dup(spot.dir_fd), [])
-        if spot.missing and not create:
-            os.close(fd)
-            raise FileNotFoundError(errno.ENOENT, "a folder of the path does not exist")
-        try:
-            yield fd, spot.name
-        finally:
-            os.close(fd)
-
-
-def make_missing_dirs(spot: Spot, created: list[str] | None = None) -> tuple[int, list[str]]:
-    """Create ``spot.missing`` one folder at a time; returns (new descriptor of the last
-    folder, the relative paths created). Each new folder is opened with O_NOFOLLOW.
-    Each one is added to ``created`` as soon as it exists, so a failure part way leaves
-    the caller knowing every folder to take back."""
-    fd = os.dup(spot.dir_fd)
-    created = [] if created is None else created
-    parts = list(spot.dir_parts)
-    try:
-        for name in spot.missing:
-            parts.append(name)
-            try:
-                os.mkdir(name, dir_fd=fd)
-                created.append("/".join(parts))
-            except FileExistsError:
-                pass  # an earlier write of this ChangeSet made it
-            try:
-                next_fd = os.open(name, DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise outside_error(
-                        "/".join(parts), "was replaced by a symlink or a file while it was made"
-                    ) from None
-                raise
-            os.close(fd)
-            fd = next_fd
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, created
-
-
-# -- what a deleted or overwritten entry held ------------------------------------------
-
-
-def capture_entry(
-    real: Path, cap: int | None = None, workspace: Workspace | None = None
-) -> SavedEntry:
-    """Everything needed to rebuild ``real`` (not following it if it is a symlink)."""
-    with _parent_of(real, workspace, create=False) as (fd, name):
-        return capture_at(fd, name, SNAPSHOT_CAP if cap is None else cap)
-
-
-def unlink_entry(workspace: Workspace, rel: str) -> None:
-    """Remove the file or symlink at ``rel`` (reached by descriptors, never followed)."""
-    with workspace.locate(rel, follow_last=False) as spot:
-        os.unlink(spot.name, dir_fd=spot.dir_fd)
-
-
-# -- the primitive write ------------------------------------------------------------------
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Seam: write every byte of ``data`` (tests slow it down or make it fail)."""
-    atomic.write_all(fd, data)
-
-
-def _replace(src: Path, dst: Path) -> None:
-    """Seam: the one step that makes a write visible (a rename inside one held folder)."""
-    if isinstance(src, HeldPath) and isinstance(dst, HeldPath):
-        os.replace(src.name, dst.name, src_dir_fd=src.dir_fd, dst_dir_fd=dst.dir_fd)
-    else:
-        os.replace(src, dst)
-
-
-def _write_in(dir_fd: int, name: str, shown: Path, data: bytes, mode: int | None) -> None:
-    def rename(temp: str, target: str) -> None:
-        _replace(_held(dir_fd, shown.with_name(temp)), _held(dir_fd, shown.with_name(target)))
-
-    atomic.replace_in(dir_fd, name, data, mode, write=_write_all, rename=rename)
-
-
-def write_file_atomically(
-    target: Path, data: bytes, mode: int | None, workspace: Workspace | None = None
-) -> None:
-    """Replace ``target`` with ``data`` in one step; ``mode`` None keeps the umask default."""
-    with _parent_of(target, workspace, create=False) as (fd, name):
-        _write_in(fd, name, target, data, mode)
-
-
-def restore_entry(real: Path, saved: SavedEntry, workspace: Workspace | None = None) -> list[str]:
-    """Put ``saved`` back at ``real`` atomically; returns what could not be rebuilt.
-
-    A file replaces whatever file stands at ``real``; a symlink or a folder needs the
-    place to be free (a folder is built under a temp name and renamed into place). With a
-    workspace, ``real`` is reached from its root by descriptors and missing folders on the
-    way are made again.
-    """
-    with _parent_of(real, workspace, create=True) as (fd, name):
-        return _restore_at(fd, name, real, saved)
-
-
-def _restore_at(fd: int, name: str, shown: Path, saved: SavedEntry) -> list[str]:
-    problems: list[str] = []
-    if isinstance(saved, SavedFile):
-        _write_in(fd, name, shown, saved.data, saved.mode)
-    elif isinstance(saved, SavedLink):
-        temp = atomic.temp_name_for(name)
-        os.symlink(saved.target, temp, dir_fd=fd)
-        try:
-            _replace(_held(fd, shown.with_name(temp)), _held(fd, shown))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=fd)
-            raise
-    elif isinstance(saved, SavedDir):
-        with contextlib.suppress(FileNotFoundError):
-            os.stat(name, dir_fd=fd, follow_symlinks=False)
-            raise FileExistsError(errno.EEXIST, "something already stands there")
-        temp = atomic.temp_name_for(name)
-        try:
-            build_tree_at(fd, temp, saved, name, problems, _write_all)
-            os.rename(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                remove_tree_at(fd, temp)
-            raise
-    elif isinstance(saved, SavedTooLarge):
-        problems.append(
-            f"{name} ({saved.size} bytes) was over the journal's size limit; "
-            "restore it from the system trash"
-        )
-    elif not make_fifo_at(fd, name, saved):
-        problems.append(f"{name}: a {saved.kind} cannot be restored")
-    atomic.fsync_dir(fd)
-    return problems
-
-
-# -- stale checks ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -464,7 +267,7 @@ def _write(workspace: Workspace, target: _Target, rollback: _Rollback) -> None:
         fd, _ = make_missing_dirs(spot, rollback.created_dirs)
         try:
             assert target.change.after is not None
-            _write_in(fd, spot.name, target.real, target.change.after, _mode_after(target))
+            write_in(fd, spot.name, target.real, target.change.after, _mode_after(target))
         finally:
             os.close(fd)
     if target.change.before is None:
@@ -522,7 +325,7 @@ def _put_back_after_failed_trash(
     from .refill import refill_at  # lazy: only a trash that failed half-way needs it
 
     try:
-        put_back, problems = refill_at(fd, saved, path, _write_all)
+        put_back, problems = refill_at(fd, saved, path, entries.write_all)
     finally:
         os.close(fd)
     if not put_back and not problems:

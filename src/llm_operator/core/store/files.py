@@ -25,6 +25,7 @@ from ..errors import OperatorError
 from ..work_budget import charge
 from .fsaccess import DIR_FLAGS, MAX_RETRIES, READ_FLAGS, Spot, locate
 from .oserrors import named_os_error
+from .passed_over import kind_of
 from .pathtext import outside_error
 from .workspace import Workspace
 
@@ -42,20 +43,6 @@ class FoundFile:
     size: int
     root: Path | None = None
     identity: tuple[int, int] = (0, 0)  # (st_dev, st_ino) when it was found
-
-
-def kind_name(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISLNK(mode):
-        return "a symlink"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a file"
 
 
 def open_spot_dir(spot: Spot) -> int:
@@ -116,7 +103,7 @@ def find_file(workspace: Workspace, path: str) -> FoundFile:
         if not stat.S_ISREG(info.st_mode):
             raise OperatorError(
                 "ERR_NOT_A_FILE",
-                f"{path!r} is {kind_name(info.st_mode)}, not a regular file; only regular "
+                f"{path!r} is a {kind_of(info.st_mode)}, not a regular file; only regular "
                 "files can be read or written",
             )
         real = workspace.root / spot.rel

@@ -27,15 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..changes import FileChange, digest
 from ..encodable_text import without_surrogates
-from .applying import (
-    Recorder,
-    SavedDir,
-    SavedEntry,
-    SavedFile,
-    SavedLink,
-    SavedTooLarge,
-    Times,
-)
+from .applying import Recorder, Times
 from .batch_records import (
     BatchChange,
     BatchCommand,
@@ -48,6 +40,7 @@ from .batch_records import (
 from .database import StateStore, guarded
 from .outside_copies import OUTSIDE_MIN, sweep_outside
 from .outside_copies import save as save_outside
+from .saved import SavedDir, SavedEntry, SavedFile, SavedLink, SavedTooLarge
 from .workspace import Workspace
 
 if TYPE_CHECKING:

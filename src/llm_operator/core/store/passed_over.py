@@ -14,7 +14,13 @@ LINK_REASONS = {
 
 
 def kind_of(mode: int) -> str:
-    """What a file that is not a regular one is, in a word or two."""
+    """What the entry of ``mode`` is, in a word or two, without an article ("folder",
+    "FIFO (named pipe)", "character device"): the one wording of every message that says
+    why an entry is no regular file."""
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISLNK(mode):
+        return "symlink"
     if stat.S_ISFIFO(mode):
         return "FIFO (named pipe)"
     if stat.S_ISSOCK(mode):

@@ -12,25 +12,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
 
 from .fsaccess import DIR_FLAGS
 from .oserrors import reason_of
-from .saved import SavedDir, SavedFile, SavedLink, build_tree_at
-
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-Writer = Callable[[int, bytes], None]
-
-
-def _put_file(dir_fd: int, name: str, saved: SavedFile, write: Writer) -> None:
-    out = os.open(name, _CREATE, 0o600, dir_fd=dir_fd)
-    try:
-        write(out, saved.data)
-        os.fchmod(out, saved.mode)
-        os.fsync(out)
-    finally:
-        os.close(out)
+from .saved import SavedDir, SavedFile, SavedLink, Writer, build_tree_at, put_file_at
 
 
 def refill_at(dir_fd: int, saved: SavedDir, rel: str, write: Writer) -> tuple[list[str], list[str]]:
@@ -58,7 +43,7 @@ def refill_at(dir_fd: int, saved: SavedDir, rel: str, write: Writer) -> tuple[li
             if isinstance(child, SavedDir):
                 build_tree_at(dir_fd, name, child, path, problems, write)
             elif isinstance(child, SavedFile):
-                _put_file(dir_fd, name, child, write)
+                put_file_at(dir_fd, name, child, write)
             elif isinstance(child, SavedLink):
                 os.symlink(child.target, name, dir_fd=dir_fd)
             else:

@@ -20,20 +20,19 @@ from typing import Any
 
 from ..changes import digest
 from ..errors import OperatorError
-from .applying import (
+from .batch_records import blob_names
+from .entries import restore_entry, unlink_entry
+from .oserrors import reason_of
+from .outside_copies import read as read_outside
+from .saved import (
     SavedDir,
     SavedEntry,
     SavedFile,
     SavedLink,
     SavedTooLarge,
     SavedUnsupported,
-    restore_entry,
-    unlink_entry,
+    read_file_at,
 )
-from .batch_records import blob_names
-from .oserrors import reason_of
-from .outside_copies import read as read_outside
-from .saved import read_file_at
 from .workspace import Workspace
 
 

@@ -165,6 +165,18 @@ def capture_at(dir_fd: int, name: str, cap: int = SNAPSHOT_CAP) -> SavedEntry:
 Writer = Callable[[int, bytes], None]
 
 
+def put_file_at(dir_fd: int, name: str, saved: SavedFile, write: Writer) -> None:
+    """Create ``name`` (it must not exist, nor be followed) holding ``saved``: its bytes
+    written through ``write``, its mode set, then synced."""
+    out = os.open(name, _CREATE, 0o600, dir_fd=dir_fd)
+    try:
+        write(out, saved.data)
+        os.fchmod(out, saved.mode)
+        os.fsync(out)
+    finally:
+        os.close(out)
+
+
 def build_tree_at(
     dir_fd: int, name: str, saved: SavedDir, rel: str, problems: list[str], write: Writer
 ) -> None:
@@ -175,13 +187,7 @@ def build_tree_at(
     try:
         for child_name, child in saved.children:
             if isinstance(child, SavedFile):
-                out = os.open(child_name, _CREATE, 0o600, dir_fd=fd)
-                try:
-                    write(out, child.data)
-                    os.fchmod(out, child.mode)
-                    os.fsync(out)
-                finally:
-                    os.close(out)
+                put_file_at(fd, child_name, child, write)
             elif isinstance(child, SavedLink):
                 os.symlink(child.target, child_name, dir_fd=fd)
             elif isinstance(child, SavedDir):

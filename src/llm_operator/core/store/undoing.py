@@ -20,13 +20,22 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..wording import counted
 from .batch_records import BatchInfo, read_info
 from .database import StateStore, StoreError, guarded
 from .leftovers import remove_temp_beside
 from .notices import UndoNotice, notice_text, partial_notice_text, queue_notice
-from .rewinding import Progress, conflict, load_blobs, load_stories, remove_created_dirs, rewind
+from .rewinding import (
+    PathStory,
+    Progress,
+    conflict,
+    load_blobs,
+    load_stories,
+    remove_created_dirs,
+    rewind,
+)
 from .undo_progress import mark_started, mark_stopped, started_undos
 from .workspace import Workspace
 
@@ -104,12 +113,75 @@ def _probe(store: StateStore, batch: int, info: BatchInfo, files: list[str]) -> 
         return probed.notice
 
 
+class _Loaded(NamedTuple):
+    """The newest batch's record, read whole and checked."""
+
+    batch: int
+    info: BatchInfo
+    stories: list[PathStory]
+    blobs: dict[str, bytes]
+
+
 def undo_last(
     store: StateStore, workspace: Workspace, force: bool = False, expected: str | None = None
 ) -> UndoReport:
     """Undo the newest batch not yet undone. The caller holds the write lock; with
     ``expected`` (the batch the user was shown) any other newest batch is refused, so a
     run that committed between the question and the lock is never undone unseen."""
+    loaded = _load(store, expected)
+    if isinstance(loaded, UndoReport):
+        return loaded
+    batch, info, stories, blobs = loaded
+    conflicts = {s.path: c for s in stories if (c := conflict(workspace, s))}
+    if conflicts and not force:
+        summary = (
+            f"Undo of '{info.label}' refused: {counted(len(conflicts), 'path')} changed after the "
+            f"batch wrote them ({', '.join(conflicts)}). Nothing was undone; put those "
+            "paths back as the batch left them, or undo anyway (the window asks to confirm "
+            "overwriting those later edits)."
+        )
+        return UndoReport(
+            info, (), (), (), tuple(conflicts.values()), True, summary, tuple(conflicts)
+        )
+    files = sorted({s.path for s in stories})
+    try:
+        planned = _probe(store, batch, info, files)
+    except StoreError as error:
+        return _store_refusal(
+            info,
+            error,
+            "Nothing was undone, so no file and no record disagree; fix the state store "
+            "(move a damaged state.sqlite3 out of the workspace's state folder, or free "
+            "space) and undo again.",
+        )
+    progress = Progress()
+    # On record before the first file is touched, so a killed undo is finished by the
+    # next run; temp files first (of a killed attempt), then files, then folders.
+    try:
+        mark_started(store, batch)
+    except StoreError as error:
+        return _store_refusal(
+            info, error, "Nothing was undone; fix the state store and undo again."
+        )
+    _temps, temp_problems = remove_temp_beside(workspace, [s.path for s in stories])
+    progress.problems += temp_problems
+    for story in stories:
+        rewind(workspace, story, blobs, progress, force=force)
+    remove_created_dirs(workspace, stories, progress)
+    if progress.failed:
+        # Said below; undo again to finish it. A store that cannot take this mark leaves
+        # the undo marked in progress, which the next run finishes.
+        with contextlib.suppress(StoreError):
+            mark_stopped(store, batch)
+        notice, unrecorded = _stopped_part_way(store, batch, info, files, progress, planned)
+    else:
+        info, notice, unrecorded = _finished(store, batch, info, files, planned)
+    return _report(info, progress, notice, unrecorded)
+
+
+def _load(store: StateStore, expected: str | None) -> _Loaded | UndoReport:
+    """The newest batch not yet undone, or the report refusing it (none, not the one
+    asked for, or a damaged record)."""
     with guarded("read the undo journal"), store.reading() as db:
         row = db.execute(
             "SELECT id FROM batches WHERE state != 'undone' ORDER BY id DESC LIMIT 1"
@@ -132,65 +204,42 @@ def undo_last(
             "its place; restore those files by hand (the system trash may hold deleted ones)."
         )
         return UndoReport(info, (), (), (), tuple(damaged), True, summary)
-    conflicts = {s.path: c for s in stories if (c := conflict(workspace, s))}
-    if conflicts and not force:
-        summary = (
-            f"Undo of '{info.label}' refused: {counted(len(conflicts), 'path')} changed after the "
-            f"batch wrote them ({', '.join(conflicts)}). Nothing was undone; put those "
-            "paths back as the batch left them, or undo anyway (the window asks to confirm "
-            "overwriting those later edits)."
-        )
-        return UndoReport(
-            info, (), (), (), tuple(conflicts.values()), True, summary, tuple(conflicts)
-        )
-    files = sorted({s.path for s in stories})
+    return _Loaded(batch, info, stories, blobs)
+
+
+def _store_refusal(info: BatchInfo, error: StoreError, then: str) -> UndoReport:
+    reason = error.details.get("reason") or error.message
+    summary = (
+        f"Undo of '{info.label}' refused: the state store cannot record an undo "
+        f"({error.code}: {reason}). {then}"
+    )
+    return UndoReport(info, (), (), (), (f"state store: {reason}",), True, summary)
+
+
+def _finished(
+    store: StateStore, batch: int, info: BatchInfo, files: list[str], planned: UndoNotice
+) -> tuple[BatchInfo, UndoNotice, StoreError | None]:
+    """The batch marked undone once every file is back: its info as now recorded, the
+    notice for the chat, and the store's error when it could not take the mark."""
     try:
-        planned = _probe(store, batch, info, files)
+        with guarded("mark the batch undone"), store.transaction() as db:
+            notice = _mark_undone(db, batch, info, files)
+        return _info(store, batch), notice, None
     except StoreError as error:
-        reason = error.details.get("reason") or error.message
-        summary = (
-            f"Undo of '{info.label}' refused: the state store cannot record an undo "
-            f"({error.code}: {reason}). Nothing was undone, so no file and no record "
-            "disagree; fix the state store (move a damaged state.sqlite3 out of the "
-            "workspace's state folder, or free space) and undo again."
-        )
-        return UndoReport(info, (), (), (), (f"state store: {reason}",), True, summary)
-    progress = Progress()
-    # On record before the first file is touched, so a killed undo is finished by the
-    # next run; temp files first (of a killed attempt), then files, then folders.
-    try:
-        mark_started(store, batch)
-    except StoreError as error:
-        reason = error.details.get("reason") or error.message
-        summary = (
-            f"Undo of '{info.label}' refused: the state store cannot record an undo "
-            f"({error.code}: {reason}). Nothing was undone; fix the state store and undo again."
-        )
-        return UndoReport(info, (), (), (), (f"state store: {reason}",), True, summary)
-    _temps, temp_problems = remove_temp_beside(workspace, [s.path for s in stories])
-    progress.problems += temp_problems
-    for story in stories:
-        rewind(workspace, story, blobs, progress, force=force)
-    remove_created_dirs(workspace, stories, progress)
-    notice = None
-    unrecorded = None
-    if progress.failed:
-        # Said below; undo again to finish it. A store that cannot take this mark leaves
-        # the undo marked in progress, which the next run finishes.
-        with contextlib.suppress(StoreError):
-            mark_stopped(store, batch)
-        notice, unrecorded = _stopped_part_way(store, batch, info, files, progress, planned)
-    else:
-        try:
-            with guarded("mark the batch undone"), store.transaction() as db:
-                notice = _mark_undone(db, batch, info, files)
-            info = _info(store, batch)
-        except StoreError as error:
-            # The files are back: the chat must hear of it even though the store cannot
-            # keep the notice, so it is handed out with the report (under the id the probe
-            # was given).
-            unrecorded = error
-            notice = UndoNotice(planned.n, *notice_text(info.commands, files), planned.conversation)
+        # The files are back: the chat must hear of it even though the store cannot
+        # keep the notice, so it is handed out with the report (under the id the probe
+        # was given).
+        notice = UndoNotice(planned.n, *notice_text(info.commands, files), planned.conversation)
+        return info, notice, error
+
+
+def _report(
+    info: BatchInfo,
+    progress: Progress,
+    notice: UndoNotice | None,
+    unrecorded: StoreError | None,
+) -> UndoReport:
+    """What the undo did, for the person and the chat."""
     summary = (
         f"Undid '{info.label}': restored {counted(len(progress.restored), 'path')}, "
         f"removed {len(progress.removed)}"

@@ -19,7 +19,8 @@ from ..pages import Page, laid_out, shown_diff_line
 from ..row_style import RowStyle
 
 if TYPE_CHECKING:
-    from ...core.plan.preview import ChangePreview, DiffLine
+    from ...core.plan.diff_rows import DiffLine
+    from ...core.plan.preview import ChangePreview
 
 TAB_WIDTH = 4
 MIN_COLUMNS = 16
@@ -168,7 +169,7 @@ def unified_rows(preview: ChangePreview) -> list[Row]:
 
 
 def side_by_side_rows(preview: ChangePreview) -> list[tuple[Row | None, Row | None]]:
-    from ...core.plan.preview import side_by_side
+    from ...core.plan.diff_rows import side_by_side
 
     digits = _digits(preview)
     pairs: list[tuple[Row | None, Row | None]] = []

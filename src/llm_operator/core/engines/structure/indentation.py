@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .boundaries import indent_of
 from .source import parse
@@ -240,6 +240,15 @@ def _convert(relative: str, unit: str, file_unit: str) -> str:
     return file_unit * levels + " " * remainder
 
 
+class _Rows(NamedTuple):
+    """The content's lines that are not shifted like code, by row."""
+
+    strings: frozenset[int]  # inside string literals that keep their bytes
+    literal: frozenset[int]  # inside literals whose indentation is content
+    verbatim: frozenset[int]  # blank, or a string row: copied as they are
+    directives: frozenset[int]  # kept at column 0 (directives, flush comments, heredocs)
+
+
 def rebase(
     content: str,
     indent: str,
@@ -261,6 +270,53 @@ def rebase(
     whitespace-sensitive text written flush left and stays as given.
     """
     lines = content.split("\n")
+    rows = _special_rows(content, lines, spec, moved)
+    code = [
+        line
+        for i, line in enumerate(lines)
+        if i not in rows.verbatim and i not in rows.literal and i not in rows.directives
+    ]
+    if _mixes_styles(code):
+        return _rebase_mixed(lines, indent, file_unit, rows.verbatim, rows.literal, rows.directives)
+    prefix = _common_indent([indent_of(line) for line in code])
+    width = len(file_unit) if "\t" not in file_unit else 4
+    if (
+        moved
+        and ("\t" in prefix) != ("\t" in indent)
+        and _depth(prefix, width) == _depth(indent, width)
+    ):
+        # Moved to its own depth in a file that mixes tabs and spaces: every line keeps
+        # its own indentation.
+        indent = prefix
+    steps = opener_steps(
+        [line if i not in rows.verbatim else "" for i, line in enumerate(lines)],
+        rows.literal,
+        spec.block_openers,
+    )
+    unit = _content_unit(steps) if content_unit is None else content_unit
+    # YAML's levels are free (a mapping in a list item aligns with the text after its
+    # "- "): converting them from one unit to another would change the structure.
+    convert = (
+        unit is not None and unit != file_unit and file_unit not in steps and spec.name != "yaml"
+    )
+    if moved and unit is not None:
+        # Moved text keeps its widths (the file's own choice); only tabs against spaces
+        # (another file's style) are converted.
+        convert = convert and ("\t" in unit) != ("\t" in file_unit)
+    out, moved_strings = _shifted(
+        lines, rows, indent, prefix, (unit, file_unit) if convert and unit else None
+    )
+    notes = _strings_note(moved_strings, prefix, indent) if moved_strings else ()
+    # Lines that keep their own mix of tabs and spaces are the file's as they were.
+    own = frozenset(
+        i
+        for i, line in enumerate(out)
+        if not convert and moved and ("\t" in indent_of(line)) != ("\t" in file_unit)
+    )
+    return Rebased(out, rows.verbatim | rows.strings | rows.literal | own, notes)
+
+
+def _special_rows(content: str, lines: list[str], spec: LanguageSpec, moved: bool) -> _Rows:
     strings: set[int] = set()
     literal: set[int] = set()
     flush_comments: set[int] = set()
@@ -292,79 +348,57 @@ def rebase(
             or (indented and i not in verbatim and line.strip() and not indent_of(line))
         )
     )
-    code = [
-        line
-        for i, line in enumerate(lines)
-        if i not in verbatim and i not in literal and i not in directives
-    ]
-    if _mixes_styles(code):
-        return _rebase_mixed(lines, indent, file_unit, verbatim, frozenset(literal), directives)
-    prefix = _common_indent([indent_of(line) for line in code])
-    width = len(file_unit) if "\t" not in file_unit else 4
-    if (
-        moved
-        and ("\t" in prefix) != ("\t" in indent)
-        and _depth(prefix, width) == _depth(indent, width)
-    ):
-        # Moved to its own depth in a file that mixes tabs and spaces: every line keeps
-        # its own indentation.
-        indent = prefix
-    steps = opener_steps(
-        [line if i not in verbatim else "" for i, line in enumerate(lines)],
-        frozenset(literal),
-        spec.block_openers,
-    )
-    unit = _content_unit(steps) if content_unit is None else content_unit
-    # YAML's levels are free (a mapping in a list item aligns with the text after its
-    # "- "): converting them from one unit to another would change the structure.
-    convert = (
-        unit is not None and unit != file_unit and file_unit not in steps and spec.name != "yaml"
-    )
-    if moved and unit is not None:
-        # Moved text keeps its widths (the file's own choice); only tabs against spaces
-        # (another file's style) are converted.
-        convert = convert and ("\t" in unit) != ("\t" in file_unit)
+    return _Rows(frozenset(strings), frozenset(literal), verbatim, directives)
+
+
+def _shifted(
+    lines: list[str],
+    rows: _Rows,
+    indent: str,
+    prefix: str,
+    units: tuple[str, str] | None,
+) -> tuple[list[str], int]:
+    """Each line moved from ``prefix`` onto ``indent`` (its relative indentation converted
+    from the content's unit to the file's when ``units`` says so), and how many lines of
+    string literals stayed as they were."""
     out: list[str] = []
     moved_strings = 0
     for i, line in enumerate(lines):
-        if i in verbatim:
+        if i in rows.verbatim:
             out.append(line)
-            moved_strings += i in strings and bool(line.strip())
+            moved_strings += i in rows.strings and bool(line.strip())
             continue
         if line.startswith(prefix):
             relative = indent_of(line)[len(prefix) :]
             body = line[len(prefix) + len(relative) :]
-        elif i in directives:
+        elif i in rows.directives:
             # ``#if`` and friends written left of the code (at column 0) stay there.
             out.append(line)
             continue
         else:
             relative, body = "", line.lstrip(" \t")
-        if convert and unit:
-            relative = _convert(relative, unit, file_unit)
+        if units is not None:
+            relative = _convert(relative, *units)
         out.append(indent + relative + body)
-    notes: tuple[dict[str, Any], ...] = ()
-    if moved_strings and prefix != indent:
-        notes = (
-            {
-                "type": "STRING_NOT_REINDENTED",
-                "message": (
-                    f"{moved_strings} line(s) inside multi-line string literals keep their "
-                    f"indentation ({describe(prefix)} base) while the code around them moves "
-                    f"to {describe(indent)}: re-indenting them would change the strings' "
-                    "values. Check them and adjust the text if the strings should follow the "
-                    "code."
-                ),
-                "details": {"lines": moved_strings},
-            },
-        )
-    # Lines that keep their own mix of tabs and spaces are the file's as they were.
-    own = frozenset(
-        i
-        for i, line in enumerate(out)
-        if not convert and moved and ("\t" in indent_of(line)) != ("\t" in file_unit)
+    return out, moved_strings
+
+
+def _strings_note(moved_strings: int, prefix: str, indent: str) -> tuple[dict[str, Any], ...]:
+    if prefix == indent:
+        return ()
+    return (
+        {
+            "type": "STRING_NOT_REINDENTED",
+            "message": (
+                f"{moved_strings} line(s) inside multi-line string literals keep their "
+                f"indentation ({describe(prefix)} base) while the code around them moves "
+                f"to {describe(indent)}: re-indenting them would change the strings' "
+                "values. Check them and adjust the text if the strings should follow the "
+                "code."
+            ),
+            "details": {"lines": moved_strings},
+        },
     )
-    return Rebased(out, verbatim | frozenset(strings) | frozenset(literal) | own, notes)
 
 
 def _mixes_styles(code: list[str]) -> bool:
