@@ -28,9 +28,9 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from ..engines.textfile import file_lines
 from ..errors import OperatorError
 from ..file_names import visible_name
-from ..engines.textfile import file_lines
 from ..protocol.context_pack import PackedFile
 from ..visible import shown
 from .repo_map import defined_name, named_as_code
