@@ -57,7 +57,6 @@ if TYPE_CHECKING:
     from ..store.history import RunEntry, StoredRun
     from ..store.journal import Journal
     from ..store.undoing import UndoReport
-    from .outside_merge import ShownMerge
 
 Progress = Callable[[int, int, str], None]
 WAITING = "waiting for another run on this workspace"
@@ -610,7 +609,7 @@ class Session:
                 if item.pending.held and decision.approved:
                     item.result = Result(item.id, self._held_approved(item.pending, writer))
                 elif item.pending.plan is not None and decision.approved:
-                    item.result = self._apply(item, writer, applied, decision.merged)
+                    item.result = self._apply(item, writer, applied, decision)
                     wrote = item.index in applied
                 else:
                     item.result = Result(item.id, _decided(item.pending, decision))
@@ -669,13 +668,15 @@ class Session:
         return notice_results + run.results
 
     def _apply(
-        self, item: RunItem, writer: BatchWriter, applied: set[int], merged: tuple[ShownMerge, ...]
+        self, item: RunItem, writer: BatchWriter, applied: set[int], decision: Decision
     ) -> Result:
         from ..store.applying import apply_changeset
         from ..store.atomic import watching_folder_syncs
         from .durability import unsynced_warning
         from .outside_merge import explain_stale, merged_plan, previews_after
+        from .person_edit import edited_plan
 
+        merged, edited = decision.merged, decision.edited
         pending = item.pending
         assert pending is not None
         plan = pending.plan
@@ -700,6 +701,8 @@ class Session:
                 raise self.store_problem
             if merged:  # under the lock: the file as it is right before the write
                 plan = merged_plan(self.workspace, plan, merged)
+            if edited:  # the person's text, checked against the change they edited
+                plan = edited_plan(plan, edited)
             with watching_folder_syncs() as unsynced:
                 notes = apply_changeset(self.workspace, plan.changes, recorder)
         except OperatorError as error:
@@ -709,7 +712,7 @@ class Session:
             return Result(pending.id, _internal(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
-        if merged:  # the history shows what landed: the merged change
+        if merged or edited:  # the history shows what landed: the merged or edited change
             assert pending.plan is not None
             shown = previews_after(pending.previews, pending.plan, plan)
             item.pending = replace(pending, plan=plan, previews=shown)
