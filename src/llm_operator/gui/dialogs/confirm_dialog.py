@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
 from ...core.visible import shown
 from ...core.wording import counted
 from ..plain_text import plain_tip
+from ..status_log import status_logger
 from .all_changes import AllChanges
 from .diff_search import SearchBar
 from .diff_view import DiffView
@@ -97,6 +98,7 @@ class ConfirmDialog(QDialog, ReviewViews):
         self.outside = OutsideChanges()
         self.live: object = None  # what follows the files while the dialog is open
         self._edited_previews: dict[tuple[int, str], ChangePreview] = {}
+        self._log = status_logger()
         self._editing: tuple[CommandState, str] | None = None
         self._build()
         self._fill_list()
@@ -513,10 +515,13 @@ class ConfirmDialog(QDialog, ReviewViews):
         ticked = sum(1 for s in self.states if s.approved)
         rows = len(self.file_rows)
         seen = len({n for s in self.states for n in s.seen if n >= 0})
-        self.counts.setText(
+        counts = (
             f"Ticked: {ticked} of {len(self.states)} approved. "
             f"Seen {seen} of {counted(rows, 'file')}."
         )
+        if counts != self.counts.text() and self._log is not None:
+            self._log(f"Review: {counts}")  # for scripts that drive the dialog by keys
+        self.counts.setText(counts)
 
     def approve_all(self) -> None:
         self.editor.flush()
