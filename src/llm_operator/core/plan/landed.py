@@ -3,9 +3,10 @@
 Every changed line is shown with its new line number, as fs.readSlice numbers lines, up to
 ``MAX_LANDED`` lines in all (then a count of the rest); removed lines are counted where
 they were. A write that leaves a file without a final newline where it had one (or makes
-a file without one: a one-line ``content:`` has none) says so in a line of its own. The lines follow the details as text, whatever the details are: a structure
-action's one line of result JSON is followed by them just as a text result is, so every
-write shows what landed the same way. Files that are deleted, moved unchanged or not
+a file without one: a one-line ``content:`` has none) says so in a line of its own. The
+lines follow the details as text, whatever the details are: a structure action's one line
+of result JSON is followed by them just as a text result is, so every write shows what
+landed the same way. Files that are deleted, moved unchanged or not
 UTF-8 text show nothing.
 """
 

@@ -62,6 +62,9 @@ class Settings:
     splitter: str = ""  # QSplitter.saveState() of the paste/results split, base64
     # The review dialog's geometry, splits (base64) and view ("file" or "all").
     review_layout: dict[str, str] = field(default_factory=dict)
+    # The context builder's ticks, filter, budget and named selections, per workspace
+    # folder (gui.dialogs.context_memory reads it and checks every value).
+    context_memory: dict[str, Any] = field(default_factory=dict)
     recent_workspaces: list[str] = field(default_factory=list)
     auto_copy: bool = True
     clipboard_watch: bool = False
