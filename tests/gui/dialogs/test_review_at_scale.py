@@ -190,3 +190,61 @@ def test_an_edit_typed_back_to_the_proposal_is_no_edit_and_a_delete_cannot_be_ed
     dialog.approve_all()
     decisions = dialog.decisions()
     assert all(not d.edited for d in decisions.values())
+
+
+def test_an_edit_then_a_change_outside_is_refused_whole_never_merged_under_the_edit(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from llm_operator.core.plan.outside_merge import rebase_pending
+
+    target = workspace / "notes.txt"
+    target.write_text("".join(f"line {n}\n" for n in range(1, 11)))
+    edits = {"version": 1, "edits": [{"op": "replaceFirst", "find": "line 3\n", "text": "3\n"}]}
+    session = Session(Workspace(workspace), tmp_path / "s")
+    run = session.prepare(
+        reply(command("e1", "fs.applyEdits", path="notes.txt", edits_json=json.dumps(edits)))
+    )
+    dialog = opened(qtbot, ConfirmDialog(None, run.pending))
+    dialog.listing.setCurrentItem(dialog.file_rows[0])
+    dialog.edit_box.setChecked(True)
+    mine = dialog.editor.text.toPlainText().replace("3\n", "line three\n")
+    dialog.editor.text.setPlainText(mine)
+    dialog.editor.flush()
+    outside = target.read_text().replace("line 8\n", "line 8 (outside)\n")
+    target.write_text(outside)
+    dialog.show_outside(rebase_pending(session.workspace, run.pending))
+    dialog.listing.setCurrentItem(dialog.file_rows[0])
+    assert "approving your edit is refused" in dialog.header.text()
+    dialog.approve_selected()
+    dialog.apply_choices()
+    decision = dialog.decisions()[run.pending[0].index]
+    assert decision.merged == ()  # the merge is not carried under the person's text
+    assert [e.path for e in decision.edited] == ["notes.txt"]
+    (result,) = session.execute(run, dialog.decisions())
+    assert not result.ok
+    assert "ERR_STALE_FILE" in result.outcome.summary
+    assert target.read_text() == outside  # nothing of it written
+
+
+def test_a_change_a_later_command_builds_on_cannot_be_edited(
+    qtbot: QtBot, workspace: Path, tmp_path: Path
+) -> None:
+    import json
+
+    def edit(cmd_id: str, find: str, text: str) -> str:
+        ops = {"version": 1, "edits": [{"op": "replaceFirst", "find": find, "text": text}]}
+        return command(cmd_id, "fs.applyEdits", path="a.txt", edits_json=json.dumps(ops))
+
+    session = Session(Workspace(workspace), tmp_path / "s")
+    pending = session.prepare(reply(edit("e1", "alpha", "ALPHA"), edit("e2", "beta", "B"))).pending
+    assert pending[1].builds_on == (pending[0].index,)
+    dialog = opened(qtbot, ConfirmDialog(None, pending))
+    dialog.listing.setCurrentItem(dialog.file_rows[0])
+    dialog.edit_box.setChecked(True)
+    assert dialog.editor.text.isReadOnly()
+    assert "A later command of this reply builds on this change" in dialog.editor.note.text()
+    dialog.listing.setCurrentItem(dialog.file_rows[1])  # the later one can be
+    assert not dialog.editor.text.isReadOnly()
+    assert dialog.editor.text.toPlainText() == "ALPHA\nB\n"

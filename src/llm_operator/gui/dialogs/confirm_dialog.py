@@ -331,13 +331,10 @@ class ConfirmDialog(QDialog, ReviewViews):
         self._current = state
         at = self.file_rows.index(row) if row in self.file_rows else -1
         state.seen.add(at)
-        self.header.setText(state.describe())
+        self.header.setText(self._describe_row(row))
         rebased = self._rebased_at(row)
-        if rebased is not None:
-            # What changed on disk comes first: it decides what approving does.
-            self.header.setText(shown(rebased.describe()) + "\n" + state.describe())
-            if rebased.preview is not None:
-                self.outside.mark_shown(state.item.index, rebased.path)
+        if rebased is not None and rebased.preview is not None:
+            self.outside.mark_shown(state.item.index, rebased.path)
         preview = self._shown_preview(row)
         self.diff.show_preview(preview, "" if preview else self._no_diff_note(state))
         if self.editor.isVisible():
@@ -349,6 +346,21 @@ class ConfirmDialog(QDialog, ReviewViews):
         self.approve.blockSignals(False)
         self.reason.setText(state.reason)
         self._update_buttons()
+
+    def _describe_row(self, row: QTreeWidgetItem) -> str:
+        state = self._state_of[id(row)]
+        rebased = self._rebased_at(row)
+        if rebased is None:
+            return state.describe()
+        # What changed on disk comes first: it decides what approving does.
+        text = shown(rebased.describe()) + "\n" + state.describe()
+        if rebased.path in state.edits:  # the edit is of the old file: never merged
+            text = (
+                "You edited this change, then the file changed on disk: approving your "
+                "edit is refused and nothing is written. Alt+E, Back to the proposed "
+                "text, to take the merged change instead.\n" + text
+            )
+        return text
 
     @property
     def current(self) -> CommandState | None:

@@ -43,6 +43,7 @@ class ChangeEditor(QWidget):
         self.setObjectName("change-editor")
         self.path = ""
         self.proposed = ""
+        self._sent = ""  # the text last sent (or loaded): flushing it again says nothing
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
@@ -67,17 +68,19 @@ class ChangeEditor(QWidget):
         self._pause.timeout.connect(self.flush)
         self.text.textChanged.connect(self._pause.start)
 
-    def load(self, change: FileChange | None, text: str | None) -> bool:
+    def load(self, change: FileChange | None, text: str | None, why_not: str = "") -> bool:
         """Edit ``change``'s new text (``text``: the person's earlier edit); False when the
-        change has no text to edit (the editor then says why and takes nothing)."""
+        change has no text to edit, or ``why_not`` says why it may not be edited (the
+        editor then says why and takes nothing)."""
         self._pause.stop()
         self.text.blockSignals(True)
-        if change is None or not editable(change) or change.after_text is None:
+        if why_not or change is None or not editable(change) or change.after_text is None:
             self.path, self.proposed = "", ""
             self.text.setPlainText("")
             self.text.setReadOnly(True)
             self.note.setText(
-                "This change has no new text to edit (a delete, a folder, a link or "
+                why_not
+                or "This change has no new text to edit (a delete, a folder, a link or "
                 "bytes that are not UTF-8 text)."
             )
             self.revert.setEnabled(False)
@@ -85,7 +88,8 @@ class ChangeEditor(QWidget):
             return False
         self.path, self.proposed = change.path, change.after_text
         self.text.setReadOnly(False)
-        self.text.setPlainText(self.proposed if text is None else text)
+        self._sent = self.proposed if text is None else text
+        self.text.setPlainText(self._sent)
         self.text.blockSignals(False)
         self.revert.setEnabled(True)
         self.note.setText(
@@ -100,10 +104,13 @@ class ChangeEditor(QWidget):
             self.flush()
 
     def flush(self) -> None:
-        """Send the text now (a decision must never miss the last keys typed)."""
+        """Send the text now (a decision must never miss the last keys typed); a text
+        already sent is not sent again."""
         self._pause.stop()
-        if self.path and not self.text.isReadOnly():
-            self.edited.emit(self.path, self.text.toPlainText())
+        text = self.text.toPlainText()
+        if self.path and not self.text.isReadOnly() and text != self._sent:
+            self._sent = text
+            self.edited.emit(self.path, text)
 
 
 def try_preview(change: FileChange, text: str) -> ChangePreview | str:

@@ -34,6 +34,7 @@ class ReviewViews:
     """The views and the editor; ``ConfirmDialog`` builds the widgets and the list."""
 
     listing: QTreeWidget
+    states: list[CommandState]
     file_rows: list[QTreeWidgetItem]
     command_rows: list[QTreeWidgetItem]
     _state_of: dict[int, CommandState]
@@ -56,6 +57,9 @@ class ReviewViews:
         raise NotImplementedError
 
     def _show_decision(self, state: CommandState) -> None:
+        raise NotImplementedError
+
+    def _describe_row(self, row: QTreeWidgetItem) -> str:
         raise NotImplementedError
 
     def _update_buttons(self) -> None:
@@ -138,9 +142,14 @@ class ReviewViews:
             return
         state, path = self._current, where[1]
         change = state.change(path)
-        if self._rebased_at(row) is not None:
-            change = None  # its diff is a merge into the file as it is now: not edited
-        if self.editor.load(change, state.edits.get(path)):
+        why_not = ""
+        if self._rebased_at(row) is not None and path not in state.edits:
+            why_not = "This file changed on disk during the review: its change is not edited."
+        elif any(state.item.index in other.item.builds_on for other in self.states):
+            # The later command was planned on this change's new text: an edit would
+            # only get that one refused.
+            why_not = "A later command of this reply builds on this change: edit that one."
+        if self.editor.load(change, state.edits.get(path), why_not):
             self._editing = (state, path)
             self.editor.text.setFocus()
 
@@ -171,7 +180,7 @@ class ReviewViews:
                 )
         current = self.listing.currentItem()
         if current is not None and self._state_of[id(current)] is state:
-            self.header.setText(state.describe())
+            self.header.setText(self._describe_row(current))
             self.diff.show_preview(self._shown_preview(current))
         self._show_decision(state)
 
