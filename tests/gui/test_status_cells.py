@@ -1,11 +1,18 @@
-"""A status cell too long for its row ends in an ellipsis, never cut mid-line unseen."""
+"""A status cell or a status bar message too long for its room ends in an ellipsis, and a
+run's message takes a second line before it is cut."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from llm_operator.gui.panes.command_rows import fitted_lines
+from llm_operator.gui.status_bar import ElidingStatusBar
+
+from .conftest import WindowFactory
 
 
 def test_a_long_status_ends_in_an_ellipsis_and_a_short_one_is_whole(qapp: QApplication) -> None:
@@ -29,3 +36,29 @@ def test_a_long_status_ends_in_an_ellipsis_and_a_short_one_is_whole(qapp: QAppli
     broken = fitted_lines(path, font, width, 6)
     assert "".join(broken) == path
     assert all(metrics.horizontalAdvance(line) <= width for line in broken)
+
+
+def test_a_run_message_too_long_for_one_line_takes_two_and_keeps_its_end(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path
+) -> None:
+    window = make_window(workspace)
+    window.resize(800, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    bar = window.statusBar()
+    assert isinstance(bar, ElidingStatusBar)
+    spacing = bar.fontMetrics().lineSpacing()
+    message = (
+        "Ran 29 commands: 27 ok, 1 failed, 1 rejected; 2 repeated, not run again; 1 asked "
+        "again. Results copied: paste them into the chat."
+    )
+    bar.showMessage(message)
+    qtbot.waitUntil(lambda: bar.height() >= 2 * spacing)  # room for both lines
+    lines = bar.shown_lines()
+    assert len(lines) == 2
+    assert " ".join(" ".join(lines).split()) == message  # whole: what to do next included
+    bar.showMessage(message * 4)  # too long for two lines: the second ends in "..."
+    assert bar.shown_lines()[-1].endswith("\u2026")
+    bar.showMessage("Ready.")
+    assert bar.shown_lines() == ["Ready."]
+    assert bar.minimumHeight() == 0  # one line: the bar's own height again
