@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
@@ -248,3 +249,22 @@ def test_a_change_a_later_command_builds_on_cannot_be_edited(
     dialog.listing.setCurrentItem(dialog.file_rows[1])  # the later one can be
     assert not dialog.editor.text.isReadOnly()
     assert dialog.editor.text.toPlainText() == "ALPHA\nB\n"
+
+
+def test_a_page_too_big_for_one_view_sends_the_rest_to_the_one_file_view(
+    qtbot: QtBot, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from llm_operator.gui.dialogs import all_changes
+
+    monkeypatch.setattr(all_changes, "MAX_PAGE_CHARS", 10)  # the first file passes it
+    pending = Session(Workspace(workspace), tmp_path / "s").prepare(batch(3)).pending
+    dialog = opened(qtbot, ConfirmDialog(None, pending))
+    dialog.toggle_view()
+    page = dialog.all_changes
+    text = page.toPlainText()
+    assert "def test_0():" in text  # the first diff fits
+    assert "def test_2():" not in text
+    assert all_changes.TOO_LONG in text
+    assert page.too_long == {1, 2}
+    qtbot.keyClick(page, Qt.Key.Key_End)
+    assert page.seen == {0}  # only what the page showed counts as seen

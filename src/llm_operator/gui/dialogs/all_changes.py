@@ -26,6 +26,10 @@ from ..pages import Page, PageView, unified_page
 from ..row_style import RowStyle
 
 OPEN = "\u25be"  # a header whose diff is shown
+# The most characters of diff one page lays out (each file's diff is capped on its own
+# too): past it a file shows its header and a note, and is seen in the one-file view.
+MAX_PAGE_CHARS = 2_000_000
+TOO_LONG = "This page is full: Alt+V shows this file's diff on its own."
 FOLDED = "\u25b8"  # a header folded to its one line
 
 
@@ -57,6 +61,7 @@ class AllChanges(PageView):
         self._tops: set[int] = set()
         self._tails: set[int] = set()
         self.seen: set[int] = set()
+        self.too_long: set[int] = set()  # files whose diff did not fit on the page
         self.verticalScrollBar().valueChanged.connect(self._look)
 
     def set_sections(self, sections: Sequence[Section]) -> None:
@@ -68,17 +73,29 @@ class AllChanges(PageView):
         at = self.verticalScrollBar().value()
         page = Page()
         self.starts, self.ends = [], []
+        self.too_long = set()
+        chars = 0
         for index, section in enumerate(self.sections):
             self.starts.append(len(page.lines))
             folded = index in self.folded
             mark = FOLDED if folded else OPEN
-            parts = [section.title, section.badges, section.command, self.decision_of(index)]
+            decision = self.decision_of(index)
+            parts = [section.title, section.badges, section.command, decision]
             header = f"{mark} " + "   ".join(part for part in parts if part)
             page.lines.append(header)
-            page.rows.append(RowStyle("heading"))
+            # The decision colours the header: approved ones stand apart when scrolling.
+            kind = "title-ok" if decision.startswith("approved") else "heading"
+            page.rows.append(
+                RowStyle("title-rejected" if decision.startswith("rejected") else kind)
+            )
             if not folded:
-                if section.preview is not None:
-                    page.extend(unified_page(section.preview))
+                if section.preview is not None and chars <= MAX_PAGE_CHARS:
+                    diff = unified_page(section.preview)
+                    chars += sum(len(line) for line in diff.lines)
+                    page.extend(diff)
+                elif section.preview is not None:
+                    self.too_long.add(index)
+                    page.add(TOO_LONG, RowStyle("note"))
                 else:
                     page.add(section.note, RowStyle("note"))
             self.ends.append(len(page.lines))
@@ -120,8 +137,8 @@ class AllChanges(PageView):
             return
         first, last = self._visible_lines()
         for index, (start, end) in enumerate(zip(self.starts, self.ends, strict=True)):
-            if index in self.folded:
-                continue
+            if index in self.folded or index in self.too_long:
+                continue  # its diff is not on the page: not seen here
             if first <= start <= last:
                 self._tops.add(index)
             if first <= end - 1 <= last:
