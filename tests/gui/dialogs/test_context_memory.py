@@ -76,7 +76,8 @@ def test_ticks_filter_and_budget_come_back_after_a_restart(
     assert again.filter.text() == "api"
     assert again.budget.value() == 3500
     assert not again.outline_box.isChecked()
-    assert "1 secret-looking file left unticked" in again.status.text()
+    settled(qtbot, again)  # a refresh later, the note is still there to read
+    assert "1 secret-looking file left unticked" in again.kept.text()
     assert "web/app.js" not in again.shown_files()  # the filter applies again too
 
 
@@ -88,7 +89,7 @@ def test_a_named_selection_is_saved_recalled_and_kept_across_restarts(
     click_check(qtbot, dialog, "api/")  # a folder tick leaves .env out
     assert dialog.ticked() == ["api/models.py", "api/routes.py"]
     dialog.selections.save("  the   api ")
-    assert "Saved 2 files as" in dialog.status.text()
+    assert "Saved 2 files as" in dialog.kept.text()
     click_check(qtbot, dialog, "api/")
     click_check(qtbot, dialog, "web/app.js")
     settled(qtbot, dialog)
@@ -102,7 +103,8 @@ def test_a_named_selection_is_saved_recalled_and_kept_across_restarts(
     qtbot.waitUntil(lambda: again.loaded)
     again.selections.recall("the api")
     assert again.ticked() == ["api/routes.py"]
-    assert "1 file no longer there" in again.status.text()
+    settled(qtbot, again)
+    assert "1 file no longer there" in again.kept.text()
     again.selections.remove("the api")
     assert again.memory.names() == []
 

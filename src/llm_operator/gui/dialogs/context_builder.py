@@ -186,8 +186,11 @@ class ContextBuilder(QDialog):
         self.next_button.clicked.connect(self.copy_next)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self.kept = QLabel()  # what a restart or a selection ticked, or left unticked
+        self.kept.setObjectName("context-kept")
+        self.kept.setWordWrap(True)
         self.selections = SelectionsButton(
-            self.memory, self.ticked, self.tick_only, lambda text: set_plain(self.status, text)
+            self.memory, self.ticked, self.tick_only, lambda text: set_plain(self.kept, text)
         )
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -222,6 +225,7 @@ class ContextBuilder(QDialog):
         buttons.addWidget(self.selections)
         right_layout.addLayout(buttons)
         right_layout.addWidget(self.status)
+        right_layout.addWidget(self.kept)
         split = QSplitter()
         split.addWidget(left)
         split.addWidget(right)
@@ -274,7 +278,7 @@ class ContextBuilder(QDialog):
         self.copy_button.setEnabled(True)
         self.schedule_refresh()
         if note:
-            set_plain(self.status, note.strip())
+            set_plain(self.kept, note.strip())
 
     def _secret_note(self, paths: list[str]) -> str:
         """What a restart or a recalled selection did not tick: secret-looking files."""
