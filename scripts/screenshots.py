@@ -3,7 +3,10 @@
 confirm-dialog-search.png, side by side with the search bar open;
 confirm-dialog-changed-outside.png and confirm-dialog-changed-outside-overlap.png, files
 changed on disk while the review is open: one merged, one overlapping;
-confirm-secret-read.png, a read of a secret-looking file showing what would leave).
+confirm-secret-read.png, a read of a secret-looking file showing what would leave;
+review-all-changes-WIDTH.png, a batch of 29 writes in one page, and review-edit-WIDTH.png,
+a change whose new text the person is editing, at 1280x800 and 1920x1080;
+context-builder-selections.png, the context builder with a named selection recalled).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -263,6 +266,98 @@ def secret_read_shot(workspace: Path, state: Path, out: Path) -> None:
     dialog.close()
 
 
+def batch_review_shots(workspace: Path, state: Path, out: Path) -> None:
+    """A real batch: 16 generated tests, 12 modules and a changed file, 29 writes."""
+    from llm_operator.core.plan.session import Session
+    from llm_operator.core.store.workspace import Workspace
+    from llm_operator.gui.dialogs.confirm_dialog import ConfirmDialog
+
+    blocks = [
+        command(
+            f"t{n}",
+            "fs.write",
+            path=f"tests/generated/test_smoke_{n:02d}.py",
+            content_b64=b64(
+                f"from app import greet\n\n\ndef test_greet_{n}():\n"
+                f"    assert greet('n{n}') == 'Hello, n{n}!'\n"
+            ),
+        )
+        for n in range(16)
+    ]
+    blocks += [
+        command(
+            f"m{n}",
+            "fs.write",
+            path=f"src/app/parts/module_{n:02d}.py",
+            content_b64=b64(f'"""Part {n} of the app."""\n\nVALUE_{n} = {n}\n'),
+        )
+        for n in range(12)
+    ]
+    blocks.append(command("edit-1", "fs.write", path="src/app.py", content_b64=b64(APP_PY_NEW)))
+    session = Session(Workspace(workspace), state / "batch")
+    pending = session.prepare("\n".join(blocks)).pending
+    for width, height in ((1280, 800), (1920, 1080)):
+        dialog = ConfirmDialog(None, pending)
+        dialog.resize(width, height)
+        dialog.show()
+        wait_for(dialog.isVisible)
+        dialog.listing.setCurrentItem(dialog.file_rows[0])
+        dialog.approve_selected()
+        dialog.toggle_view()
+        settle()
+        dialog.grab().save(str(out / f"review-all-changes-{width}.png"))
+        dialog.toggle_view()
+        dialog.listing.setCurrentItem(dialog.file_rows[-1])
+        dialog.listing.scrollToItem(dialog.file_rows[-1])
+        dialog.edit_box.setChecked(True)
+        text = dialog.editor.text.toPlainText().replace("name is empty", "the name is empty")
+        dialog.editor.text.setPlainText(text)
+        dialog.editor.flush()
+        settle()
+        dialog.grab().save(str(out / f"review-edit-{width}.png"))
+        dialog.close()
+        dialog.deleteLater()
+
+
+def context_builder_shot(workspace: Path, out: Path) -> None:
+    """The context builder with a named selection recalled (its Selections button)."""
+    from PySide6.QtWidgets import QWidget
+
+    from llm_operator.core.store.settings import Settings
+    from llm_operator.core.store.workspace import Workspace
+    from llm_operator.gui.clipboard import ClipboardBridge
+    from llm_operator.gui.dialogs.context_builder import ContextBuilder
+
+    class Window(QWidget):
+        def __init__(self) -> None:
+            super().__init__()
+            self.settings = Settings.load()
+
+        def save_settings(self) -> None:
+            self.settings.save()
+
+    (workspace / "src" / "api.py").write_text("def routes():\n    return []\n")
+    (workspace / "tests").mkdir()
+    (workspace / "tests" / "test_app.py").write_text("def test_greet():\n    pass\n")
+    window = Window()
+    dialog = ContextBuilder(Workspace(workspace), ClipboardBridge(), lambda: 30_000, window)
+    dialog.resize(1280, 800)
+    dialog.show()
+    wait_for(lambda: dialog.loaded)
+    dialog.set_ticked("src/app.py", True)
+    dialog.set_ticked("tests/test_app.py", True)
+    dialog.selections.save("greeting")
+    dialog.tick_only([])
+    dialog.selections.recall("greeting")
+    dialog.task.setPlainText("Make greet() refuse an empty name, with a test.")
+    dialog.refresh()
+    wait_for(lambda: not dialog.outline_pending)
+    settle()
+    dialog.grab().save(str(out / "context-builder-selections.png"))
+    dialog.close()
+    window.deleteLater()
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
     out.mkdir(parents=True, exist_ok=True)
@@ -277,6 +372,8 @@ def main() -> int:
         confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
         changed_outside_shots(make_workspace(base / "third"), base / "state", out)
         secret_read_shot(make_workspace(base / "fourth"), base / "state", out)
+        batch_review_shots(make_workspace(base / "fifth"), base / "state", out)
+        context_builder_shot(make_workspace(base / "sixth"), out)
         app.processEvents()
     for name in (
         "main-window.png",
@@ -286,6 +383,8 @@ def main() -> int:
         "confirm-dialog-changed-outside.png",
         "confirm-dialog-changed-outside-overlap.png",
         "confirm-secret-read.png",
+        *(f"review-{view}-{w}.png" for view in ("all-changes", "edit") for w in (1280, 1920)),
+        "context-builder-selections.png",
     ):
         print(out / name)
     return 0

@@ -19,8 +19,8 @@ MAX_FUNCTION_LINES = 100
 
 # Known to be over a limit while they are reworked elsewhere; each entry must still be
 # over it (the test says when one can go), so the list only ever shrinks.
-PENDING_MODULES = {"llm_operator/gui/dialogs/context_builder.py"}
-PENDING_FUNCTIONS = {("llm_operator/gui/dialogs/confirm_dialog.py", "ConfirmDialog._build")}
+PENDING_MODULES: set[str] = set()
+PENDING_FUNCTIONS: set[tuple[str, str]] = set()
 
 
 def _modules() -> list[Path]:

@@ -109,3 +109,15 @@ def test_a_state_folder_longer_than_a_socket_address_works(tmp_path: Path) -> No
 def test_no_window_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(LinkError, match="no window is reviewing this workspace"):
         ReviewRequest(tmp_path, "client", "reply")
+
+
+def test_the_persons_edits_cross_the_link_whole_and_bad_ones_are_refused() -> None:
+    from llm_operator.core.plan.person_edit import PersonEdit
+    from llm_operator.core.plan.review_link import parse_decisions
+
+    edit = PersonEdit("a.txt", "sha256:" + "1" * 64, "line\r\nwith \u00e9\n")
+    raw = {"3": [True, "", [], [[edit.path, edit.proposed, edit.text]]]}
+    assert parse_decisions(raw) == {3: Decision(True, edited=(edit,))}
+    for bad in ([["a.txt", "x"]], [["a.txt", "x", 3]], "a.txt"):
+        with pytest.raises(LinkError, match="edited change"):
+            parse_decisions({"3": [True, "", [], bad]})

@@ -231,3 +231,37 @@ def test_a_client_naming_itself_with_markup_is_named_as_text(
         thread.join(timeout=60)
     assert "error" not in out, out.get("error")
     assert not (workspace / "named.txt").exists()
+
+
+def test_a_change_edited_in_the_window_lands_as_edited_for_the_mcp_client(
+    qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
+) -> None:
+    window = make_window(workspace)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    state = tmp_path / "state"
+
+    async def scenario() -> tuple[bool, str]:
+        async with connected(workspace, state, errlog=tmp_path / "stderr.txt") as s:
+            return await call(s, "fs_write", path="edited.txt", content="helo wrold\n")
+
+    thread, out = _in_thread(scenario)
+    try:
+        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
+        dialog = _review_dialog()
+        assert dialog is not None
+        dialog.listing.setCurrentItem(dialog.file_rows[0])
+        dialog.edit_box.setChecked(True)
+        dialog.editor.text.setPlainText("hello world\n")
+        dialog.editor.flush()
+        approve = dialog.findChild(QPushButton, "approve-all")
+        assert approve is not None
+        qtbot.mouseClick(approve, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
+    finally:
+        thread.join(timeout=60)
+    assert "error" not in out, out.get("error")
+    is_error, text = out["value"]
+    assert not is_error, text
+    assert (workspace / "edited.txt").read_text() == "hello world\n"
+    assert "edited by the user before approval: edited.txt" in text
+    assert "1: hello world" in text

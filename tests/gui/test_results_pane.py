@@ -62,7 +62,7 @@ def test_the_parts_line_says_what_is_copied_and_what_is_pending(
     parts = window.results.parts
     assert len(parts) >= 3
     line = window.results.parts_line.text()
-    assert line.startswith("part 1 copied (1 ids) \u00b7 part 2 pending")
+    assert line.startswith("part 1 copied (1 result) \u00b7 part 2 pending")
     assert line.count("pending") == len(parts) - 1
     assert "part 2: r1" in window.results.parts_line.toolTip()
     window.results.copy_next()

@@ -59,6 +59,7 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_TRASH_UNAVAILABLE": "no trash could take a deleted path; nothing was erased",
         "ERR_MISSING_WRITE_CONTENT": "fs.write without content or content_b64",
         "ERR_REJECTED_BY_USER": "the user rejected the command",
+        "ERR_EDIT_REFUSED": "the user's edit of a change did not fit it; nothing was written",
         "ERR_PERMISSION_DENIED": "the operating system denied access to the path",
         "ERR_NAME_TOO_LONG": "a name in the path is too long for the file system",
         "ERR_SYMLINK_LOOP": "the path goes through too many symlinks (a loop)",

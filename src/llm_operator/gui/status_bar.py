@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
@@ -27,32 +27,64 @@ if TYPE_CHECKING:
 
 
 class ElidingStatusBar(QStatusBar):
-    """A status bar whose messages never push the window wider: long ones end in "..."."""
+    """A status bar whose messages never push the window wider: a message too long for one
+    line takes a second (the end of a run's message says what to do next), and one too
+    long for two ends in "..."; the tooltip has it whole."""
+
+    MAX_LINES = 2
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.messageChanged.connect(lambda message: self.setToolTip(plain_tip(message)))
+        self.messageChanged.connect(lambda _: self._fit())
         from .status_log import status_logger
 
         logger = status_logger()
         if logger is not None:
             self.messageChanged.connect(logger)
 
-    def paintEvent(self, event: QPaintEvent) -> None:
-        message = self.currentMessage()
-        if not message:
-            super().paintEvent(event)
-            return
+    _MARGIN = 6
+
+    def _room(self) -> int:
         right = self.width()
         for child in self.findChildren(QWidget):
             if child.parent() is self and child.isVisible() and child.x() > 0:
                 right = min(right, child.x())
+        return max(0, right - 2 * self._MARGIN)
+
+    def shown_lines(self) -> list[str]:
+        """The message as painted: one or two lines, the last cut with "..." if need be."""
+        from .panes.command_rows import fitted_lines
+
+        message = self.currentMessage()
+        if not message:
+            return []
+        return fitted_lines(shown(message), self.font(), self._room(), self.MAX_LINES)
+
+    def _fit(self) -> None:
+        """As tall as the message's lines (never less than the bar's own height)."""
+        rows = max(1, len(self.shown_lines()))
+        self.setMinimumHeight(rows * self.fontMetrics().lineSpacing() + 6 if rows > 1 else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        lines = self.shown_lines()
+        if not lines:
+            super().paintEvent(event)
+            return
         painter = QPainter(self)
-        margin = 6
-        width = max(0, right - 2 * margin)
-        elided = self.fontMetrics().elidedText(shown(message), Qt.TextElideMode.ElideRight, width)
         painter.setPen(self.palette().windowText().color())
-        painter.drawText(margin, 0, width, self.height(), Qt.AlignmentFlag.AlignVCenter, elided)
+        painter.drawText(
+            self._MARGIN,
+            0,
+            self._room(),
+            self.height(),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            "\n".join(lines),
+        )
 
 
 class WatchButton(QToolButton):

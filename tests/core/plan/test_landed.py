@@ -116,3 +116,26 @@ def test_lines_are_numbered_as_fs_read_slice_numbers_them(
     (result,) = run_reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_json=edits(op)))
     assert result.ok, result.summary
     assert result.details == "# landed in a.txt:\n3: new\n"
+
+
+def test_a_one_line_content_write_says_its_file_has_no_final_newline(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (result,) = run_reply(cmd("w1", "fs.write", path="one.txt", content="hello"))
+    assert result.ok, result.summary
+    assert (workspace / "one.txt").read_bytes() == b"hello"
+    assert result.details == (
+        "# landed in one.txt:\n1: hello\n# one.txt now ends without a final newline\n"
+    )
+    # With its newline (content_json can hold one), nothing more is said.
+    (result,) = run_reply(cmd("w2", "fs.write", path="two.txt", content_json='"hi\\n"'))
+    assert result.details == "# landed in two.txt:\n1: hi\n"
+
+
+def test_a_file_that_never_had_a_final_newline_is_not_told_again(
+    run_reply: Any, cmd: Any, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("one\ntwo", encoding="utf-8")
+    op = {"op": "replaceFirst", "find": "one", "text": "uno"}
+    (result,) = run_reply(cmd("e1", "fs.applyEdits", path="a.txt", edits_json=edits(op)))
+    assert result.details == "# landed in a.txt:\n1: uno\n"

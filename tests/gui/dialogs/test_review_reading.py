@@ -172,13 +172,13 @@ def test_tab_reaches_every_pane_in_order_and_the_buttons_keep_their_keys(
         return seen
 
     buttons = [dialog.reject_button, dialog.apply_button, dialog.approve_button]
-    decision = [dialog.approve, dialog.side_by_side, dialog.reason]
+    decision = [dialog.approve, dialog.edit_box, dialog.side_by_side, dialog.reason]
     want = [dialog.listing, dialog.diff.unified, *decision, *buttons, dialog.listing]
-    assert tabbing(8) == want  # and round again
+    assert tabbing(9) == want  # and round again
     dialog.search.open_bar()
     want = [dialog.listing, dialog.diff.unified, dialog.search.field, *decision, *buttons]
     want.append(dialog.listing)
-    assert tabbing(9) == want
+    assert tabbing(10) == want
     dialog.side_by_side.setChecked(True)
     want = [dialog.listing, dialog.diff.left, dialog.diff.right, dialog.search.field]
     assert tabbing(3) == want

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..actions import get_spec
 from ..actions.base import Kind, Plan, Reveal
@@ -31,9 +30,6 @@ from .overlay import Overlay
 from .run import REJECT, Decision, Pending, Run, RunItem, rejected_by_user
 from .secrecy import hold
 from .session_base import Progress, SessionBase
-
-if TYPE_CHECKING:
-    from .outside_merge import ShownMerge
 
 WAITING = "waiting for another run on this workspace"
 
@@ -129,7 +125,7 @@ class Executing(SessionBase):
                 if item.pending.held and decision.approved:
                     item.result = Result(item.id, self._held_approved(item.pending, writer))
                 elif item.pending.plan is not None and decision.approved:
-                    item.result = self._apply(item, writer, applied, decision.merged)
+                    item.result = self._apply(item, writer, applied, decision)
                     wrote = item.index in applied
                 else:
                     item.result = Result(item.id, decided(item.pending, decision))
@@ -188,13 +184,15 @@ class Executing(SessionBase):
         return notice_results + run.results
 
     def _apply(
-        self, item: RunItem, writer: BatchWriter, applied: set[int], merged: tuple[ShownMerge, ...]
+        self, item: RunItem, writer: BatchWriter, applied: set[int], decision: Decision
     ) -> Result:
         from ..store.applying import apply_changeset
         from ..store.atomic import watching_folder_syncs
         from .durability import unsynced_warning
         from .outside_merge import explain_stale, merged_plan, previews_after
+        from .person_edit import edited_plan
 
+        merged, edited = decision.merged, decision.edited
         pending = item.pending
         assert pending is not None
         plan = pending.plan
@@ -219,6 +217,8 @@ class Executing(SessionBase):
                 raise self.store_problem
             if merged:  # under the lock: the file as it is right before the write
                 plan = merged_plan(self.workspace, plan, merged)
+            if edited:  # the person's text, checked against the change they edited
+                plan = edited_plan(plan, edited)
             with watching_folder_syncs() as unsynced:
                 notes = apply_changeset(self.workspace, plan.changes, recorder)
         except OperatorError as error:
@@ -228,7 +228,7 @@ class Executing(SessionBase):
             return Result(pending.id, internal_fault(pending.action, error, pending.id))
         applied.add(pending.index)
         writer.wrote(pending.index)
-        if merged:  # the history shows what landed: the merged change
+        if merged or edited:  # the history shows what landed: the merged or edited change
             assert pending.plan is not None
             shown = previews_after(pending.previews, pending.plan, plan)
             item.pending = replace(pending, plan=plan, previews=shown)

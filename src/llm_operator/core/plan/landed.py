@@ -2,9 +2,11 @@
 
 Every changed line is shown with its new line number, as fs.readSlice numbers lines, up to
 ``MAX_LANDED`` lines in all (then a count of the rest); removed lines are counted where
-they were. The lines follow the details as text, whatever the details are: a structure
-action's one line of result JSON is followed by them just as a text result is, so every
-write shows what landed the same way. Files that are deleted, moved unchanged or not
+they were. A write that leaves a file without a final newline where it had one (or makes
+a file without one: a one-line ``content:`` has none) says so in a line of its own. The
+lines follow the details as text, whatever the details are: a structure action's one line
+of result JSON is followed by them just as a text result is, so every write shows what
+landed the same way. Files that are deleted, moved unchanged or not
 UTF-8 text show nothing.
 """
 
@@ -19,6 +21,14 @@ MAX_WIDTH = 300
 
 def _clip(line: str) -> str:
     return line if len(line) <= MAX_WIDTH else line[:MAX_WIDTH] + " [line cut]"
+
+
+def _loses_final_newline(before: str | None, after: str | None) -> bool:
+    """Whether the write leaves text without a final newline where there was one (or no
+    file, or an empty one)."""
+    if not after or after.endswith("\n"):
+        return False
+    return before is None or not before or before.endswith("\n")
 
 
 def landed_lines(changes: ChangeSet) -> list[str]:
@@ -49,6 +59,10 @@ def landed_lines(changes: ChangeSet) -> list[str]:
                 shown.append(f"{number + 1}: {_clip(line)}")
             numbered += told
             rest += j2 - j1 - told
+        if _loses_final_newline(change.before_text, change.after_text):
+            # fs.write's one-line ``content:`` has no line break of its own: a file made
+            # from it ends without one, and the model is told rather than left to guess.
+            shown.append(f"# {change.path} now ends without a final newline")
     if rest:
         shown.append(f"# ... and {rest} more changed line(s): fs.readSlice shows them")
     return shown

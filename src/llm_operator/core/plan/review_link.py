@@ -8,7 +8,7 @@ user (SO_PEERCRED where the system has it).
 One connection is one review, one JSON line each way:
 
     server -> window  {"client": "<MCP client name>", "reply": "<the commands as a reply>"}
-    window -> server  {"decisions": {"<index>": [approved, "reason", merged]}}
+    window -> server  {"decisions": {"<index>": [approved, "reason", merged, edited]}}
                       or {"refused": "<why the window cannot review now>"}
 
 The window prepares the reply itself, so it shows exactly what a paste of those commands
@@ -16,7 +16,10 @@ would show; the server runs its own plan of them, and the stale-file check refus
 whose file changed between the two. ``merged`` (optional) lists the merged changes the
 person approved of files that changed outside while the review was open, each as
 ``[path, digest of the file's bytes, digest of the merged bytes]``: the server makes the
-merge again from its own plan and writes it only if it gives those very bytes. The server
+merge again from its own plan and writes it only if it gives those very bytes. ``edited``
+(optional) lists the person's own text for changes they edited, each as ``[path, digest
+of the proposed bytes, text]``: the server applies it only to a change of its own plan
+with those very proposed bytes (``person_edit``). The server
 closing the connection withdraws the review (the call was cancelled or timed out): the
 window closes its dialog and nothing is sent.
 A probe (``{"probe": true}``) is answered with ``{"ready": true}``: the server uses it to
@@ -36,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .outside_merge import ShownMerge
+from .person_edit import PersonEdit
 from .run import Decision
 
 SOCKET_NAME = "review.sock"
@@ -170,13 +174,14 @@ def parse_decisions(raw: object) -> dict[int, Decision]:
             not isinstance(key, str)
             or not key.isdigit()
             or not isinstance(value, list)
-            or len(value) not in (2, 3)
+            or len(value) not in (2, 3, 4)
             or not isinstance(value[0], bool)
             or not isinstance(value[1], str)
         ):
             raise LinkError("the window's answer is not a list of decisions")
-        merged = _merges(value[2]) if len(value) == 3 else ()
-        decisions[int(key)] = Decision(value[0], value[1], merged)
+        merged = _merges(value[2]) if len(value) >= 3 else ()
+        edited = _edits(value[3]) if len(value) == 4 else ()
+        decisions[int(key)] = Decision(value[0], value[1], merged, edited)
     return decisions
 
 
@@ -187,6 +192,15 @@ def _merges(raw: object) -> tuple[ShownMerge, ...]:
     ):
         raise LinkError("the window's answer holds a merged change that is not readable")
     return tuple(ShownMerge(*item) for item in raw)
+
+
+def _edits(raw: object) -> tuple[PersonEdit, ...]:
+    if not isinstance(raw, list) or not all(
+        isinstance(item, list) and len(item) == 3 and all(isinstance(v, str) for v in item)
+        for item in raw
+    ):
+        raise LinkError("the window's answer holds an edited change that is not readable")
+    return tuple(PersonEdit(*item) for item in raw)
 
 
 # -- the window's side -------------------------------------------------------------------
@@ -206,7 +220,12 @@ class Review:
     def answer(self, decisions: Mapping[int, Decision]) -> bool:
         """Send the decisions; False if the review was withdrawn meanwhile."""
         payload = {
-            str(k): [d.approved, d.reason, [[m.path, m.theirs, m.merged] for m in d.merged]]
+            str(k): [
+                d.approved,
+                d.reason,
+                [[m.path, m.theirs, m.merged] for m in d.merged],
+                [[e.path, e.proposed, e.text] for e in d.edited],
+            ]
             for k, d in decisions.items()
         }
         return self._finish({"decisions": payload})

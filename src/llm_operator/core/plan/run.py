@@ -22,17 +22,20 @@ if TYPE_CHECKING:
     from ..protocol.validator import Command
     from ..store.rejections import Rejection
     from .outside_merge import ShownMerge
+    from .person_edit import PersonEdit
     from .preview import ChangePreview
 
 
 @dataclass(frozen=True)
 class Decision:
     """The user's answer to a pending command: approved or not, the reason given, and
-    the merged changes approved of its files that changed outside (``outside_merge``)."""
+    the merged changes approved of its files that changed outside (``outside_merge``), and
+    the person's own text for files whose change they edited (``person_edit``)."""
 
     approved: bool
     reason: str = ""
     merged: tuple[ShownMerge, ...] = ()
+    edited: tuple[PersonEdit, ...] = ()
 
 
 APPROVE = Decision(True)

@@ -61,6 +61,11 @@ class Settings:
 
     geometry: str = ""  # QMainWindow.saveGeometry(), base64
     splitter: str = ""  # QSplitter.saveState() of the paste/results split, base64
+    # The review dialog's geometry, splits (base64) and view ("file" or "all").
+    review_layout: dict[str, str] = field(default_factory=dict)
+    # The context builder's ticks, filter, budget and named selections, per workspace
+    # folder (gui.dialogs.context_memory reads it and checks every value).
+    context_memory: dict[str, Any] = field(default_factory=dict)
     recent_workspaces: list[str] = field(default_factory=list)
     auto_copy: bool = True
     clipboard_watch: bool = False
@@ -103,6 +108,9 @@ class Settings:
         loaded.secret_patterns = [
             p for p in loaded.secret_patterns if isinstance(p, str) and p.strip()
         ]
+        loaded.review_layout = {
+            k: v for k, v in loaded.review_layout.items() if isinstance(v, str) and len(v) < 4096
+        }
         loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
         found = preset(loaded.chat)
         loaded.chat = found.key if found is not None else CUSTOM

@@ -26,7 +26,15 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QGuiApplication,
+    QKeySequence,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -36,38 +44,30 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ...core.actions.base import Kind
 from ...core.visible import shown
 from ...core.wording import counted
 from ..plain_text import plain_tip
+from ..status_log import status_logger
+from .all_changes import AllChanges
 from .diff_search import SearchBar
 from .diff_view import DiffView
 from .outside_review import OutsideChanges
+from .review_edit import ChangeEditor
+from .review_memory import keep_layout, restore_layout
+from .review_state import APPROVED_FG, BADGE_STYLES, REJECTED_FG, CommandState
+from .review_views import ReviewViews
 
 if TYPE_CHECKING:
     from ...core.plan.outside_merge import Rebased
     from ...core.plan.preview import ChangePreview
     from ...core.plan.run import Decision, Pending
-
-BADGE_STYLES = {
-    "new": ("new", "#1a7f37"),
-    "deleted": ("deleted", "#cf222e"),
-    "edited": ("edited", "#57606a"),
-    "outside": ("changed outside", "#bc4c00"),
-    "secret": ("secret", "#8250df"),
-    # Changed on disk while this review is open (see OutsideChanges.badge).
-    "merged": ("changed outside: merged", "#bc4c00"),
-    "overlaps": ("changed outside: overlaps", "#cf222e"),
-    "unmerged": ("changed outside: cannot merge", "#cf222e"),
-}
-APPROVED_FG = "#1a7f37"
-REJECTED_FG = "#cf222e"
 
 
 class Choice(enum.Enum):
@@ -76,54 +76,10 @@ class Choice(enum.Enum):
     PER_COMMAND = "per command"
 
 
-class CommandState:
-    """The decision being made for one pending command."""
+class ConfirmDialog(QDialog, ReviewViews):
+    # The slots of ReviewViews (a plain class) are reached through lambdas: PySide finds
+    # no slot of a second base class by name once a first dialog has been deleted.
 
-    def __init__(self, number: int, item: Pending, outside: Collection[str]) -> None:
-        self.number = number
-        self.item = item
-        self.approved = False
-        self.reason = ""
-        self.seen: set[int] = set()  # file rows of this command shown on the right
-        self.badges: list[list[str]] = []  # per file row
-        if item.reveal is not None and not item.reveal.runs:  # a command names no file
-            self.badges.append(["secret"])
-        for preview in item.previews:
-            self.badges.append([preview.badge] + (["outside"] if preview.path in outside else []))
-
-    @property
-    def rejected_by_reason(self) -> bool:
-        return bool(self.reason.strip())
-
-    def describe(self) -> str:
-        """What this command will do, as plain text: every reply's text through the one
-        renderer, and the header that shows it is a plain-text label (no markup, ever)."""
-        item = self.item
-        lines = [f"{self.number}. {shown(item.action)}   id {shown(item.id)}"]
-        if item.reveal is not None and item.reveal.runs:
-            lines.append(f"Will run a command: it {shown(item.reveal.reason)}.")
-        elif item.reveal is not None:
-            paths = ", ".join(shown(path) for path in item.reveal.paths)
-            if item.held and item.command.spec.kind is Kind.WRITE:
-                lines.append(
-                    f"Will read {paths} to plan the change; the change is shown for approval next."
-                )
-            else:
-                lines.append(f"Will send the content of {paths} to the chat.")
-            lines.append(f"Why it asks: {shown(item.reveal.reason)}")
-            # What would leave, as the person must see it: size and first lines, each
-            # already through the one renderer (store.secret_preview).
-            lines += item.reveal.preview
-        for preview in item.previews:
-            lines += [shown(line) for line in preview.review]
-        if item.plan is not None:
-            lines += [f"note: {shown(note)}" for note in item.plan.notes]
-        if item.builds_on:
-            lines.append("Builds on an earlier command of this reply: approve both or neither.")
-        return "\n".join(lines)
-
-
-class ConfirmDialog(QDialog):
     def __init__(
         self,
         parent: QWidget | None,
@@ -141,9 +97,13 @@ class ConfirmDialog(QDialog):
         self._current: CommandState | None = None
         self.outside = OutsideChanges()
         self.live: object = None  # what follows the files while the dialog is open
+        self._edited_previews: dict[tuple[int, str], ChangePreview] = {}
+        self._log = status_logger()
+        self._editing: tuple[CommandState, str] | None = None
         self._build()
         self._fill_list()
         self._fit_to_screen(1280, 800)
+        self._sized = restore_layout(self, self.splits, self.views)
         if self.file_rows:
             self.listing.setCurrentItem(self.file_rows[0])
         self.listing.setFocus()
@@ -171,7 +131,8 @@ class ConfirmDialog(QDialog):
             f"{'needs' if len(self.states) == 1 else 'need'} "
             "your decision. Nothing runs unless approved. "
             "<b>Alt+Down/Up</b> next/previous file &nbsp; <b>Alt+Y</b> approve &nbsp; "
-            "<b>Alt+R</b> reject with a reason &nbsp; <b>Alt+S</b> side by side &nbsp; "
+            "<b>Alt+R</b> reject with a reason &nbsp; <b>Alt+V</b> all changes / one file "
+            "&nbsp; <b>Alt+E</b> edit the new text &nbsp; <b>Alt+S</b> side by side &nbsp; "
             "<b>Ctrl+F</b> find"
         )
         intro.setWordWrap(True)
@@ -181,14 +142,38 @@ class ConfirmDialog(QDialog):
         self.outside_banner.setTextFormat(Qt.TextFormat.PlainText)
         self.outside_banner.setStyleSheet(f"color: {BADGE_STYLES['merged'][1]}; font-weight: bold")
         self.outside_banner.hide()
+        self._build_list()
+        right = self._build_right()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setObjectName("review-split")
+        split.addWidget(self.listing)
+        split.addWidget(right)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 3)
+        self.split = split
+        self.splits = {"split": split, "edit_split": self.edit_split}
+        buttons = self._build_buttons()
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.outside_banner)
+        layout.addWidget(split, 1)
+        layout.addLayout(buttons)
+        self._bind_keys()
+
+    def _build_list(self) -> None:
         self.listing = QTreeWidget()
         self.listing.setObjectName("review-list")
         # One column for the decision (command rows) and the badges (file rows), so both
         # stay in sight in a narrow list; long texts are elided, the tooltip has them.
         self.listing.setHeaderLabels(["command / file", "decision / badges"])
         self.listing.header().setStretchLastSection(True)
+        # Long names keep their ends in sight: sixteen files under one folder differ there.
+        self.listing.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.listing.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.listing.currentItemChanged.connect(self._on_selected)
+
+    def _build_right(self) -> QWidget:
+        """The one-file view, the page of all changes and the decision row."""
         self.header = QLabel()
         self.header.setObjectName("review-header")
         self.header.setTextFormat(Qt.TextFormat.PlainText)  # it shows a reply's text
@@ -205,24 +190,43 @@ class ConfirmDialog(QDialog):
         self.reason.textEdited.connect(self._on_reason_edited)
         self.side_by_side = QCheckBox("Side by side (Alt+S)")
         self.side_by_side.toggled.connect(self.diff.set_side_by_side)
+        self.edit_box = QCheckBox("Edit the new text (Alt+E)")
+        self.edit_box.setObjectName("edit-new-text")
+        self.edit_box.toggled.connect(lambda on: self._show_editor(on))
         decision = QHBoxLayout()
         decision.addWidget(self.approve)
         decision.addStretch(1)
+        decision.addWidget(self.edit_box)
         decision.addWidget(self.side_by_side)
+        self.editor = ChangeEditor()
+        self.editor.edited.connect(lambda path, text: self._on_text_edited(path, text))
+        self.editor.hide()
+        self.edit_split = QSplitter(Qt.Orientation.Vertical)
+        self.edit_split.addWidget(self.diff)
+        self.edit_split.addWidget(self.editor)
+        one_file = QWidget()
+        one_layout = QVBoxLayout(one_file)
+        one_layout.setContentsMargins(0, 0, 0, 0)
+        one_layout.addWidget(self.header)
+        one_layout.addWidget(self.edit_split, 1)
+        one_layout.addWidget(self.search)
+        self.all_changes = AllChanges(self._decision_of_file)
+        self.all_changes.seen_file.connect(lambda index: self._on_seen_in_page(index))
+        self.views = QTabWidget()
+        self.views.setObjectName("review-views")
+        self.views.addTab(one_file, "One file")
+        self.views.addTab(self.all_changes, "All changes")
+        self.views.tabBar().setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Alt+V switches
+        self.views.currentChanged.connect(lambda index: self._on_view_changed(index))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.header)
-        right_layout.addWidget(self.diff, 1)
-        right_layout.addWidget(self.search)
+        right_layout.addWidget(self.views, 1)
         right_layout.addLayout(decision)
         right_layout.addWidget(self.reason)  # a row of its own: room to type at 800x600
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.listing)
-        split.addWidget(right)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 3)
-        split.setSizes([260, 1020])  # the diff gets the room: side by side stays readable
+        return right
+
+    def _build_buttons(self) -> QHBoxLayout:
         self.reject_button = QPushButton("Reject all (Esc)")
         self.apply_button = QPushButton("Apply my choices (Alt+A)")
         self.approve_button = QPushButton()
@@ -236,11 +240,9 @@ class ConfirmDialog(QDialog):
         for button in (self.reject_button, self.apply_button, self.approve_button):
             button.setAutoDefault(False)  # Return in a reason field must not decide anything
             buttons.addWidget(button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(self.outside_banner)
-        layout.addWidget(split, 1)
-        layout.addLayout(buttons)
+        return buttons
+
+    def _bind_keys(self) -> None:
         self.reject_button.clicked.connect(self.reject)
         self.apply_button.clicked.connect(self.apply_choices)
         self.approve_button.clicked.connect(self.approve_all)
@@ -255,6 +257,8 @@ class ConfirmDialog(QDialog):
             "Alt+Y": self.approve_selected,
             "Alt+R": self.reject_selected,
             "Alt+S": self.side_by_side.toggle,
+            "Alt+V": lambda: self.toggle_view(),
+            "Alt+E": self.edit_box.toggle,
             "Ctrl+F": self.search.open_bar,
             "Alt+O": self.next_outside,
             "F3": self.find_next,
@@ -268,7 +272,10 @@ class ConfirmDialog(QDialog):
             self.diff.left,
             self.diff.right,
             self.search.field,
+            self.editor.text,
+            self.all_changes,
             self.approve,
+            self.edit_box,
             self.side_by_side,
             self.reason,
             self.reject_button,
@@ -325,37 +332,50 @@ class ConfirmDialog(QDialog):
             self._show_decision(state)
         self.listing.expandAll()
         self.listing.resizeColumnToContents(0)
-        self.listing.setColumnWidth(0, min(self.listing.columnWidth(0), 240))
+        self.listing.resizeColumnToContents(1)
+        self.listing.setColumnWidth(0, min(self.listing.columnWidth(0), 420))
+        self.all_changes.set_sections(self._sections())
 
     # -- selection and navigation -------------------------------------------------
 
     def _on_selected(self, row: QTreeWidgetItem | None, _old: QTreeWidgetItem | None) -> None:
         if row is None:
             return
+        self.editor.flush()  # the last keys typed belong to the file they were typed in
         state = self._state_of[id(row)]
         self._current = state
-        state.seen.add(self.file_rows.index(row) if row in self.file_rows else -1)
-        self.header.setText(state.describe())
-        preview = self._preview_of[id(row)]
+        at = self.file_rows.index(row) if row in self.file_rows else -1
+        state.seen.add(at)
+        self.header.setText(self._describe_row(row))
         rebased = self._rebased_at(row)
-        if rebased is not None:
-            # What changed on disk comes first: it decides what approving does.
-            self.header.setText(shown(rebased.describe()) + "\n" + state.describe())
-            if rebased.preview is not None:
-                preview = rebased.preview
-                self.outside.mark_shown(state.item.index, rebased.path)
-        if preview is not None:
-            note = ""
-        elif state.item.reveal is not None:
-            note = "No diff: this command sends a file's content to the chat."
-        else:
-            note = "No file changes."
-        self.diff.show_preview(preview, note)
+        if rebased is not None and rebased.preview is not None:
+            self.outside.mark_shown(state.item.index, rebased.path)
+        preview = self._shown_preview(row)
+        self.diff.show_preview(preview, "" if preview else self._no_diff_note(state))
+        if self.editor.isVisible():
+            self._show_editor(True)
+        if self.views.currentIndex() == 1 and at >= 0:
+            self.all_changes.go_to(at)
         self.approve.blockSignals(True)
         self.approve.setChecked(state.approved)
         self.approve.blockSignals(False)
         self.reason.setText(state.reason)
         self._update_buttons()
+
+    def _describe_row(self, row: QTreeWidgetItem) -> str:
+        state = self._state_of[id(row)]
+        rebased = self._rebased_at(row)
+        if rebased is None:
+            return state.describe()
+        # What changed on disk comes first: it decides what approving does.
+        text = shown(rebased.describe()) + "\n" + state.describe()
+        if rebased.path in state.edits:  # the edit is of the old file: never merged
+            text = (
+                "You edited this change, then the file changed on disk: approving your "
+                "edit is refused and nothing is written. Alt+E, Back to the proposed "
+                "text, to take the merged change instead.\n" + text
+            )
+        return text
 
     @property
     def current(self) -> CommandState | None:
@@ -366,6 +386,8 @@ class ConfirmDialog(QDialog):
             return
         row = self.listing.currentItem()
         at = self.file_rows.index(row) if row in self.file_rows else -1
+        if self.views.currentIndex() == 1:
+            at = self.all_changes.current()  # the page's own place: it may have scrolled
         if row is not None and row not in self.file_rows and step < 0:
             at = 0  # on a command row: its first file is "here"
         at = max(0, min(len(self.file_rows) - 1, at + step))
@@ -400,18 +422,7 @@ class ConfirmDialog(QDialog):
                 continue
             index, path, badges = where
             kind = self.outside.badge(index, path)
-            kinds = ([kind] if kind else []) + badges  # first: the column is narrow
-            rebased = self.outside.get(index, path)
-            preview = rebased.preview if rebased and rebased.preview else self._preview_of[id(row)]
-            assert preview is not None
-            row.setText(0, f"{shown(path)}  +{preview.added} -{preview.removed}")
-            badge_text = " \u00b7 ".join(BADGE_STYLES[k][0] for k in kinds)
-            row.setText(1, badge_text)
-            row.setToolTip(1, plain_tip(badge_text))
-            colour = BADGE_STYLES[kind or ("outside" if "outside" in badges else badges[0])][1]
-            row.setForeground(1, QBrush(QColor(colour)))
-            # The name itself takes the colour too, so the flag is seen in a narrow list.
-            row.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(colour) if kind else None)
+            self._badge_row(row, badges, kind, (index, path) in self._edited_previews)
         self._show_banner()
         current = self.listing.currentItem()
         where = self._file_of.get(id(current)) if current is not None else None
@@ -507,15 +518,13 @@ class ConfirmDialog(QDialog):
             self.command_rows[state.number - 1] if len(self.command_rows) >= state.number else None
         )
         if top is not None:
-            if state.approved:
-                text, colour = "approved", APPROVED_FG
-            elif state.rejected_by_reason:
-                text, colour = f"rejected: {shown(state.reason.strip())}", REJECTED_FG
-            else:
-                text, colour = "not approved", REJECTED_FG
+            text = state.decision_text()
+            colour = APPROVED_FG if state.approved else REJECTED_FG
             top.setText(1, text)
             top.setToolTip(1, plain_tip(text, rendered=True))
             top.setForeground(1, QBrush(QColor(colour)))
+        if self.views.currentIndex() == 1:
+            self.all_changes.relayout()
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -533,12 +542,16 @@ class ConfirmDialog(QDialog):
         ticked = sum(1 for s in self.states if s.approved)
         rows = len(self.file_rows)
         seen = len({n for s in self.states for n in s.seen if n >= 0})
-        self.counts.setText(
+        counts = (
             f"Ticked: {ticked} of {len(self.states)} approved. "
             f"Seen {seen} of {counted(rows, 'file')}."
         )
+        if counts != self.counts.text() and self._log is not None:
+            self._log(f"Review: {counts}")  # for scripts that drive the dialog by keys
+        self.counts.setText(counts)
 
     def approve_all(self) -> None:
+        self.editor.flush()
         if not any(not s.rejected_by_reason for s in self.states):
             return  # every command holds a rejection reason: Ctrl+Return approves nothing
         self.choice = Choice.APPROVE_ALL
@@ -546,6 +559,7 @@ class ConfirmDialog(QDialog):
             self.accept()
 
     def apply_choices(self) -> None:
+        self.editor.flush()
         self.choice = Choice.PER_COMMAND
         if not self._show_unseen_merges():
             self.accept()
@@ -553,6 +567,16 @@ class ConfirmDialog(QDialog):
     def reject(self) -> None:
         self.choice = Choice.REJECT_ALL
         super().reject()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:  # the splits take sizes once the dialog has its own
+            self._sized = True
+            self._size_list()
+
+    def done(self, result: int) -> None:
+        keep_layout(self, self.splits, self.views)
+        super().done(result)
 
     def decisions(self) -> dict[int, Decision]:
         from ...core.plan.run import Decision
@@ -567,7 +591,10 @@ class ConfirmDialog(QDialog):
                 approved = state.approved and not state.rejected_by_reason
             reason = "" if approved else state.reason.strip()
             merged = self.outside.merged_for(state.item.index) if approved else ()
-            chosen[state.item.index] = Decision(approved, reason, merged)
+            # A file the person edited lands as edited or not at all: never merged.
+            merged = tuple(m for m in merged if m.path not in state.edits)
+            edited = state.person_edits() if approved else ()
+            chosen[state.item.index] = Decision(approved, reason, merged, edited)
         return chosen
 
     @classmethod

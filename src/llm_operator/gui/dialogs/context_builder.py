@@ -15,18 +15,15 @@ by relevance to the ticked files and the task and cut to the outline budget set 
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import (
-    QAction,
     QBrush,
     QCloseEvent,
     QColor,
     QFontDatabase,
-    QKeyEvent,
     QKeySequence,
     QShortcut,
 )
@@ -35,8 +32,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -49,11 +44,15 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from ...core.visible import shown
-from ...core.wording import counted
+from ...core.wording import counted, file_size
 from ..clipboard import ClipboardBridge
 from ..plain_text import plain_tip, set_plain
 from ..tasks import TaskFailure, TaskRunner
+from .context_action import add_context_action as add_context_action
+from .context_filter import FilterBox, path_matcher
 from .context_fit import FitToTask
+from .context_memory import ContextMemory
+from .context_selections import SelectionsButton
 
 if TYPE_CHECKING:
     from ...core.actions.base import OutlineMemo
@@ -74,66 +73,12 @@ UNCHECKED = Qt.CheckState.Unchecked
 PARTIAL = Qt.CheckState.PartiallyChecked
 
 
-def _size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / 1024 / 1024:.1f} MB"
-
-
 # A ticked file listed as harmless that is secret-looking when read: a link retargeted
 # since the list was made.
 RETARGETED_REASON = (
     "it now leads to a secret-looking file (a link changed since the list was made); "
     "close and reopen the builder to see it marked, and tick it there to send it"
 )
-
-
-def path_matcher(text: str) -> Callable[[str], bool]:
-    """Whether a path is shown for the filter ``text``: a part of the path, in any case;
-    a glob (``*``, ``?``, ``[``) matches the whole path, or the file name when it has no
-    ``/``."""
-    needle = text.strip().casefold()
-    if not needle:
-        return lambda rel: True
-    if not any(char in needle for char in "*?["):
-        return lambda rel: needle in rel.casefold()
-    pattern = needle.rstrip("/")
-    if "/" in pattern:
-        return lambda rel: fnmatch.fnmatchcase(rel.casefold(), pattern)
-    return lambda rel: fnmatch.fnmatchcase(rel.rpartition("/")[2].casefold(), pattern)
-
-
-class FilterBox(QLineEdit):
-    """Down goes on to the tree; Escape clears the filter (the dialog stays open)."""
-
-    def __init__(self, tree: QTreeWidget) -> None:
-        super().__init__()
-        self.tree = tree
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Down:
-            self.tree.setFocus()
-            first = next(
-                (
-                    item
-                    for item in (
-                        self.tree.topLevelItem(n) for n in range(self.tree.topLevelItemCount())
-                    )
-                    if item is not None and not item.isHidden()
-                ),
-                None,
-            )
-            if first is not None and self.tree.currentItem() is None:
-                self.tree.setCurrentItem(first)
-            event.accept()
-            return
-        if event.key() == Qt.Key.Key_Escape and self.text():
-            self.clear()
-            event.accept()
-            return
-        super().keyPressEvent(event)
 
 
 class ContextBuilder(QDialog):
@@ -174,11 +119,17 @@ class ContextBuilder(QDialog):
         self.outline_pending = False
         self.parts: tuple[str, ...] = ()
         self.copied = 0
+        self.memory = ContextMemory.of(parent, str(workspace.root))
+        self._restoring: list[str] | None = self.memory.state.ticked  # ticked once listed
         self._build()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self.refresh)
+        remembered = self.memory.state  # as the builder was left in this workspace
+        self.filter.setText(remembered.filter)
+        self.budget.setValue(remembered.budget or DEFAULT_MAP_TOKENS)
+        self.outline_box.setChecked(remembered.outline)
         self.load_tree()
 
     # -- layout ----------------------------------------------------------------
@@ -229,6 +180,31 @@ class ContextBuilder(QDialog):
         self.next_button.clicked.connect(self.copy_next)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self.kept = QLabel()  # what a restart or a selection ticked, or left unticked
+        self.kept.setObjectName("context-kept")
+        self.kept.setWordWrap(True)
+        self.selections = SelectionsButton(
+            self.memory, self.ticked, self.tick_only, lambda text: set_plain(self.kept, text)
+        )
+        left = self._lay_out_left()
+        right = self._lay_out_right()
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([620, 380])
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        self.resize(1000, 640)
+        QShortcut(QKeySequence("Ctrl+F"), self, self.focus_filter)
+        chain = (self.filter, self.tree, self.task, self.outline_box, self.budget)
+        for first, second in zip(chain, (*chain[1:], self.copy_button), strict=True):
+            QWidget.setTabOrder(first, second)
+        QWidget.setTabOrder(self.copy_button, self.next_button)
+
+    def _lay_out_left(self) -> QWidget:
+        """The filter and the tree of files."""
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -243,6 +219,10 @@ class ContextBuilder(QDialog):
         left_layout.addWidget(self.tree, 1)
         self.tree.header().setStretchLastSection(True)
         left_layout.addWidget(self.tree_note)
+        return left
+
+    def _lay_out_right(self) -> QWidget:
+        """The task, the outline settings, the estimate and the buttons."""
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -260,22 +240,11 @@ class ContextBuilder(QDialog):
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.next_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.selections)
         right_layout.addLayout(buttons)
         right_layout.addWidget(self.status)
-        split = QSplitter()
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([620, 380])
-        layout = QVBoxLayout(self)
-        layout.addWidget(split)
-        self.resize(1000, 640)
-        QShortcut(QKeySequence("Ctrl+F"), self, self.focus_filter)
-        chain = (self.filter, self.tree, self.task, self.outline_box, self.budget)
-        for first, second in zip(chain, (*chain[1:], self.copy_button), strict=True):
-            QWidget.setTabOrder(first, second)
-        QWidget.setTabOrder(self.copy_button, self.next_button)
+        right_layout.addWidget(self.kept)
+        return right
 
     def focus_filter(self) -> None:
         self.filter.setFocus()
@@ -296,8 +265,12 @@ class ContextBuilder(QDialog):
     def _listed(self, listing: WorkspaceTree) -> None:
         if not isValid(self.tree):
             return
-        kept = self._ticked
+        kept, note = self._ticked, ""
         self._fill(listing)
+        if not kept and self._restoring:  # the first listing: ticked as last left
+            kept, note = set(self._restoring), self._secret_note(self._restoring)
+            kept -= {rel for rel, item in self._items.items() if item.data(0, SECRET_ROLE)}
+        self._restoring = None
         # Reopened: the files still there stay ticked (a secret-looking one only if it was
         # ticked by hand before, which is the only way it got into the set).
         for rel in kept:
@@ -309,6 +282,27 @@ class ContextBuilder(QDialog):
         self.apply_filter(self.filter.text())
         self.copy_button.setEnabled(True)
         self.schedule_refresh()
+        if note:
+            set_plain(self.kept, note.strip())
+
+    def _secret_note(self, paths: list[str]) -> str:
+        """What a restart or a recalled selection did not tick: secret-looking files."""
+        secret = [p for p in paths if p in self._items and self._items[p].data(0, SECRET_ROLE)]
+        if not secret:
+            return ""
+        return f" {counted(len(secret), 'secret-looking file')} left unticked: tick by hand."
+
+    def tick_only(self, paths: list[str]) -> str:
+        """Tick exactly ``paths`` (those still listed, secret-looking ones apart)."""
+        wanted = set(paths)
+        for rel, item in self._items.items():
+            on = rel in wanted and not item.data(0, SECRET_ROLE)
+            if (item.checkState(0) == CHECKED) != on:
+                item.setCheckState(0, CHECKED if on else UNCHECKED)
+        gone = len(wanted - set(self._items))
+        return self._secret_note(paths) + (
+            f" {counted(gone, 'file')} no longer there." if gone else ""
+        )
 
     def _failed(self, failure: TaskFailure) -> None:
         set_plain(self.tree_note, f"The workspace could not be listed: {failure}")
@@ -324,7 +318,7 @@ class ContextBuilder(QDialog):
         for entry in listing.files:
             parent_rel, _, name = entry.rel.rpartition("/")
             parent = self._folder(parent_rel, folders)
-            item = QTreeWidgetItem([shown(name), _size(entry.size), ""])
+            item = QTreeWidgetItem([shown(name), file_size(entry.size), ""])
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setData(0, REL_ROLE, entry.rel)
             item.setData(0, SECRET_ROLE, entry.secret)
@@ -633,6 +627,10 @@ class ContextBuilder(QDialog):
             )
         set_plain(self.estimate, text)  # names from the disk
         self._refresh_buttons()
+        if self.loaded:  # kept for the next start (not before the ticks are listed)
+            self.memory.keep(
+                self.ticked(), self.filter.text(), self.budget.value(), self.outline_box.isChecked()
+            )
 
     def copy_for_chat(self) -> None:
         """Copy part 1 of the current message (the whole message when it fits in one)."""
@@ -694,22 +692,3 @@ def open_context_builder(
     dialog = ContextBuilder(workspace, clipboard, part_size, window, outlines, new_chat)
     dialog.show()
     return dialog
-
-
-def add_context_action(window: QWidget, beside: QAction, run: Callable[[], None]) -> QAction:
-    """A "Build context for chat" action in the menu that holds ``beside`` (the primer)."""
-    action = QAction("Build &context for chat...", window)
-    action.setShortcut(QKeySequence("Ctrl+Shift+B"))
-    action.setIconText("Build context")
-    action.setToolTip("Tick files, write the task and copy them with the primer (Ctrl+Shift+B)")
-    action.triggered.connect(run)
-    for menu in beside.associatedObjects():
-        if isinstance(menu, QMenu):
-            following = menu.actions()
-            at = following.index(beside) + 1
-            if at < len(following):
-                menu.insertAction(following[at], action)
-            else:
-                menu.addAction(action)
-    window.addAction(action)
-    return action

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QTextLayout,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QHeaderView,
@@ -87,7 +96,6 @@ def swallowed_rows(found: Detected) -> list[QTreeWidgetItem]:
 
 
 _MARGIN = 3
-_WRAP = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 MAX_ROW_LINES = 6  # taller rows would push the others away: the details box has it all
 
 Index = QModelIndex | QPersistentModelIndex
@@ -102,21 +110,13 @@ class WrappingDelegate(QStyledItemDelegate):
         self._table = table
         table.header().sectionResized.connect(lambda *_: table.doItemsLayout())
 
-    def _text_rect(self, option: QStyleOptionViewItem, index: Index, width: int) -> QRect:
-        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        metrics = QFontMetrics(option.font)
-        room = QRect(0, 0, max(width - 2 * _MARGIN, 10), metrics.lineSpacing() * MAX_ROW_LINES)
-        return metrics.boundingRect(room, _WRAP, text)
-
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         hint = super().sizeHint(option, index)
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        width = self._table.header().sectionSize(index.column())
-        height = min(
-            self._text_rect(opt, index, width).height(),
-            QFontMetrics(opt.font).lineSpacing() * MAX_ROW_LINES,
-        )
+        width = self._table.header().sectionSize(index.column()) - 2 * _MARGIN
+        lines = fitted_lines(opt.text, opt.font, width, MAX_ROW_LINES)
+        height = QFontMetrics(opt.font).lineSpacing() * len(lines)
         return QSize(hint.width(), max(hint.height(), height + 2 * _MARGIN))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
@@ -139,8 +139,45 @@ class WrappingDelegate(QStyledItemDelegate):
         painter.setPen(colour)
         area = opt.rect.adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN)
         painter.setClipRect(opt.rect)
-        painter.drawText(area, _WRAP, text)
+        rows = max(1, area.height() // QFontMetrics(opt.font).lineSpacing())
+        painter.drawText(
+            area, _TOP_LEFT, "\n".join(fitted_lines(text, opt.font, area.width(), rows))
+        )
         painter.restore()
+
+
+_TOP_LEFT = int(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+
+
+def _wrapped(paragraph: str, font: QFont, width: int) -> list[str]:
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout = QTextLayout(paragraph, font)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    lines: list[str] = []
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(max(width, 10))
+        lines.append(paragraph[line.textStart() : line.textStart() + line.textLength()].rstrip())
+    layout.endLayout()
+    return lines or [""]
+
+
+def fitted_lines(text: str, font: QFont, width: int, rows: int) -> list[str]:
+    """``text`` wrapped to ``width`` (at words, or inside a word longer than a line) in at
+    most ``rows`` lines; a text that needs more ends its last line in "..." (an ellipsis),
+    so a cell never looks whole when it is cut: the details box below has it all."""
+    lines = [line for paragraph in text.split("\n") for line in _wrapped(paragraph, font, width)]
+    if len(lines) <= rows:
+        return lines
+    rest = " ".join(" ".join(lines[rows - 1 :]).split())
+    last = QFontMetrics(font).elidedText(rest + " \u2026", Qt.TextElideMode.ElideRight, width)
+    if not last.endswith("\u2026"):
+        last += "\u2026"
+    return [*lines[: rows - 1], last]
 
 
 class CommandColumnShare(QObject):

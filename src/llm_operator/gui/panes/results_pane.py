@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.visible import shown_lines
+from ...core.wording import counted
 from ..clipboard import ClipboardBridge
 from ..pages import PageView, ResultSource, result_page
 from ..plain_text import plain_tip, set_plain
@@ -180,7 +181,8 @@ class ResultsPane(QWidget):
         self.parts_line.setVisible(n > 1)
         if n > 1:
             marks = [
-                f"part {i} {'copied' if i <= self.copied else 'pending'} ({len(_ids_in(p))} ids)"
+                f"part {i} {'copied' if i <= self.copied else 'pending'} "
+                f"({counted(len(_ids_in(p)), 'result')})"
                 for i, p in enumerate(self.parts, start=1)
             ]
             set_plain(self.parts_line, " \u00b7 ".join(marks))
