@@ -344,7 +344,9 @@ class Session:
         if not consented:
             held = hold(self.workspace, command, self.shows_secrets)
             if held is not None:
-                entry.private = True
+                # A command to run is held for its review, not for a secret: its output
+                # stays in the run history.
+                entry.private = not held.runs
                 entry.pending = Pending(entry.index, command, reveal=held, held=True)
                 if spec.kind is Kind.WRITE:
                     overlay.held.update(self._targets(command))
@@ -648,7 +650,14 @@ class Session:
             item.id
             for item in run.items
             if item.id
-            and (item.private or (item.pending is not None and item.pending.reveal is not None))
+            and (
+                item.private
+                or (
+                    item.pending is not None
+                    and item.pending.reveal is not None
+                    and not item.pending.reveal.runs
+                )
+            )
         )
         error = writer.commit(notice_results + run.results, notices, private)
         if error is not None and writer.written:
