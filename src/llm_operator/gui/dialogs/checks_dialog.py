@@ -174,7 +174,7 @@ class ChecksDialog(QDialog):
 
     def _new(self) -> None:
         self._editing = None
-        self.checks.setCurrentItem(None)
+        self.checks.setCurrentRow(-1)
         self.name.clear()
         self.line.clear()
         self.shell.setChecked(False)
