@@ -3,7 +3,8 @@
 confirm-dialog-search.png, side by side with the search bar open;
 confirm-dialog-changed-outside.png and confirm-dialog-changed-outside-overlap.png, files
 changed on disk while the review is open: one merged, one overlapping;
-confirm-secret-read.png, a read of a secret-looking file showing what would leave).
+confirm-secret-read.png, a read of a secret-looking file showing what would leave; and
+scripts/command_screenshots.py's command output, checks and environment dialogs).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -28,6 +29,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from command_screenshots import NAMES as COMMAND_SHOTS  # noqa: E402
+from command_screenshots import command_shots  # noqa: E402
 
 APP_PY = '''import sys
 
@@ -277,6 +281,7 @@ def main() -> int:
         confirm_dialog_shot(make_workspace(base / "second"), base / "state", out)
         changed_outside_shots(make_workspace(base / "third"), base / "state", out)
         secret_read_shot(make_workspace(base / "fourth"), base / "state", out)
+        command_shots(make_workspace(base / "fifth"), base / "state", out)
         app.processEvents()
     for name in (
         "main-window.png",
@@ -286,6 +291,7 @@ def main() -> int:
         "confirm-dialog-changed-outside.png",
         "confirm-dialog-changed-outside-overlap.png",
         "confirm-secret-read.png",
+        *COMMAND_SHOTS,
     ):
         print(out / name)
     return 0

@@ -164,7 +164,7 @@ class CommandOutputDialog(QDialog):
         where = (
             f"in folder {shown(started.cwd)} of the workspace, for at most {started.timeout:g} s"
         )
-        self.output.appendPlainText(f"$ {shown(words)}   ({where})")
+        self._append(f"$ {shown(words)}\n# {where}")
         set_plain(self.status, f"Running {where}...", rendered=True)
         self._set_running(True)
         if not self.isVisible():
@@ -176,14 +176,20 @@ class CommandOutputDialog(QDialog):
         if dropped:
             shown_text.insert(0, f"# ... {dropped:,} lines came faster than shown: left out ...")
         if shown_text:
-            self.output.appendPlainText("\n".join(shown_text))
+            self._append("\n".join(shown_text))
 
     def _ended(self, ended: Ended) -> None:
         self._show_lines()
         text = ending_text(ended)
-        self.output.appendPlainText(f"# {text}")
+        self._append(f"# {text}")
         set_plain(self.status, text + " The output is also in the results.", rendered=True)
         self._set_running(False)
+
+    def _append(self, text: str) -> None:
+        """Add lines at the end, keeping the view at the start of the lines (a long line
+        would otherwise scroll every line's beginning out of sight)."""
+        self.output.appendPlainText(text)
+        self.output.horizontalScrollBar().setValue(0)
 
     def _stop(self) -> None:
         self._watch.stop()

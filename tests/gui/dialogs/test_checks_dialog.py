@@ -97,6 +97,7 @@ def test_add_edit_rename_and_remove_reach_the_checks_command(
         ("a b", "pytest", "", "is not 1-40 letters, digits"),
         ("test", "   ", "", "give the command line to run"),
         ("test", "pytest 'open", "", "cannot be split into arguments"),
+        ("test", "echo 'open | wc", "shell", "has a quote left open"),
         ("test", "pytest", "GOOD 9BAD", "'9BAD' is not an environment variable name"),
     ],
 )
@@ -112,6 +113,9 @@ def test_bad_input_is_refused_with_what_to_fix(
     window = make_window(workspace)
     dialog = ChecksDialog(window, _store(window), workspace.name)
     qtbot.addWidget(dialog)
+    if keep == "shell":
+        dialog.shell.setChecked(True)
+        keep = ""
     _fill(qtbot, dialog, name, line, keep)
     assert not dialog.save()
     assert dialog.problem.text().startswith("Not saved: ")

@@ -10,6 +10,7 @@ command line (a quote left open), the environment names a check keeps.
 from __future__ import annotations
 
 import re
+import shlex
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -58,6 +59,14 @@ def check_from(name: str, line: str, shell: bool, timeout: int, keep: str) -> Ch
             )
     check = Check(name, line.strip(), shell, timeout, names)
     check.argv  # noqa: B018 - a line that cannot be split is refused now
+    if shell:
+        try:  # /bin/sh would refuse it only when it runs
+            shlex.split(check.command)
+        except ValueError:
+            raise OperatorError(
+                "ERR_INVALID_FIELD",
+                "the command line has a quote left open; close it, or escape it with a backslash",
+            ) from None
     return check
 
 
@@ -108,7 +117,6 @@ class ChecksDialog(QDialog):
         self.problem = QLabel()
         self.problem.setObjectName("check-problem")
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b00020")
         form_box.addWidget(self.problem)
         buttons = QHBoxLayout()
         self.new_button = QPushButton("&New")
@@ -147,7 +155,7 @@ class ChecksDialog(QDialog):
         try:
             found = list_checks(self._store)
         except OperatorError as error:
-            self._say(f"The checks cannot be read ({error.code}): {error.message}")
+            self._say(f"The checks cannot be read ({error.code}): {error.message}", refused=True)
             found = ()
         for check in found:
             how = " (shell)" if check.shell else ""
@@ -184,7 +192,8 @@ class ChecksDialog(QDialog):
         self._say("")
         self.name.setFocus()
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, refused: bool = False) -> None:
+        self.problem.setStyleSheet("color: #b00020" if refused else "")
         set_plain(self.problem, text, rendered=True)
 
     def save(self) -> bool:
@@ -199,13 +208,14 @@ class ChecksDialog(QDialog):
                 self.keep.text(),
             )
         except OperatorError as error:
-            self._say(f"Not saved: {error.message}.")
+            self._say(f"Not saved: {error.message}.", refused=True)
             return False
         taken = {c.name for c in self._listed()}
         if check.name != self._editing and check.name in taken:
             self._say(
                 f"Not saved: a check named {shown(check.name)} exists; select it to edit it, "
-                "or choose another name."
+                "or choose another name.",
+                refused=True,
             )
             return False
         try:
@@ -213,7 +223,7 @@ class ChecksDialog(QDialog):
             if self._editing is not None and self._editing != check.name:
                 remove_check(self._store, self._editing)  # renamed
         except OperatorError as error:
-            self._say(f"Not saved ({error.code}): {error.message}.")
+            self._say(f"Not saved ({error.code}): {error.message}.", refused=True)
             return False
         self._editing = check.name
         self.reload(select=check.name)
@@ -227,7 +237,7 @@ class ChecksDialog(QDialog):
         try:
             remove_check(self._store, name)
         except OperatorError as error:
-            self._say(f"Not removed ({error.code}): {error.message}.")
+            self._say(f"Not removed ({error.code}): {error.message}.", refused=True)
             return False
         self._new()
         self.reload()
