@@ -151,3 +151,63 @@ def test_closing_the_window_ends_a_running_command_and_all_it_started(
     qtbot.waitUntil(lambda: not alive(grandchild), timeout=5000)
     with pytest.raises(ProcessLookupError):
         os.killpg(child, 0)
+
+
+# Prints many lines as fast as it can, then waits for the gate file.
+FLOOD = """\
+import os, sys, time
+out = sys.stdout
+for n in range(200_000):
+    out.write(f"line {n} \\u202e hidden\\n")
+out.write("flood done\\n")
+out.flush()
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.01)
+"""
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_a_flood_of_output_stays_bounded_in_the_view(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, tmp_path: Path
+) -> None:
+    from llm_operator.gui.command_console import SHOWN_BLOCKS
+
+    script = tmp_path / "flood.py"
+    script.write_text(FLOOD)
+    gate = tmp_path / "gate"
+    window = make_window(workspace)
+    _start(qtbot, window, reply(command("r1", "run.command", command=_run_line(script, gate))))
+    dialog = window.console.dialog
+    qtbot.waitUntil(lambda: "flood done" in dialog.output.toPlainText(), timeout=60000)
+    assert dialog.output.blockCount() <= SHOWN_BLOCKS
+    text = dialog.output.toPlainText()
+    assert "\u202e" not in text  # a bidi control is shown as a marker, never applied
+    assert "line 199999 <U+202E> hidden" in text
+    with qtbot.waitSignal(window.flow.finished, timeout=20000):
+        gate.write_text("go")
+    results = window.results.raw.toPlainText()
+    assert "lines left out" in results  # the result keeps its own budget
+
+
+@pytest.mark.usefixtures("approve_everything")
+def test_stop_ends_only_the_command_running_not_the_next_one(
+    qtbot: QtBot, make_window: WindowFactory, workspace: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "family.py"
+    script.write_text(FAMILY)
+    pids = tmp_path / "pids"
+    after = f"{sys.executable} -c 'print(\"the next one ran\")'"
+    text = reply(
+        command("r1", "run.command", command=_run_line(script, pids)),
+        command("r2", "run.command", command=after),
+    )
+    window = make_window(workspace)
+    _start(qtbot, window, text)
+    dialog = window.console.dialog
+    qtbot.waitUntil(lambda: "ready" in dialog.output.toPlainText(), timeout=10000)
+    with qtbot.waitSignal(window.flow.finished, timeout=15000):
+        qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    results = window.results.raw.toPlainText()
+    assert "run.command failed (ERR_STOPPED_BY_USER)" in results
+    assert "the next one ran" in results
+    assert "Exit 0" in dialog.status.text()
