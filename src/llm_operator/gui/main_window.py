@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
             self,
             lambda: self.watcher.changed_outside() if self.watcher else frozenset(),
             lambda text: self.statusBar().showMessage(text, 10000),
+            self.console.watch,
         )
         self._last_run_text: str | None = None
         self._build()
