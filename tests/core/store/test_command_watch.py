@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from llm_operator.core.actions.run import command_outcome
 from llm_operator.core.store.command_output import CUT_NOTE, MAX_LINE_CHARS
@@ -101,3 +104,70 @@ def test_live_lines_are_cleaned_and_bounded() -> None:
     [long], dropped = lines.take()
     assert dropped == 0
     assert long == "x" * MAX_LINE_CHARS + CUT_NOTE
+
+
+class Broken(Recorder):
+    """A watcher that fails on the first output (a window torn down, say)."""
+
+    def output(self, chunk: bytes) -> None:
+        self.seen += chunk
+        raise RuntimeError("the watcher is gone")
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its reaper runs nothing)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def test_a_failing_watcher_leaves_no_process_behind(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    script = (
+        "import os, subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)'])\n"
+        f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    watch = Broken()
+    with watching(watch), pytest.raises(RuntimeError, match="the watcher is gone"):
+        run_command(Workspace(tmp_path), (PY, "-c", script))
+    child, grandchild = (int(word) for word in pids.read_text().split())
+    assert not _alive(child)  # killed and reaped before run_command raised
+    deadline = time.monotonic() + 10  # the grandchild's new parent reaps it
+    while _alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not _alive(grandchild)
+
+
+class FailsAtStart(Recorder):
+    def started(self, started: Started) -> None:
+        raise RuntimeError("the watcher cannot show it")
+
+
+def _running_with(token: str) -> list[int]:
+    """The processes whose command line holds ``token`` (zombies left out)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if token.encode() in (entry / "cmdline").read_bytes() and _alive(int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_watcher_failing_at_the_start_leaves_no_process_behind(tmp_path: Path) -> None:
+    token = f"watch-start-{time.monotonic_ns()}"
+    script = f"import time; time.sleep(300)  # {token}"
+    with watching(FailsAtStart()), pytest.raises(RuntimeError, match="cannot show it"):
+        run_command(Workspace(tmp_path), (PY, "-c", script))
+    deadline = time.monotonic() + 10
+    while _running_with(token) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _running_with(token) == []

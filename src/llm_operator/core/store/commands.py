@@ -228,13 +228,13 @@ def run_command(
     child = _Child(process)
     keeper = OutputKeeper()
     watch = current_watch()
-    if watch is not None:
-        watch.started(Started(argv, rel, timeout))
-        cancelled, on_output = _watched(watch, cancelled, on_output)
     timed_out = was_cancelled = False
     assert process.stdout is not None
     pipe = process.stdout
     try:
+        if watch is not None:  # inside: a watcher that fails still leaves nothing running
+            watch.started(Started(argv, rel, timeout))
+            cancelled, on_output = _watched(watch, cancelled, on_output)
         deadline = started + max(0.0, timeout)
         eof = _read_until(pipe, keeper, on_output, child, deadline, cancelled)
         if not child.reap():
