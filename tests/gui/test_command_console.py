@@ -211,3 +211,14 @@ def test_stop_ends_only_the_command_running_not_the_next_one(
     assert "run.command failed (ERR_STOPPED_BY_USER)" in results
     assert "the next one ran" in results
     assert "Exit 0" in dialog.status.text()
+
+
+def test_the_ending_is_said_plainly() -> None:
+    from llm_operator.core.store.command_watch import Ended
+    from llm_operator.gui.command_console import ending_text
+
+    assert ending_text(Ended(0, None, False, False, 1.25)) == "Exit 0 in 1.2 s."
+    assert ending_text(Ended(None, 15, False, True, 2.0)).startswith("Stopped by you after 2.0 s")
+    assert ending_text(Ended(None, 9, True, False, 120.0)).startswith("Timed out after 120.0 s")
+    assert ending_text(Ended(None, 11, False, False, 0.5)) == "Ended by signal SIGSEGV after 0.5 s."
+    assert "did not reach the window" in ending_text(Ended(None, None, False, False, 0.0))

@@ -104,6 +104,8 @@ def ending_text(ended: Ended) -> str:
         return f"Timed out after {took}; it and all it started were ended."
     if ended.signal is not None:
         return f"Ended by signal {signal.Signals(ended.signal).name} after {took}."
+    if ended.status is None:  # an MCP server's stream broke off before the end
+        return "Ended; how it ended did not reach the window (see its result)."
     return f"Exit {ended.status} in {took}."
 
 
@@ -182,7 +184,7 @@ class CommandOutputDialog(QDialog):
         self._show_lines()
         text = ending_text(ended)
         self._append(f"# {text}")
-        set_plain(self.status, text + " The output is also in the results.", rendered=True)
+        set_plain(self.status, text + " Its result holds the output too.", rendered=True)
         self._set_running(False)
 
     def _append(self, text: str) -> None:
