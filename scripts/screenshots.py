@@ -6,7 +6,8 @@ changed on disk while the review is open: one merged, one overlapping;
 confirm-secret-read.png, a read of a secret-looking file showing what would leave;
 review-all-changes-WIDTH.png, a batch of 29 writes in one page, and review-edit-WIDTH.png,
 a change whose new text the person is editing, at 1280x800 and 1920x1080;
-context-builder-selections.png, the context builder with a named selection recalled).
+context-builder-selections.png, the context builder with a named selection recalled; and
+scripts/command_screenshots.py's command output, checks and environment dialogs).
 
     /work/venv/bin/python scripts/screenshots.py [OUT_DIR]
 
@@ -31,6 +32,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from command_screenshots import NAMES as COMMAND_SHOTS  # noqa: E402
+from command_screenshots import command_shots  # noqa: E402
 
 APP_PY = '''import sys
 
@@ -374,6 +378,7 @@ def main() -> int:
         secret_read_shot(make_workspace(base / "fourth"), base / "state", out)
         batch_review_shots(make_workspace(base / "fifth"), base / "state", out)
         context_builder_shot(make_workspace(base / "sixth"), out)
+        command_shots(make_workspace(base / "seventh"), base / "state", out)
         app.processEvents()
     for name in (
         "main-window.png",
@@ -385,6 +390,7 @@ def main() -> int:
         "confirm-secret-read.png",
         *(f"review-{view}-{w}.png" for view in ("all-changes", "edit") for w in (1280, 1920)),
         "context-builder-selections.png",
+        *COMMAND_SHOTS,
     ):
         print(out / name)
     return 0

@@ -25,8 +25,13 @@ def open_session(workspace: Path, state_dir: Path | None) -> Session | None:
     from .core.store.workspace import Workspace
 
     try:
-        # The secret-looking file patterns are the one setting shared with the window.
-        chosen = Workspace(workspace, tuple(Settings.load().secret_patterns))
+        # The secret-looking file and environment patterns are shared with the window.
+        settings = Settings.load()
+        chosen = Workspace(
+            workspace,
+            tuple(settings.secret_patterns),
+            secret_environment=tuple(settings.secret_environment),
+        )
     except OperatorError as error:
         print(f"llm-operator: {error.message}", file=sys.stderr)
         return None

@@ -139,5 +139,6 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_EXIT_STATUS": "the command ran and ended with a status other than 0 (or a signal)",
         "ERR_TIMEOUT": "the command ran past its timeout; it and all it started were ended",
         "ERR_UNKNOWN_CHECK": "run.check of a name that is not one of the workspace's checks",
+        "ERR_STOPPED_BY_USER": "the user stopped the command; it and all it started were ended",
     }
 )

@@ -27,6 +27,7 @@ from ..core.store.settings import Settings
 from ..core.visible import shown
 from ..core.wording import counted
 from .clipboard import ClipboardBridge
+from .command_console import CommandConsole
 from .dialogs.context_builder import add_context_action, open_context_builder
 from .first_run_hint import FirstRunHint
 from .keyboard_order import chain_tab_order
@@ -80,11 +81,13 @@ class MainWindow(QMainWindow):
         self.outline_warming = OutlineWarming()
         self.clipboard = ClipboardBridge(self)
         self.tasks: TaskRunner[tuple[str, ...]] = TaskRunner(self)
-        self.flow = RunFlow(self._decide, self)
+        self.console = CommandConsole(self)  # run.command / run.check output, live, with Stop
+        self.flow = RunFlow(self._decide, self, self.console.watch)
         self.mcp_reviews = McpReviews(
             self,
             lambda: self.watcher.changed_outside() if self.watcher else frozenset(),
             lambda text: self.statusBar().showMessage(text, 10000),
+            self.console.watch,
         )
         self._last_run_text: str | None = None
         self._build()
@@ -313,7 +316,11 @@ class MainWindow(QMainWindow):
         from ..core.store.workspace import Workspace
 
         try:
-            workspace = Workspace(folder, tuple(self.settings.secret_patterns))
+            workspace = Workspace(
+                folder,
+                tuple(self.settings.secret_patterns),
+                secret_environment=tuple(self.settings.secret_environment),
+            )
             state = self._state_dir if self._state_dir is not None else default_state_dir()
             session = Session(workspace, state)
         except (OperatorError, OSError) as error:
@@ -365,13 +372,15 @@ class MainWindow(QMainWindow):
         return self.session is not None and self.session.workspace.is_secret(path)
 
     def apply_secret_patterns(self) -> None:
-        """Use the settings' secret patterns from the next run on."""
+        """Use the settings' secret file and environment patterns from the next run on."""
         if self.session is None:
             return
         from ..core.store.workspace import Workspace
 
         self.session.workspace = Workspace(
-            self.session.workspace.root, tuple(self.settings.secret_patterns)
+            self.session.workspace.root,
+            tuple(self.settings.secret_patterns),
+            secret_environment=tuple(self.settings.secret_environment),
         )
         self._warm_outlines()  # again, with the new patterns
 
@@ -623,5 +632,6 @@ class MainWindow(QMainWindow):
         if self.watcher is not None:
             self.watcher.stop()
         self.outline_warming.stop()
+        self.console.stop_all()  # a command still running is ended with all it started
         self.tasks.wait()
         super().closeEvent(event)

@@ -5,7 +5,9 @@ A review arrives as the commands of one MCP turn; the window prepares them as it
 pasted reply, in a worker, and shows the same confirmation dialog, titled with the MCP
 client's name. The decisions go back to the server, which runs its own plan of the calls.
 Reviews are shown one at a time, in the order they came; a review the server withdraws
-(the call was cancelled or timed out) closes its dialog and sends nothing.
+(the call was cancelled or timed out) closes its dialog and sends nothing. The commands
+the server then runs are streamed back (``core/plan/watch_link``) to the window's command
+output, with its Stop button, as a paste's are.
 """
 
 from __future__ import annotations
@@ -24,9 +26,12 @@ from .plain_text import set_plain
 from .tasks import TaskFailure, TaskRunner
 
 if TYPE_CHECKING:
+    import socket
+
     from ..core.plan.review_link import Review, ReviewListener
     from ..core.plan.run import Decision, Pending, Run
     from ..core.plan.session import Session
+    from ..core.store.command_watch import CommandWatch
     from .dialogs.confirm_dialog import ConfirmDialog
 
 
@@ -39,8 +44,10 @@ class McpReviews(QObject):
         parent: QWidget,
         changed_outside: Callable[[], Collection[str]],
         say: Callable[[str], None],
+        watch: CommandWatch | None = None,
     ) -> None:
         super().__init__(parent)
+        self._watch = watch
         self._parent = parent
         self._changed_outside = changed_outside
         self._say = say
@@ -71,10 +78,17 @@ class McpReviews(QObject):
         try:
             session.state_folder.mkdir(parents=True, exist_ok=True)
             self._listener = ReviewListener(
-                session.state_folder, self.arrived.emit, self.withdrawn.emit
+                session.state_folder, self.arrived.emit, self.withdrawn.emit, self._follow
             )
         except (OSError, LinkError) as error:
             self._say(f"MCP reviews are off for this workspace: {error}")
+
+    def _follow(self, conn: socket.socket, request: dict[str, object]) -> None:
+        """A command the server runs, on the listener's thread: shown in the console."""
+        from ..core.plan.watch_link import follow_watch
+
+        if self._watch is not None:
+            follow_watch(conn, request, self._watch)
 
     def stop(self) -> None:
         if self._listener is not None:

@@ -1,7 +1,9 @@
 """One run of a pasted reply: prepare in a worker, decide on the main thread, execute in a
 worker. Also the undo of the last batch, which is disk work too.
 
-Only one run or undo is in flight at a time; the window disables Run meanwhile.
+Only one run or undo is in flight at a time; the window disables Run meanwhile. The
+commands a run starts (run.command, run.check) are watched by the window's console
+(``gui.command_console``): their output shows as it comes and Stop ends them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from ..core.plan.run import Decision, Pending, Run
     from ..core.plan.session import Session
     from ..core.protocol.encoder import Result
+    from ..core.store.command_watch import CommandWatch
     from ..core.store.journal import UndoReport
     from .undo_source import BatchSummary, UndoSource
 
@@ -62,8 +65,11 @@ class RunFlow(QObject):
     failed = Signal(str)
     undone = Signal(object)  # UndoReport
 
-    def __init__(self, decide: Decide, parent: QObject | None = None) -> None:
+    def __init__(
+        self, decide: Decide, parent: QObject | None = None, watch: CommandWatch | None = None
+    ) -> None:
         super().__init__(parent)
+        self._watch = watch
         self._prepare: TaskRunner[Run] = TaskRunner(self)
         self._open: TaskRunner[list[Pending]] = TaskRunner(self)
         self._execute: TaskRunner[RunDone] = TaskRunner(self)
@@ -111,8 +117,15 @@ class RunFlow(QObject):
         self._open.start(open_held, shown, self._failed, self.progress.emit)
 
     def _execute_run(self, session: Session, run: Run, decisions: dict[int, Decision]) -> None:
+        watch = self._watch
+
         def execute(progress: Progress) -> RunDone:
-            results = session.execute(run, decisions, progress=progress)
+            from contextlib import nullcontext
+
+            from ..core.store.command_watch import watching
+
+            with nullcontext() if watch is None else watching(watch):
+                results = session.execute(run, decisions, progress=progress)
             return RunDone(run, decisions, results, touched_paths(session, run, decisions))
 
         self._execute.start(execute, self._done, self._failed, self.progress.emit)

@@ -139,6 +139,7 @@ class WindowActions:
         )
         run.addSeparator()
         self.primer = self._action(run, "Copy LLM &primer", "Ctrl+Shift+P", self._copy_primer)
+        self.checks = self._action(run, "C&hecks of this workspace...", None, self._edit_checks)
 
         options = bar.addMenu("&Settings")
         self.auto_copy = self._toggle(
@@ -172,6 +173,12 @@ class WindowActions:
         self._action(options, "Characters per &part...", None, self._ask_part_size)
         self.secrets = self._action(
             options, "&Secret-looking files...", None, self._ask_secret_patterns
+        )
+        self.secret_environment = self._action(
+            options,
+            "Secret-looking &environment variables...",
+            None,
+            self._ask_secret_environment,
         )
 
         view = bar.addMenu("&View")
@@ -296,6 +303,36 @@ class WindowActions:
         self._window.statusBar().showMessage(
             f"{counted(len(patterns), 'secret-looking file pattern')} in force.", 5000
         )
+
+    def _ask_secret_environment(self) -> None:
+        from .dialogs.environment_patterns import EnvironmentPatternsDialog
+
+        settings = self._settings
+        patterns = EnvironmentPatternsDialog.ask(self._window, settings.secret_environment)
+        if patterns is None:
+            return
+        settings.secret_environment = patterns
+        self._commands.save_settings()
+        self._commands.apply_secret_patterns()
+        self._window.statusBar().showMessage(
+            f"{counted(len(patterns), 'secret-looking environment pattern')} in force.", 5000
+        )
+
+    def _edit_checks(self) -> None:
+        from .dialogs.checks_dialog import ChecksDialog
+
+        session = self._commands.session()
+        status = self._window.statusBar()
+        if session is None:
+            status.showMessage("Open a workspace first: checks belong to a workspace.", 5000)
+            return
+        store = session.state.store if session.state is not None else None
+        if store is None:
+            problem = session.store_problem
+            why = f" ({problem.code}): {problem.message}" if problem is not None else ""
+            status.showMessage(f"The checks cannot be edited: no state store{why}", 10000)
+            return
+        ChecksDialog.ask(self._window, store, session.workspace.root.name)
 
     def _ask_part_size(self) -> None:
         settings = self._settings

@@ -7,9 +7,12 @@ import asyncio
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..core.plan.run import APPROVE, Decision, Pending
+
+if TYPE_CHECKING:
+    from ..core.store.command_watch import CommandWatch
 
 # Asks on the terminal, blocking: the decision per pending index, or None when no
 # terminal can be opened. Given by the command line, which owns the terminal prompt.
@@ -105,6 +108,12 @@ class Window:
 
     def __init__(self, state_folder: Path) -> None:
         self._folder = state_folder
+
+    def watch(self, client: str) -> CommandWatch:
+        """What streams the commands this server runs to the window, while it listens."""
+        from ..core.plan.watch_link import RemoteWatch
+
+        return RemoteWatch(self._folder, client)
 
     async def decide(
         self, pending: Sequence[Pending], client: str, reply: str

@@ -427,8 +427,15 @@ class Broker:
                 asyncio.run_coroutine_threadsafe(report(LOCK_WAIT), loop)
 
         session.on_wait = waiting
+        # A window that reviews this server's calls also shows its commands as they run.
+        make_watch = getattr(self.approver, "watch", None)
         try:
-            return session.execute(run, decisions)
+            if make_watch is None:
+                return session.execute(run, decisions)
+            from ..core.store.command_watch import watching
+
+            with watching(make_watch(group.client)):
+                return session.execute(run, decisions)
         finally:
             session.on_wait = None
             for note in session.take_recovery_notes():

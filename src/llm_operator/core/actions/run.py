@@ -87,7 +87,8 @@ def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
         ended = f"timed out; it and all it started were ended after {took}"
         summary = f"{action} failed (ERR_TIMEOUT): {ended}"
     elif done.cancelled:
-        summary = f"{action} failed (ERR_EXIT_STATUS): stopped by the user after {took}"
+        ended = f"stopped by the user after {took}; it and all it started were ended"
+        summary = f"{action} failed (ERR_STOPPED_BY_USER): {ended}"
     elif done.signal is not None:
         name = signal.Signals(done.signal).name
         summary = f"{action} failed (ERR_EXIT_STATUS): ended by signal {name} in {took}"

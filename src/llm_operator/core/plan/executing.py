@@ -163,7 +163,14 @@ class Executing(SessionBase):
             item.id
             for item in run.items
             if item.id
-            and (item.private or (item.pending is not None and item.pending.reveal is not None))
+            and (
+                item.private
+                or (
+                    item.pending is not None
+                    and item.pending.reveal is not None
+                    and not item.pending.reveal.runs
+                )
+            )
         )
         error = writer.commit(notice_results + run.results, notices, private)
         if error is not None and writer.written:

@@ -148,7 +148,9 @@ class Planning(SessionBase):
         if not consented:
             held = hold(self.workspace, command, self.shows_secrets)
             if held is not None:
-                entry.private = True
+                # A command to run is held for its review, not for a secret: its output
+                # stays in the run history.
+                entry.private = not held.runs
                 entry.pending = Pending(entry.index, command, reveal=held, held=True)
                 if spec.kind is Kind.WRITE:
                     overlay.held.update(self._targets(command))

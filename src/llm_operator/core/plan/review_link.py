@@ -23,7 +23,8 @@ with those very proposed bytes (``person_edit``). The server
 closing the connection withdraws the review (the call was cancelled or timed out): the
 window closes its dialog and nothing is sent.
 A probe (``{"probe": true}``) is answered with ``{"ready": true}``: the server uses it to
-learn whether a window is there.
+learn whether a window is there. A connection that starts with ``{"watch": ...}`` streams
+a command the server runs to the window (``watch_link``).
 """
 
 from __future__ import annotations
@@ -256,8 +257,10 @@ class ReviewListener:
         state_folder: Path,
         on_review: Callable[[Review], None],
         on_withdrawn: Callable[[Review], None],
+        on_watch: Callable[[socket.socket, dict[str, object]], None] | None = None,
     ) -> None:
         self._path = socket_path(state_folder)
+        self._on_watch = on_watch
         self._on_review = on_review
         self._on_withdrawn = on_withdrawn
         self._stopped = threading.Event()
@@ -310,6 +313,10 @@ class ReviewListener:
             if request.get("probe") is True:
                 with contextlib.suppress(OSError):
                     _send(conn, {"ready": True})
+                return
+            if "watch" in request:
+                if self._on_watch is not None:
+                    self._on_watch(conn, request)
                 return
             client, reply = request.get("client"), request.get("reply")
             if not isinstance(client, str) or not isinstance(reply, str):

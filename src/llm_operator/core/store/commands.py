@@ -18,8 +18,11 @@ Invariants:
   SIGTERM, then SIGKILL after ``TERM_GRACE`` seconds. Nothing it started in its group is
   left running. (A process that leaves the group on purpose, with setsid, escapes this:
   only an operating-system sandbox could hold it.)
-- Environment variables whose names look secret (``SECRET_ENVIRONMENT``, case-insensitive)
-  are removed unless the caller keeps them by name.
+- Environment variables whose names look secret (the workspace's ``secret_environment``,
+  a setting whose default is ``SECRET_ENVIRONMENT``; case-insensitive) are removed unless
+  the caller keeps them by name.
+- A watcher the front end installed (``command_watch``) is told when the command starts
+  and ends, gets a copy of its output as it comes, and can stop it (as a cancel does).
 - The CPU time of the command (and of the children it waited for) is counted against the
   reply's work budget.
 """
@@ -42,8 +45,9 @@ from typing import IO
 from ..errors import OperatorError
 from ..work_budget import charge_cpu
 from .command_output import KeptOutput, OutputKeeper
+from .command_watch import CommandWatch, Ended, Started, current_watch
 from .file_snapshot import changed_files, take_snapshot
-from .workspace import Workspace
+from .workspace import DEFAULT_SECRET_ENVIRONMENT, Workspace
 
 DEFAULT_TIMEOUT = 120
 MAX_TIMEOUT = 1800
@@ -53,7 +57,7 @@ TERM_GRACE = 2.0
 DRAIN_SECONDS = 1.0
 POLL_SECONDS = 0.05
 CHUNK = 64 * 1024
-SECRET_ENVIRONMENT = ("*_TOKEN", "*_SECRET*", "*_PASSWORD", "*_KEY", "AWS_*")
+SECRET_ENVIRONMENT = DEFAULT_SECRET_ENVIRONMENT
 SHELL = "/bin/sh"
 
 Cancelled = Callable[[], bool]
@@ -187,7 +191,11 @@ def run_command(
     if not real.is_dir():
         raise OperatorError("ERR_NOT_A_DIRECTORY", f"cwd {shown_argument(cwd)} is not a folder")
     rel = workspace.relative(real)
-    env = clean_environment(os.environ if environ is None else environ, keep=keep_environment)
+    env = clean_environment(
+        os.environ if environ is None else environ,
+        workspace.secret_environment,
+        keep=keep_environment,
+    )
     before = take_snapshot(workspace)
     started = time.monotonic()
     try:
@@ -219,10 +227,14 @@ def run_command(
         ) from None
     child = _Child(process)
     keeper = OutputKeeper()
+    watch = current_watch()
     timed_out = was_cancelled = False
     assert process.stdout is not None
     pipe = process.stdout
     try:
+        if watch is not None:  # inside: a watcher that fails still leaves nothing running
+            watch.started(Started(argv, rel, timeout))
+            cancelled, on_output = _watched(watch, cancelled, on_output)
         deadline = started + max(0.0, timeout)
         eof = _read_until(pipe, keeper, on_output, child, deadline, cancelled)
         if not child.reap():
@@ -244,11 +256,15 @@ def run_command(
     charge_cpu(cpu)
     after = take_snapshot(workspace)
     status = child.status if child.status is not None else 0
+    exit_status = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    ended_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if watch is not None:
+        watch.ended(Ended(exit_status, ended_by, timed_out, was_cancelled, seconds))
     return Finished(
         argv=argv,
         cwd=rel,
-        status=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-        signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        status=exit_status,
+        signal=ended_by,
         timed_out=timed_out,
         cancelled=was_cancelled,
         seconds=seconds,
@@ -257,6 +273,22 @@ def run_command(
         changed=tuple(changed_files(before, after)),
         changes_capped=before.capped or after.capped,
     )
+
+
+def _watched(
+    watch: CommandWatch, cancelled: Cancelled | None, on_output: OnOutput | None
+) -> tuple[Cancelled, OnOutput]:
+    """``cancelled`` and ``on_output`` with the watcher's stop and copy of the output added."""
+
+    def stop() -> bool:
+        return watch.stop_asked() or (cancelled is not None and cancelled())
+
+    def output(data: bytes) -> None:
+        watch.output(data)
+        if on_output is not None:
+            on_output(data)
+
+    return stop, output
 
 
 def _read_until(

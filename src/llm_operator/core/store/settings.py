@@ -1,7 +1,8 @@
 """The app's settings: one typed object, saved as one JSON file.
 
 The window keeps its geometry, recent workspaces and options here; the command line reads
-the same file for the one setting it shares, the secret-looking file patterns. The file
+the same file for the settings it shares, the secret-looking file patterns and the
+secret-looking environment variable names. The file
 lives in the platform's config folder (``LLM_OPERATOR_CONFIG_DIR`` overrides it, so tests
 and scripts never touch a person's real settings). A damaged or partly wrong file never
 stops the app: every field that cannot be read keeps its default.
@@ -19,7 +20,7 @@ import platformdirs
 
 from .chat_presets import CUSTOM, part_size_for, preset
 from .state import APP
-from .workspace import DEFAULT_SECRET_PATTERNS
+from .workspace import DEFAULT_SECRET_ENVIRONMENT, DEFAULT_SECRET_PATTERNS
 
 # The defaults before .envrc, .git/config, .aws/credentials, *.kdbx and the rest were added:
 # a settings file saved without ``secret_defaults_seen`` knew these only.
@@ -84,6 +85,9 @@ class Settings:
     # The default patterns this file has been offered: a default added by a later version
     # joins the saved list once, and a default the user removed stays removed.
     secret_defaults_seen: list[str] = field(default_factory=lambda: list(DEFAULT_SECRET_PATTERNS))
+    # Environment variables whose names match one of these (any case) are removed before a
+    # command (run.command, run.check) starts, unless the check keeps them by name.
+    secret_environment: list[str] = field(default_factory=lambda: list(DEFAULT_SECRET_ENVIRONMENT))
     path: Path | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -111,6 +115,9 @@ class Settings:
         loaded.review_layout = {
             k: v for k, v in loaded.review_layout.items() if isinstance(v, str) and len(v) < 4096
         }
+        loaded.secret_environment = [
+            p.strip() for p in loaded.secret_environment if isinstance(p, str) and p.strip()
+        ]
         loaded.part_size = max(MIN_PART_SIZE, loaded.part_size)
         found = preset(loaded.chat)
         loaded.chat = found.key if found is not None else CUSTOM

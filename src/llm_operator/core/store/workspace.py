@@ -36,7 +36,13 @@ from .pathtext import (
     split_parts,
 )
 
-__all__ = ["DEFAULT_SECRET_PATTERNS", "Workspace", "check_path_text", "outside_error"]
+__all__ = [
+    "DEFAULT_SECRET_ENVIRONMENT",
+    "DEFAULT_SECRET_PATTERNS",
+    "Workspace",
+    "check_path_text",
+    "outside_error",
+]
 
 _TRASH = re.compile(r"\.Trash(?:-[0-9]+)?\Z")
 
@@ -69,6 +75,15 @@ def home_trash() -> str:
 
 # Matched case-insensitively against every component of a path (a pattern with a ``/``
 # against that many trailing components): see ``Workspace.is_secret``.
+# Environment variables whose names match one of these (any case) are removed from what a
+# command the model asked for (run.command, run.check) sees, unless a check keeps them.
+DEFAULT_SECRET_ENVIRONMENT: tuple[str, ...] = (
+    "*_TOKEN",
+    "*_SECRET*",
+    "*_PASSWORD",
+    "*_KEY",
+    "AWS_*",
+)
 DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
     ".env",
     ".env.*",
@@ -173,6 +188,8 @@ class Workspace:
     # Root-relative path of the app's own state folder (undo journal, memory of what ran)
     # when it lies inside the root; see ``with_app_state``.
     app_state: str | None = None
+    # Names of environment variables a command run here does not see (a setting).
+    secret_environment: tuple[str, ...] = field(default=DEFAULT_SECRET_ENVIRONMENT)
     # component count -> one compiled pattern for every secret pattern of that many parts
     _secret: dict[int, re.Pattern[str]] = field(init=False, repr=False, compare=False)
     # Root-relative path of the user's trash folder when it lies inside the root (a

@@ -136,7 +136,9 @@ def record_run(run: Run, decisions: dict[int, Decision], results: list[Result]) 
             RowStyle("title-ok" if verdict == "approved" else "title-failed"),
         )
         if pending.held and pending.reveal is not None:
-            page.add(f"asked before it read the file: {pending.reveal.reason}")
+            # A command to run is held for its review too, and reads no file to be asked.
+            asked = "before it ran" if pending.command.spec.runs else "before it read the file"
+            page.add(f"asked {asked}: {pending.reveal.reason}")
         elif pending.reveal is not None:
             what = (
                 "file content"
