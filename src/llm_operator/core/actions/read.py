@@ -24,7 +24,6 @@ from .read_values import (
     QUICK_PATH,
     QUICK_SEARCH,
     QUICK_SLICE,
-    SLICE_DEFAULT,
     SLICE_MAX,
     PathValues,
     SearchValues,
@@ -250,8 +249,7 @@ ACTIONS = (
         Kind.READ,
         LazyModel(_MODELS, "SliceFields"),
         run_read_slice,
-        f"Read numbered lines: start (default 1), lines (default {SLICE_DEFAULT}, max "
-        f"{SLICE_MAX}).",
+        f"Read numbered lines (at most {SLICE_MAX} a call).",
         quick=QUICK_SLICE,
     ),
     ActionSpec(

@@ -195,14 +195,14 @@ ACTIONS = (
         Kind.WRITE,
         InsertRegionFields,
         run_insert_region,
-        "Add a new marked region holding content_b64 before or after an anchor line.",
+        "Add a marked region holding content before or after an anchor line.",
     ),
     ActionSpec(
         "fs.replaceRegion",
         Kind.WRITE,
         ReplaceRegionFields,
         run_replace_region,
-        "Replace the lines between a region's markers with content_b64.",
+        "Replace the lines between a region's markers with content.",
     ),
     ActionSpec(
         "fs.deleteRegion",

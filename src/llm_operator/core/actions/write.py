@@ -315,7 +315,7 @@ ACTIONS = (
         Kind.WRITE,
         WriteFields,
         run_write,
-        "Create or overwrite a file with content_b64 (or one-line content).",
+        "Create or overwrite a file with content.",
     ),
     ActionSpec(
         "fs.patch",
@@ -329,7 +329,7 @@ ACTIONS = (
         Kind.WRITE,
         EditsFields,
         run_apply_edits,
-        "Apply a JSON list of anchored edits (edits_b64) to one file, all or nothing.",
+        "Apply a JSON list of anchored edits to one file, all or nothing.",
     ),
     ActionSpec(
         "fs.delete",
