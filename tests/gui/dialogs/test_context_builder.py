@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -176,11 +177,16 @@ def test_the_outline_is_made_in_the_background_then_counted(qtbot: QtBot, projec
     )
     assert dialog.message is not None
     assert "## Outline of the rest of the workspace" in dialog.message.whole
-    assert "src/llm_operator/cli.py (python" in dialog.message.whole
-    dialog.set_ticked("src/llm_operator/cli.py", True)
+    # The outline's first file (which one ranks first follows the source; any will do):
+    # once ticked, it is sent whole and leaves the outline.
+    outline = dialog.message.whole.split("## Outline of the rest of the workspace", 1)[1]
+    first = re.search(r"^\|? ?(src/\S+\.py) \(python", outline, re.MULTILINE)
+    assert first is not None, outline[:2000]
+    path = first.group(1)
+    dialog.set_ticked(path, True)
     qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
     whole = "\n".join(dialog.parts)
-    assert "src/llm_operator/cli.py (python" not in whole.split("## Outline", 1)[1]
+    assert f"{path} (python" not in whole.split("## Outline", 1)[1]
 
 
 def test_reopening_keeps_ticks_and_task_and_lists_new_files(

@@ -40,6 +40,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from ..errors import OperatorError
@@ -198,33 +199,7 @@ def run_command(
     )
     before = take_snapshot(workspace)
     started = time.monotonic()
-    try:
-        process = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            cwd=real,
-            env=env,
-            start_new_session=True,
-            close_fds=True,
-        )
-    except FileNotFoundError:
-        raise OperatorError(
-            "ERR_COMMAND_NOT_FOUND",
-            f"{shown_argument(argv[0])} was not found (looked in the folder for a path, else "
-            "in PATH)",
-        ) from None
-    except PermissionError:
-        raise OperatorError(
-            "ERR_COMMAND_NOT_FOUND",
-            f"{shown_argument(argv[0])} cannot be run (it is not executable)",
-        ) from None
-    except OSError as exc:
-        reason = (exc.strerror or type(exc).__name__).lower()
-        raise OperatorError(
-            "ERR_COMMAND_NOT_FOUND", f"{shown_argument(argv[0])} cannot be run ({reason})"
-        ) from None
+    process = _start(argv, real, env)
     child = _Child(process)
     keeper = OutputKeeper()
     watch = current_watch()
@@ -273,6 +248,38 @@ def run_command(
         changed=tuple(changed_files(before, after)),
         changes_capped=before.capped or after.capped,
     )
+
+
+def _start(argv: tuple[str, ...], real: Path, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """The command started in its own session (so its whole group can be ended), with no
+    standard input and its two outputs on one pipe; ERR_COMMAND_NOT_FOUND when it cannot."""
+    try:
+        return subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=real,
+            env=env,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except FileNotFoundError:
+        raise OperatorError(
+            "ERR_COMMAND_NOT_FOUND",
+            f"{shown_argument(argv[0])} was not found (looked in the folder for a path, else "
+            "in PATH)",
+        ) from None
+    except PermissionError:
+        raise OperatorError(
+            "ERR_COMMAND_NOT_FOUND",
+            f"{shown_argument(argv[0])} cannot be run (it is not executable)",
+        ) from None
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise OperatorError(
+            "ERR_COMMAND_NOT_FOUND", f"{shown_argument(argv[0])} cannot be run ({reason})"
+        ) from None
 
 
 def _watched(
