@@ -10,6 +10,7 @@ the text sent to the chat is.
 
 from __future__ import annotations
 
+import io
 import shlex
 from pathlib import PurePosixPath
 
@@ -17,7 +18,8 @@ from pathlib import PurePosixPath
 def shown_command(line: str) -> str:
     """``line`` with its first word, when an absolute path, replaced by its base name (quoted
     as the shell would need it); a line that cannot be split is returned as it is."""
-    lexer = shlex.shlex(line, posix=True)
+    stream = io.StringIO(line)
+    lexer = shlex.shlex(stream, posix=True)
     lexer.whitespace_split = True
     lexer.commenters = ""
     try:
@@ -28,5 +30,5 @@ def shown_command(line: str) -> str:
         return line
     base = PurePosixPath(first).name or first
     # The lexer has read the first word and the one white space character after it.
-    rest = line[lexer.instream.tell() :]
+    rest = line[stream.tell() :]
     return shlex.quote(base) + (" " + rest if rest else "")
