@@ -471,7 +471,7 @@ class Session:
             f" [checked against {rel} as the earlier write(s) {names} of this reply would "
             "leave it, not as it is on disk now]"
         )
-        return Outcome(outcome.ok, outcome.summary + note, outcome.details)
+        return replace(outcome, summary=outcome.summary + note)
 
     def _guarded(self, command: Command, context: ActionContext) -> Outcome | Reveal | Plan:
         """Run ``command``; what it would reveal of secret-looking files waits for consent
@@ -898,7 +898,7 @@ def _as_repeat(outcome: Outcome, at: float | None = None, read: bool = False) ->
         else "not run again. Use a new id to run it again"
     )
     note = f" [repeat: this id already ran {when} with identical content; {what}]"
-    return Outcome(outcome.ok, outcome.summary + note, outcome.details)
+    return replace(outcome, summary=outcome.summary + note)
 
 
 def _internal(action: str, error: Exception, command_id: str, quiet: bool = False) -> Outcome:
