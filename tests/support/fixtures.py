@@ -291,9 +291,11 @@ def outline_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = structure.outline_structures
 
-    def counting(data: bytes, path: str, depth: int = 2, symbols: bool = True) -> Any:
+    def counting(
+        data: bytes, path: str, depth: int = 2, symbols: bool = True, values: bool = False
+    ) -> Any:
         seen.append(path)
-        return real(data, path, depth, symbols)
+        return real(data, path, depth, symbols, values)
 
     monkeypatch.setattr(structure, "outline_structures", counting)
     return seen
