@@ -126,3 +126,26 @@ def test_an_approved_edit_of_a_secret_shows_its_change_before_it_lands(
     monkeypatch.setattr(ConfirmDialog, "ask", approve)
     paste_and_run(qtbot, window, text.replace("id: e1", "id: e2"))
     assert (workspace / ".env").read_text() == SECRET.replace("DEBUG=1", "DEBUG=0")
+
+
+def test_the_list_says_a_check_runs_after_the_writes_before_it(
+    make_window: WindowFactory, workspace: Path
+) -> None:
+    # A check runs in the execute step, after the reply's earlier writes: "runs at once" made
+    # a model split its edits and the check over two replies (inflection_options, turn 3).
+    window = make_window(workspace)
+    window.paste.set_text(
+        reply(
+            command("c1", "run.check", name="tests"),
+            command("w1", "fs.write", path="b.txt", content="x"),
+            command("r1", "fs.read", path="a.txt"),
+            command("c2", "run.check", name="tests"),
+        )
+    )
+    rows = [window.paste.table.topLevelItem(i).text(1) for i in range(4)]
+    assert rows == [
+        "runs without a question",
+        "needs approval",
+        "runs at once",
+        "runs after the writes before it",
+    ]

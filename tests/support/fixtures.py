@@ -22,6 +22,7 @@ import pytest
 from llm_operator.core.plan.run import APPROVE, REJECT, Decision, Pending
 from llm_operator.core.plan.session import Session
 from llm_operator.core.protocol.encoder import Result, ResultForm, encode_results
+from llm_operator.core.protocol.readable_details import readable_details
 from llm_operator.core.protocol.result_reader import read_results
 from llm_operator.core.store.workspace import Workspace
 from support.actions import snapshot
@@ -87,14 +88,24 @@ def _is_utf8(text: str) -> bool:
 
 
 def parse_both_forms(results: list[Result]) -> list[Decoded]:
-    """``results`` encoded in both forms and parsed back: the same ids, summaries, details."""
+    """``results`` encoded in both forms and parsed back: the same ids, summaries, details,
+    but for the details the readable form shows otherwise (a structure action's result
+    JSON, shown as lines): those are the readable rendering of the strict ones, and the
+    strict ones (the JSON a test reads) are returned."""
     readable = parse_results(encode_results(results, ResultForm.READABLE), ResultForm.READABLE)
     strict = parse_results(encode_results(results, ResultForm.BASE64), ResultForm.BASE64)
-    for one, two in zip(readable, strict, strict=True):
+    out = []
+    for result, one, two in zip(results, readable, strict, strict=True):
+        if result.outcome.readable_as is not None:
+            assert (one.id, one.ok, one.summary) == (two.id, two.ok, two.summary)
+            assert one.details == (readable_details(result.outcome) or None), one.id
+            out.append(two)
+            continue
+        out.append(one)
         if one.details is not None and not _is_utf8(one.details):
             continue  # bytes that are not UTF-8 travel only in the readable form
         assert one == two, f"{one.id}: the two result forms differ"
-    return readable
+    return out
 
 
 def cmd(cmd_id: str | None, action: str | None, *extra: str, **fields: object) -> str:
@@ -280,9 +291,11 @@ def outline_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = structure.outline_structures
 
-    def counting(data: bytes, path: str, depth: int = 2, symbols: bool = True) -> Any:
+    def counting(
+        data: bytes, path: str, depth: int = 2, symbols: bool = True, values: bool = False
+    ) -> Any:
         seen.append(path)
-        return real(data, path, depth, symbols)
+        return real(data, path, depth, symbols, values)
 
     monkeypatch.setattr(structure, "outline_structures", counting)
     return seen

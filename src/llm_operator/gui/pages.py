@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from ..core.protocol.readable_details import readable_details as core_readable_details
 from ..core.visible import is_plain, shown_lines, shown_offsets
 from ..core.wording import counted
 from .row_style import RowStyle
@@ -183,7 +184,7 @@ def result_page(results: list[Result], sources: dict[str, ResultSource]) -> Page
         else:
             page.add(title, RowStyle("title-ok" if result.ok else "title-failed"))
         page.add(result.outcome.summary, RowStyle("heading"))
-        details = result.outcome.details
+        details = core_readable_details(result.outcome)
         if details:
             code = source.path if source.path and result.ok else None
             style = RowStyle("code", 4, (), code) if code else RowStyle("text", 4)

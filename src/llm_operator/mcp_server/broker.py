@@ -40,6 +40,7 @@ from ..core.plan.run import REJECT, Decision, Pending, Run
 from ..core.plan.session import Session
 from ..core.protocol.encoder import Result, invalid_outcome, one_line
 from ..core.protocol.readable import NO_NEWLINE, encode_lines, line_needs_escape
+from ..core.protocol.readable_details import readable_details
 from .approval import NoReviewer
 from .arguments import CallRefused
 from .tools import action_of, command_block, tool_name
@@ -94,12 +95,13 @@ def result_text(result: Result) -> str:
         f"summary: {one_line(outcome.summary)}",
     ]
     text = "\n".join(lines)
-    if outcome.details and any(line_needs_escape(line) for line in outcome.details.split("\n")):
-        body = encode_lines(outcome.details)
+    details = readable_details(outcome)
+    if details and any(line_needs_escape(line) for line in details.split("\n")):
+        body = encode_lines(details)
         count = len(body) - (body[-1] == NO_NEWLINE)
         text += "\n\n" + "\n".join([f"details_lines: {count}", *body])
-    elif outcome.details:
-        text += "\n\n" + outcome.details
+    elif details:
+        text += "\n\n" + details
     return text
 
 

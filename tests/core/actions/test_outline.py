@@ -135,7 +135,10 @@ def test_definitions_inside_conditional_blocks_still_show(
     (workspace / "cond.py").write_text(
         "import os\nX = 1\nif os.name == 'nt':\n    def win():\n        pass\n"
     )
-    assert body(outline(run_reply, cmd, "cond.py").details) == ["4-5: def win():  (symbol: win)"]
+    assert body(outline(run_reply, cmd, "cond.py").details) == [
+        "2-2: X =",
+        "4-5: def win():  (symbol: win)",
+    ]
 
 
 def test_a_file_with_syntax_errors_is_still_outlined_and_says_so(

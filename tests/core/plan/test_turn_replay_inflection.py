@@ -5,7 +5,9 @@ fixed a singularize bug test first, over 13 replies, running the project's own p
 suite through ``run.check`` five times (the fourth fails: the new test before the fix).
 Every reply runs again here through a fresh Session on a copy of the original files, with
 the same check (a real pytest subprocess), and what goes back to the chat must be what the
-app sent then, but for times and the interpreter's path. The files must end as the model
+app sent then, but for times and the interpreter's name. The kept results were updated
+where the app's answers changed on purpose since (tests/data/turns/inflection_options/
+README.md, "Kept results"). The files must end as the model
 left them (final.diff).
 """
 
@@ -53,6 +55,8 @@ def copy_workspace(root: Path) -> None:
 
 
 def masked(text: str, python: str) -> str:
+    # A check's summary names its program by base name only (no absolute path in the chat).
+    text = text.replace(f"({Path(python).name} -m pytest -q)", "(<python> -m pytest -q)")
     text = text.replace(python, "<python>")
     for pattern, replacement in TIMES:
         text = pattern.sub(replacement, text)

@@ -323,3 +323,16 @@ def test_a_missing_target_is_cured_by_the_named_line_not_by_a_read() -> None:
     groups = grouped_codes()
     assert "ERR_TARGET_NOT_FOUND" not in groups[READ_AGAIN]
     assert groups[SEND_NAMED] == ["ERR_TARGET_NOT_FOUND", "ERR_TARGET_AMBIGUOUS"]
+
+
+def test_the_structure_lines_say_a_symbol_alone_is_enough() -> None:
+    # "target|target_b64 [symbol]" read as: a target is required, a symbol optional; the
+    # validator takes a symbol alone (inflection_options, turn 3 used symbol: parameterize).
+    lines = [x for x in primer_text().splitlines() if x.startswith("fs.") and "Structure" in x]
+    structure = [x for x in lines if not x.startswith("fs.outline")]
+    assert len(structure) == 8
+    for line in structure:
+        assert " path target|target_b64|symbol [occurrence]" in line, line
+        assert "[symbol]" not in line
+    [move] = [x for x in structure if x.startswith("fs.moveStructure")]
+    assert "[dest_target|dest_target_b64|dest_symbol] [dest_occurrence]" in move

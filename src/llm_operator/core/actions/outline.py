@@ -134,10 +134,12 @@ def clear_outline_cache() -> None:
     _CACHE.clear()
 
 
-def outline_key(data: bytes, language: str, depth: int, symbols: bool = False) -> str:
+def outline_key(
+    data: bytes, language: str, depth: int, symbols: bool = False, values: bool = False
+) -> str:
     """What an outline is a function of: the bytes (by digest), grammar, depth, form, code."""
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    form = ":symbols" if symbols else ""
+    form = (":symbols" if symbols else "") + (":values" if values else "")
     return f"{digest}:{language}:{depth}{form}:{OUTLINE_FORMAT}"
 
 
@@ -148,6 +150,7 @@ def outline_lines(
     memo: OutlineMemo | None = None,
     keep: bool = True,
     symbols: bool = False,
+    values: bool = False,
 ) -> tuple[list[str], str]:
     """The rendered outline of one file and a note on it ("python, 120 lines").
 
@@ -157,11 +160,12 @@ def outline_lines(
     (never for a secret-looking file), so a later run, an ``exec`` say, need not parse
     them again either. With ``symbols`` (a file's own outline) each line also names its
     ``symbol:`` path and how many definitions the depth limit leaves inside it, and the
-    note says which depth shows them all.
+    note says which depth shows them all. With ``values`` (fs.outline), the file's
+    top-level assignments are listed by name too, and the note counts those left out.
     """
     from ..engines.structure import language_for_path
 
-    key = outline_key(data, language_for_path(rel) or "", depth, symbols)
+    key = outline_key(data, language_for_path(rel) or "", depth, symbols, values)
     cached = _CACHE.get(key)
     if cached is not None:
         _CACHE.move_to_end(key)
@@ -170,10 +174,15 @@ def outline_lines(
     if made is None:
         from ..engines.structure import outline_structures  # lazy: a kept outline needs none
 
-        outline = outline_structures(data, rel, depth, symbols)
+        outline = outline_structures(data, rel, depth, symbols, values)
         note = f"{outline.language}, {counted(outline.line_count, 'line')}"
         if outline.parse_errors:
             note += f", {outline.parse_errors} parse error(s): ranges near them may be off"
+        if outline.values_left_out:
+            note += (
+                f"; {counted(outline.values_left_out, 'more top-level assignment')} not "
+                "listed (fs.search finds them)"
+            )
         deeper = sum(entry.deeper for entry in outline.entries)
         if symbols and deeper:
             needed = min(max(entry.deepest for entry in outline.entries), DEPTH_MAX)
@@ -202,7 +211,7 @@ def _outline_file(ctx: ActionContext, fields: OutlineFields) -> Result:
         ctx.workspace.is_secret(rel) for rel in (found.rel, *reads_so_far())
     )
     lines, note = outline_lines(
-        data, found.rel, fields.depth, ctx.outlines, keep=not secret, symbols=True
+        data, found.rel, fields.depth, ctx.outlines, keep=not secret, symbols=True, values=True
     )
     header = [f"# path: {found.rel}", f"# {note}; depth {fields.depth}"]
     if not lines:
@@ -247,7 +256,7 @@ def _add(
         into.binary += 1
         return
     try:
-        lines, note = outline_lines(data, item.rel, depth, memo, symbols=symbols)
+        lines, note = outline_lines(data, item.rel, depth, memo, symbols=symbols, values=True)
     except OperatorError:
         into.undecodable += 1
         return

@@ -5,9 +5,10 @@ shows the exact argument list, the folder, the timeout, and that Undo cannot tak
 it does. It runs only once approved, under the workspace's write lock (the session takes
 it), so it never runs while a batch writes. The process itself is ``store.commands``.
 
-Results (docs/protocol.md, "Running commands"): ``ok`` only for exit status 0; the
-details are ``# exit:``, ``# cwd:``, ``# time:``, the output, and one ``# changed:`` line
-per workspace file it created, changed or deleted.
+Results (docs/protocol.md, "Running commands"): ``ok`` only for exit status 0; the summary
+names what ran as the chat may see it (a program given by absolute path by its base name,
+a check by its name too); the details are ``# exit:``, ``# cwd:``, ``# time:``, the
+output, and one ``# changed:`` line per workspace file it created, changed or deleted.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pydantic import model_validator
 
 from ..errors import InvalidCommand, OperatorError
 from ..outcome import Outcome
+from ..store.command_shown import shown_command
 from ..store.commands import (
     DEFAULT_TIMEOUT,
     MAX_TIMEOUT,
@@ -80,8 +82,18 @@ def seconds_text(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
+def command_shown(line: str, check: str | None = None) -> str:
+    """What a summary says ran: the line as the chat is shown it (no absolute path, cut
+    when long: the summary is one line the model reads first), and the check's name."""
+    shown = shown_command(line)
+    if len(shown) > SHOWN_CHARS:
+        shown = shown[:SHOWN_CHARS] + f"... ({len(shown):,} characters)"
+    return shown if check is None else f'check "{check}" ({shown})'
+
+
 def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
-    """The result of a command that ran: ``ok`` only for exit status 0."""
+    """The result of a command that ran: ``ok`` only for exit status 0; ``shown`` is what
+    the summary says ran (``command_shown``)."""
     took = seconds_text(done.seconds)
     if done.timed_out:
         ended = f"timed out; it and all it started were ended after {took}"
@@ -95,8 +107,6 @@ def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
     elif done.status:
         summary = f"{action} failed (ERR_EXIT_STATUS): exit {done.status} in {took}"
     else:
-        if len(shown) > SHOWN_CHARS:  # the summary is one line the model reads first
-            shown = shown[:SHOWN_CHARS] + f"... ({len(shown):,} characters)"
         summary = f"Ran {shown} in {done.cwd}: exit 0 in {took}"
     status = "none" if done.status is None else str(done.status)
     lines = [f"# exit: {status}", f"# cwd: {done.cwd}", f"# time: {took}"]
@@ -118,7 +128,7 @@ def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
 def run_run_command(ctx: ActionContext, fields: RunCommandFields) -> Result:
     argv = fields.argv
     done = run_command(ctx.workspace, argv, fields.cwd, fields.timeout)
-    return command_outcome("run.command", fields.line, done)
+    return command_outcome("run.command", command_shown(fields.line), done)
 
 
 class RunCheckFields(Fields):
@@ -148,7 +158,7 @@ def run_run_check(ctx: ActionContext, fields: RunCheckFields) -> Result:
             )
         timeout = fields.timeout
     done = run_command(ctx.workspace, found.argv, ".", timeout, keep_environment=found.keep)
-    return command_outcome("run.check", found.command, done)
+    return command_outcome("run.check", command_shown(found.command, found.name), done)
 
 
 ACTIONS = (

@@ -17,7 +17,7 @@ from pydantic import model_validator
 from ..changes import ChangeSet, FileChange
 from ..errors import InvalidCommand
 from ..file_names import visible_name
-from ..outcome import Outcome
+from ..outcome import STRUCTURE_JSON, Outcome
 from ..store.files import not_found
 from ..wording import counted
 from .base import ActionContext, ActionSpec, Kind, Plan, Result
@@ -264,7 +264,7 @@ def run_read_structure(ctx: ActionContext, fields: TargetFields) -> Result:
         f"{visible_name(found.rel)} ({where})"
         f"{_taken_note(matches[0]) if len(matches) == 1 else ''}"
     )
-    return Outcome(True, summary, json.dumps(result, ensure_ascii=False))
+    return Outcome(True, summary, json.dumps(result, ensure_ascii=False), STRUCTURE_JSON)
 
 
 def _plan_edit(
@@ -286,7 +286,7 @@ def _plan_edit(
             f"; {added} blank line(s) added around it to match the file (start or end "
             "content with blank lines to choose them)"
         )
-    outcome = Outcome(True, summary, _details(result))
+    outcome = Outcome(True, summary, _details(result), STRUCTURE_JSON)
     if edit.new_source == before:
         return outcome
     change = FileChange(rel, before, edit.new_source)
@@ -410,7 +410,7 @@ def run_move(ctx: ActionContext, fields: MoveFields) -> Result:
         f"{where} {visible_name(dest_rel)} (now {_lines(result['destination_final_line_range'])})"
         f"{_taken_note(result)}"
     )
-    outcome = Outcome(True, summary + _warning_note(result), _details(result))
+    outcome = Outcome(True, summary + _warning_note(result), _details(result), STRUCTURE_JSON)
     changes = [FileChange(rel, before, moved.new_source)]
     if not same_file and moved.new_dest_source is not None:
         changes.append(FileChange(dest_rel, dest_before, moved.new_dest_source))

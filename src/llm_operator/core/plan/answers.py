@@ -7,6 +7,8 @@ operating-system fault names no absolute path.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..errors import OperatorError
 from ..outcome import Outcome
 from ..protocol.encoder import failure_outcome, rejected_outcome
@@ -48,7 +50,7 @@ def as_repeat(outcome: Outcome, at: float | None = None, read: bool = False) -> 
         else "not run again. Use a new id to run it again"
     )
     note = f" [repeat: this id already ran {when} with identical content; {what}]"
-    return Outcome(outcome.ok, outcome.summary + note, outcome.details)
+    return replace(outcome, summary=outcome.summary + note)
 
 
 def internal_fault(action: str, error: Exception, command_id: str, quiet: bool = False) -> Outcome:

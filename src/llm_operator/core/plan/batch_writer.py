@@ -19,7 +19,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..errors import OperatorError
@@ -208,4 +208,4 @@ def with_warning(outcome: Outcome, error: StoreError, left: tuple[str, ...]) -> 
         f"were taken back, except where that was not possible: {'; '.join(left)}; undo does "
         "not know those, and sending the same id again may run it again]"
     )
-    return Outcome(outcome.ok, outcome.summary + note, outcome.details)
+    return replace(outcome, summary=outcome.summary + note)

@@ -8,6 +8,7 @@ result's details say so.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from ..outcome import Outcome
 
@@ -25,4 +26,4 @@ def unsynced_warning(outcome: Outcome, reasons: list[str]) -> Outcome:
         details = json.dumps({"warning": warning}, ensure_ascii=False, indent=1)
     else:
         details = f"{outcome.details}\nwarning: {warning}"
-    return Outcome(outcome.ok, outcome.summary, details)
+    return replace(outcome, details=details)

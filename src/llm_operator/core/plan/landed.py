@@ -12,6 +12,8 @@ UTF-8 text show nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..changes import ChangeSet
 from ..outcome import Outcome
 
@@ -79,4 +81,4 @@ def with_landed(outcome: Outcome, changes: ChangeSet) -> Outcome:
     joined = "\n".join(lines) + "\n"
     if details and not details.endswith("\n"):
         details += "\n"
-    return Outcome(outcome.ok, outcome.summary, details + joined)
+    return replace(outcome, details=details + joined)

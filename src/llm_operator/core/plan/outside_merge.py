@@ -27,7 +27,6 @@ from ..actions.base import Plan
 from ..changes import ChangeSet, FileChange, digest
 from ..engines.merging import Lines, Merge, Overlap, describe_lines, merge3
 from ..errors import OperatorError
-from ..outcome import Outcome
 
 if TYPE_CHECKING:
     from ..protocol.validator import Command
@@ -265,7 +264,7 @@ def merged_plan(workspace: Workspace, plan: Plan, shown: Sequence[ShownMerge]) -
         f" [merged: {'; '.join(told)}; this edit was applied to the file as it is now, "
         "as shown for approval; line numbers are those of the merged file]"
     )
-    outcome = Outcome(plan.outcome.ok, plan.outcome.summary + note, plan.outcome.details)
+    outcome = replace(plan.outcome, summary=plan.outcome.summary + note)
     return Plan(ChangeSet(tuple(changes)), outcome, plan.notes)
 
 

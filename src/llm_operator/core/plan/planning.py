@@ -276,7 +276,7 @@ class Planning(SessionBase):
             f" [checked against {rel} as the earlier write(s) {names} of this reply would "
             "leave it, not as it is on disk now]"
         )
-        return Outcome(outcome.ok, outcome.summary + note, outcome.details)
+        return replace(outcome, summary=outcome.summary + note)
 
     def _touches_pending(self, command: Command, overlay: Overlay) -> bool:
         if not (overlay.planned or overlay.held) or command.path is None:

@@ -176,7 +176,7 @@ def index_workspace(
         if data is None or b"\0" in data[:8192]:
             continue
         try:
-            lines, note = outline_lines(data, item.rel, DEPTH_DEFAULT, memo)
+            lines, note = outline_lines(data, item.rel, DEPTH_DEFAULT, memo, values=True)
         except OperatorError:
             continue
         files.append(map_file(item.rel, data, lines, note))

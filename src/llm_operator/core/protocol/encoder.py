@@ -8,7 +8,8 @@
     | <N body lines, see readable.py>       END_OPERATOR_RESULT
     END_OPERATOR_RESULT
 
-Both forms carry the same details; only their encoding in the block differs.
+Both forms carry the same details, and only their encoding in the block differs, except a
+structure action's result JSON, which the readable form shows as lines (readable_details.py).
 
 Summaries are forced onto one line. Every ``ok: false`` summary names its ERR_ code:
 ``Invalid OPERATOR_CMD (ERR_X): ...`` for commands the validator refused and
@@ -34,6 +35,7 @@ from ..encodable_text import without_surrogates
 from ..errors import InvalidCommand, OperatorError, replace_quotes
 from ..outcome import Outcome
 from .readable import escape_line, line_needs_escape
+from .readable_details import readable_details
 
 _SPACE_RUN = re.compile(r"\s+")
 MAX_SUMMARY = 2000
@@ -95,10 +97,10 @@ def encode_result(result: Result, form: ResultForm = ResultForm.READABLE) -> str
     if outcome.details and form is ResultForm.BASE64:
         # An empty payload is left out rather than sent as a bare "details_b64:" line.
         lines.append(f"details_b64: {b64(outcome.details)}")
-    elif outcome.details:
+    elif outcome.details and (details := readable_details(outcome)):
         from .readable import NO_NEWLINE, encode_lines
 
-        body = encode_lines(outcome.details)
+        body = encode_lines(details)
         count = len(body) - (body[-1] == NO_NEWLINE)
         lines.append(f"details_lines: {count}")
         lines.extend(body)

@@ -25,6 +25,7 @@ from ..outcome import Outcome
 from .chat_units import units
 from .encoder import Result, ResultForm, encode_result
 from .readable import NO_NEWLINE, body_line
+from .readable_details import readable_details
 
 HEADER = "LLM Operator results, part {i} of {n}. More parts follow: wait for all of them."
 LAST_HEADER = "LLM Operator results, part {i} of {n} (last part)."
@@ -106,9 +107,10 @@ def split_block(
 ) -> list[str] | None:
     """``result`` as several blocks of at most ``budget`` characters, or None if impossible."""
     outcome = result.outcome
-    if outcome.details is None:
-        return None
     readable = form is ResultForm.READABLE
+    details = readable_details(outcome) if readable else outcome.details
+    if not details:
+        return None
     note_form = _LINES_NOTE if readable else _SLICE_NOTE
     widest = note_form.format(k=9999, m=9999)
     # Measure the block around a one-character payload: the rest is overhead.
@@ -119,7 +121,7 @@ def split_block(
         room = budget - (probed - _line_cost("a")) - len("details_lines: 99999") + 16
         if room < _MIN_SLICE_BYTES:
             return None
-        found = _line_slices(outcome.details, room)
+        found = _line_slices(details, room)
         if found is None:
             return None
         texts = found
@@ -127,7 +129,7 @@ def split_block(
         size = ((budget - (probed - 4)) // 4) * 3  # base64 turns 3 bytes into 4 characters
         if size < _MIN_SLICE_BYTES:
             return None
-        texts = [piece.decode("utf-8") for piece in _slices(outcome.details.encode("utf-8"), size)]
+        texts = [piece.decode("utf-8") for piece in _slices(details.encode("utf-8"), size)]
     blocks = []
     for k, piece in enumerate(texts, start=1):
         note = note_form.format(k=k, m=len(texts))

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..error_codes import ERROR_CODES
+from ..store.command_shown import shown_command
 from .encoder import ResultForm
 from .primer_text import EXAMPLES, INTRO, RESULTS_BASE64, RESULTS_READABLE, RULES
 
@@ -187,7 +188,8 @@ CHECKS_HEAD = "CHECKS (run.check name: <name>): "
 
 def checks_line(checks: Sequence[tuple[str, str]], room: int) -> str:
     """One line naming the workspace's checks for run.check, at most ``room`` characters:
-    with their command lines (the person's own text: escaped to ASCII, cut when long),
+    with their command lines (the person's own text, a program given by absolute path by
+    its base name: escaped to ASCII, cut when long),
     else names only, else as many names as fit and how many more. ASCII, one line."""
     with_commands = [f"{name} ({_command_shown(command)})" for name, command in checks]
     names = [name for name, _ in checks]
@@ -208,6 +210,6 @@ def checks_line(checks: Sequence[tuple[str, str]], room: int) -> str:
 
 
 def _command_shown(command: str) -> str:
-    text = command.encode("ascii", "backslashreplace").decode("ascii")
+    text = shown_command(command).encode("ascii", "backslashreplace").decode("ascii")
     text = "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in text)
     return text if len(text) <= MAX_CHECK_CHARS else text[: MAX_CHECK_CHARS - 3] + "..."

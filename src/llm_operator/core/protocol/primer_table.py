@@ -39,7 +39,14 @@ def _fields(spec: ActionSpec) -> list[str]:
             # Plain text or its base64 twin: one of them (or neither, if both optional).
             done.update({doc.name, partner})
             aliases = f" ({'/'.join(doc.aliases)})" if doc.aliases else ""
-            pair = f"{doc.name}|{partner}{aliases}"
+            pair = f"{doc.name}|{partner}"
+            # A symbol names a structure as a target does, and the validator takes either
+            # (structure.TargetFields): one of the three, not a target plus an optional symbol.
+            symbol = doc.name.removesuffix("target") + "symbol"
+            if doc.name.endswith("target") and symbol in names:
+                done.add(symbol)
+                pair += f"|{symbol}"
+            pair += aliases
             shown.append(pair if doc.required != "no" else f"[{pair}]")
             continue
         done.add(doc.name)

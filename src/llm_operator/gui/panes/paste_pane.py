@@ -38,6 +38,7 @@ from .command_rows import (
     swallowed_rows,
     verdict_status,
 )
+from .read_status import read_status
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -182,6 +183,7 @@ class PastePane(QWidget):
         self.table.clear()
         self.rows = {}
         self.details.show_row(None)
+        writes_before = False
         for found in self.detected:
             if found.problem:
                 status, colour = found.problem, PROBLEM_FG
@@ -190,7 +192,8 @@ class PastePane(QWidget):
             elif self._secret_read(found):
                 status, colour = "needs approval (secret-looking file)", WRITE_FG
             else:
-                status, colour = "runs at once", None
+                status, colour = read_status(found.action, writes_before), None
+            writes_before = writes_before or (found.writes and not found.problem)
             what = f"{found.action or '?'} {found.path or ''}".rstrip() + f"  (id {found.id})"
             row = QTreeWidgetItem([str(found.index + 1), shown(status), shown(what)])
             row.setToolTip(1, plain_tip(status))

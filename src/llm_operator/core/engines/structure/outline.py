@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from .boundaries import structure_range
 from .definitions import looked_through, shows
+from .outline_values import TopValue, top_level_values
 from .source import load_source
 from .targeting import children, name_of, through_statements
 
@@ -65,10 +66,14 @@ class FileOutline:
     line_count: int
     entries: tuple[OutlineEntry, ...]
     parse_errors: int  # 0 for a clean parse; up to 20 are counted
+    values_left_out: int = 0  # top-level assignments past outline_values.MAX_VALUES
 
 
-def outline_structures(data: bytes, path: str, depth: int = 2, symbols: bool = True) -> FileOutline:
-    """The structures of ``data`` (the file at ``path``) down to ``depth`` levels.
+def outline_structures(
+    data: bytes, path: str, depth: int = 2, symbols: bool = True, values: bool = False
+) -> FileOutline:
+    """The structures of ``data`` (the file at ``path``) down to ``depth`` levels; with
+    ``values``, its top-level assignments too, by name (outline_values.py).
 
     ERR_LANGUAGE_UNSUPPORTED when no grammar knows the file's name, ERR_ENCODING_ERROR
     when it is not UTF-8 text, ERR_FILE_TOO_LARGE past the structure engine's size limit.
@@ -81,7 +86,31 @@ def outline_structures(data: bytes, path: str, depth: int = 2, symbols: bool = T
     # map that shows neither (the context pack's) goes without them.
     index = SymbolIndex(source) if symbols else None
     _collect(source, source.root, 0, depth, entries, index, ())
-    return FileOutline(source.spec.name, source.line_count, tuple(entries), _error_count(source))
+    left_out = 0
+    if values:
+        found, left_out = top_level_values(source)
+        entries = _with_values(entries, found)
+    return FileOutline(
+        source.spec.name, source.line_count, tuple(entries), _error_count(source), left_out
+    )
+
+
+def _with_values(entries: list[OutlineEntry], found: list[TopValue]) -> list[OutlineEntry]:
+    """``entries`` with each top-level assignment placed before the first top-level
+    structure that starts after it (file order; one inside a looked-through statement
+    stays at the top level, as the definitions there do)."""
+    merged: list[OutlineEntry] = []
+    waiting = iter(found)
+    value = next(waiting, None)
+    for entry in entries:
+        while value is not None and entry.depth == 0 and value.start < entry.start:
+            merged.append(OutlineEntry(0, value.start, value.end, value.line))
+            value = next(waiting, None)
+        merged.append(entry)
+    while value is not None:
+        merged.append(OutlineEntry(0, value.start, value.end, value.line))
+        value = next(waiting, None)
+    return merged
 
 
 class SymbolIndex:
