@@ -199,8 +199,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_mcp(commands)
     from .cli_checks import add_parser
+    from .cli_relay import add_parser as add_relay
 
     add_parser(commands)
+    add_relay(commands)
     return parser
 
 
@@ -280,6 +282,10 @@ def _main(argv: list[str] | None) -> int:
         from .cli_checks import run_checks
 
         return run_checks(args, [])
+    if args.command == "relay":
+        from .cli_relay import run_relay
+
+        return run_relay(args)
     return _in_session(args)
 
 

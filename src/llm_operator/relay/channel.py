@@ -1,0 +1,260 @@
+"""A relayed reply runs exactly as a paste of it would: one more channel into the session.
+
+Invariants:
+- A reply goes through ``Session.prepare`` / ``open_held`` / ``execute`` like a pasted
+  one (jail, secret rule, planning, stale check, write lock, journal, memory, history);
+  what needs approval goes to the same approvers as an MCP call's (``mcp_server.approval``):
+  the window's review dialog, the terminal, or nobody (``--approve no|yes``).
+- Each relayed chat (site and conversation) is a conversation of its own on the RELAY
+  channel, started at its first reply with commands; its ids, repeats and undo notices
+  are its own, as an MCP session's are.
+- A message id is run at most once: a second ``reply`` with the same id (while the first
+  runs, or after) gets the first one's answer from memory. A reply with no command block
+  is ignored (and remembered as such); so is one the hello listed as already on the page
+  (older than the connection) and every reply while the relay is paused.
+- One reply runs at a time, in arrival order (a paste is one at a time too); a run that
+  waits for approval waits at most ``timeout`` seconds, then nothing of it runs.
+- The session lives in one worker thread: the store connection belongs to one thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from ..core.plan.run import REJECT, Decision, Pending, Run
+from ..core.protocol.encoder import Result, ResultForm
+from ..core.protocol.parts import split_results
+from ..core.protocol.scanner import scan
+from . import wire
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..core.plan.session import Session
+
+T = TypeVar("T")
+DEFAULT_TIMEOUT = 600.0  # seconds a reply waits for approval
+REMEMBERED = 2000  # answers kept for repeated message ids
+
+
+class Approver(Protocol):
+    """``mcp_server.approval``'s approvers, given the relayed chat's conversation."""
+
+    where: str
+
+    async def decide(
+        self,
+        pending: Sequence[Pending],
+        client: str,
+        reply: str,
+        conversation: int | None = None,
+    ) -> Mapping[int, Decision]: ...
+
+
+@dataclass(frozen=True)
+class Chat:
+    """Where a reply came from: the site and the page's conversation (and its title)."""
+
+    site: str
+    conversation: str
+    title: str = ""
+
+    def describe(self) -> str:
+        """The chat as the window and the log name it (plain text; shown escaped)."""
+        title = f' "{self.title[:60]}"' if self.title else ""
+        return f"{self.site} tab{title} (conversation {self.conversation[:40]})"
+
+
+class RelayChannel:
+    def __init__(
+        self,
+        open_session: Callable[[], Session],
+        approver: Approver,
+        part_size: int,
+        form: ResultForm = ResultForm.READABLE,
+        timeout: float = DEFAULT_TIMEOUT,
+        note: Callable[[str], None] | None = None,
+        on_state: Callable[[str], None] | None = None,
+    ) -> None:
+        self._session = open_session()
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="relay-run")
+        self.approver = approver
+        self._part_size = part_size
+        self._form = form
+        self._timeout = timeout
+        self._note = note or _stderr
+        self._on_state = on_state or (lambda _state: None)
+        self._conversations: dict[tuple[str, str], int] = {}
+        self._answers: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+        self._running: dict[tuple[str, str, str], asyncio.Future[str]] = {}
+        self._before: dict[tuple[str, str], set[str]] = {}
+        self._turn: asyncio.Lock | None = None
+        self.paused = False
+        self.runs = 0  # replies run (not answered from memory, not ignored): for tests
+
+    @property
+    def state_folder(self) -> Path | None:
+        return self._session.state_folder
+
+    def show_secrets(self, shown: bool) -> None:
+        """Whether a person reviews this relay's own plans (the terminal prompt)."""
+        self._session.shows_secrets = shown
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+    async def _in_worker(self, work: Callable[[], T]) -> T:
+        return await asyncio.wrap_future(self._pool.submit(work))
+
+    def seen_before(self, chat: Chat, existing: Sequence[str]) -> None:
+        """The assistant messages already on ``chat``'s page when the extension connected:
+        never relayed, whatever the extension sends later."""
+        kept = self._before.setdefault((chat.site, chat.conversation), set())
+        if len(kept) < 10 * wire.MAX_EXISTING:
+            kept.update(existing)
+
+    async def reply(self, chat: Chat, message_id: str, text: str) -> str:
+        """The answer (a wire message) to one relayed reply."""
+        key = (chat.site, chat.conversation, message_id)
+        known = self._answers.get(key)
+        if known is not None:
+            self._note(f"{chat.describe()}: message {message_id} again; answered from memory")
+            return known
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        if self.paused:
+            return wire.ignored(message_id, "the relay is paused in LLM Operator")
+        if message_id in self._before.get((chat.site, chat.conversation), ()):
+            return self._remember(
+                key, wire.ignored(message_id, "the message was on the page before pairing")
+            )
+        if not scan(text).items:
+            return self._remember(key, wire.ignored(message_id, "no OPERATOR_CMD block"))
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._running[key] = done
+        try:
+            answer = await self._run(chat, message_id, text)
+        except Exception as error:  # a fault costs this reply, never the relay
+            self._note(f"internal error: {type(error).__name__}: {error}")
+            answer = wire.error(
+                f"the app could not run the reply ({type(error).__name__}); see its log"
+            )
+            done.set_result(answer)
+            return answer
+        finally:
+            del self._running[key]
+        done.set_result(answer)
+        return self._remember(key, answer)
+
+    def _remember(self, key: tuple[str, str, str], answer: str) -> str:
+        self._answers[key] = answer
+        while len(self._answers) > REMEMBERED:
+            self._answers.popitem(last=False)
+        return answer
+
+    async def _run(self, chat: Chat, message_id: str, text: str) -> str:
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            self.runs += 1
+            self._on_state("running")
+            try:
+                results, asked = await self._run_reply(chat, text)
+            finally:
+                self._on_state("paused" if self.paused else "running")
+        parts = split_results(results, self._part_size, self._form)
+        self._note(
+            f"{chat.describe()}: message {message_id}: {len(results)} result(s) in "
+            f"{parts.count} part(s)" + (" after review" if asked else "")
+        )
+        return wire.results(chat.conversation, message_id, parts.texts, asked)
+
+    def _conversation(self, chat: Chat) -> int:
+        """``chat``'s conversation, started at its first reply (in the worker thread)."""
+        key = (chat.site, chat.conversation)
+        found = self._conversations.get(key)
+        if found is None:
+            from ..core.store.conversations import RELAY, UNKNOWN, start_conversation
+            from ..core.store.database import StoreError
+
+            state = self._session.state
+            try:
+                found = start_conversation(state.store if state else None, RELAY)
+            except StoreError:
+                return UNKNOWN  # its writes are refused; tried again at the next reply
+            self._conversations[key] = found
+        return found
+
+    async def _run_reply(self, chat: Chat, text: str) -> tuple[list[Result], bool]:
+        session = self._session
+
+        def prepare() -> tuple[Run, int]:
+            conversation = self._conversation(chat)
+            return session.prepare(text, conversation=conversation), conversation
+
+        run, conversation = await self._in_worker(prepare)
+        for notice in run.notices:
+            self._note(f"note: {notice}")
+        decisions: dict[int, Decision] = {}
+        if run.pending:
+            self._on_state("waiting_for_approval")
+            client = chat.describe()
+            decisions = dict(await self._ask(run.pending, client, text, conversation))
+            shown = await self._in_worker(lambda: session.open_held(run, decisions))
+            if shown:
+                if getattr(self.approver, "shows_held_changes", False):
+                    approved = {i: d for i, d in decisions.items() if d.approved}
+                    decisions |= {item.index: approved.get(item.index, REJECT) for item in shown}
+                else:
+                    decisions |= await self._ask(shown, client, text, conversation)
+            self._on_state("running")
+
+        def execute() -> list[Result]:
+            session.on_wait = lambda: self._note("waiting for another run on this workspace...")
+            try:
+                return session.execute(run, decisions)
+            finally:
+                session.on_wait = None
+                for note in session.take_recovery_notes():
+                    self._note(f"note: {note}")
+
+        return await self._in_worker(execute), bool(run.pending)
+
+    async def _ask(
+        self, pending: list[Pending], client: str, reply: str, conversation: int
+    ) -> Mapping[int, Decision]:
+        """The approver's decisions; every command rejected, saying why, when nobody can
+        answer or nobody answers within the timeout."""
+        from ..mcp_server.approval import NoReviewer
+
+        where = self.approver.where
+        self._note(f"{client}: {len(pending)} command(s) wait for {where}")
+        try:
+            return await asyncio.wait_for(
+                self.approver.decide(pending, client, reply, conversation), self._timeout
+            )
+        except NoReviewer as error:
+            why = f"nobody could review it ({error}); nothing was run"
+        except asyncio.TimeoutError:
+            why = f"no answer from {where} within {self._timeout:g} seconds; nothing was run"
+        self._note(f"{client}: {why}")
+        return {item.index: Decision(False, why) for item in pending}
+
+
+def _stderr(message: str) -> None:
+    say(message)
+
+
+def say(message: str) -> None:
+    """One line of the relay's log on standard error. Site names, titles and ids come from
+    a web page: every character a terminal would act on is shown as a marker."""
+    from ..core.visible import shown
+
+    print(f"llm-operator relay: {shown(message)}", file=sys.stderr, flush=True)
