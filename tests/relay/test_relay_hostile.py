@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from support.hostile_lines import raw_characters
+from support.hostile_lines import raw_characters, write_files
 from support.hostile_lines import reply as quoting_reply
-from support.hostile_lines import write_files
 from support.relay_process import relay_process, send_reply
 
 SECRET = "hunter2-secret-value"

@@ -202,3 +202,11 @@ def test_paused_relays_nothing(files: Path, state_dir: Path) -> None:
     assert paused["type"] == "ignored"
     assert "paused" in paused["reason"]
     assert resumed["type"] == "results"
+
+
+def test_a_ping_keeps_the_connection_and_gets_a_pong(files: Path, state_dir: Path) -> None:
+    with relay_process(files, state_dir) as relay, relay.chat(relay.pair()) as ws:
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=30)) == {"type": "pong"}
+        ws.send(json.dumps({"type": "mystery"}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "error"

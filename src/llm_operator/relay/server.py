@@ -158,6 +158,8 @@ class RelayServer:
                 replied = Chat(message.site, found.conversation, found.title)
                 answer = await self.channel.reply(replied, found.message_id, found.text)
                 await connection.send(answer)
+            elif isinstance(found, wire.Ping):
+                await connection.send(wire.pong())
             elif isinstance(found, wire.Accepted):
                 self._note(f"{chat.site}: part {found.part + 1} of {found.message_id} placed")
             else:

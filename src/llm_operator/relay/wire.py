@@ -11,8 +11,8 @@ Invariants:
     extension -> app   {"type": "pair", "code": ...}
                        {"type": "hello", "token", "site", "conversation", "existing"?: [ids]}
                        {"type": "reply", "conversation", "message_id", "text", "title"?}
-                       {"type": "accepted", "message_id", "part"}
-    app -> extension   {"type": "paired", "token"}, {"type": "ready"},
+                       {"type": "accepted", "message_id", "part"}, {"type": "ping"}
+    app -> extension   {"type": "paired", "token"}, {"type": "ready"}, {"type": "pong"},
                        {"type": "results", "conversation", "message_id", "parts",
                         "needs_approval"},
                        {"type": "ignored", "message_id", "reason"},
@@ -70,7 +70,12 @@ class Accepted:
     part: int
 
 
-Incoming = Pair | Hello | Reply | Accepted
+@dataclass(frozen=True)
+class Ping:
+    """A keep-alive (a browser ends an idle extension worker, and its connections)."""
+
+
+Incoming = Pair | Hello | Reply | Accepted | Ping
 
 
 def _name(found: dict[str, object], key: str, required: bool = True) -> str:
@@ -126,7 +131,9 @@ def read_message(raw: str | bytes) -> Incoming:
         if not isinstance(part, int) or isinstance(part, bool) or part < 0:
             raise WireError("'part' must be a whole number from 0")
         return Accepted(_name(found, "message_id"), part)
-    raise WireError("'type' must be one of pair, hello, reply, accepted")
+    if kind == "ping":
+        return Ping()
+    raise WireError("'type' must be one of pair, hello, reply, accepted, ping")
 
 
 def _dump(message: dict[str, object]) -> str:
@@ -135,6 +142,10 @@ def _dump(message: dict[str, object]) -> str:
 
 def paired(token: str) -> str:
     return _dump({"type": "paired", "token": token})
+
+
+def pong() -> str:
+    return _dump({"type": "pong"})
 
 
 def ready() -> str:
