@@ -110,8 +110,9 @@ api.runtime.onConnect.addListener((tabPort) => {
 });
 
 api.runtime.onMessage.addListener((message, sender, respond) => {
-  // Only the extension's own options page pairs (a content script has a tab).
-  if (message?.kind === "pair" && !sender.tab) {
+  // Only the extension's own pages pair (a content script's sender is the web page).
+  const own = sender.id === api.runtime.id && (sender.url || "").startsWith(api.runtime.getURL(""));
+  if (message?.kind === "pair" && own) {
     pair(String(message.code || ""), Number(message.port) || DEFAULT_PORT).then(respond);
     return true;
   }

@@ -20,7 +20,7 @@ import pytest
 
 from support.hostile_lines import raw_characters, write_files
 from support.hostile_lines import reply as quoting_reply
-from support.relay_process import relay_process, send_reply
+from support.relay_process import answers_to, relay_process
 
 SECRET = "hunter2-secret-value"
 OUTSIDE = "bytes-outside-the-workspace"
@@ -107,10 +107,11 @@ def test_a_hostile_reply_relayed_gives_what_its_paste_gives(tmp_path: Path, name
     relay_root = make_workspace(tmp_path / "relay")
     with relay_process(relay_root, tmp_path / "relay-state", "no") as relay:
         with relay.chat(relay.pair()) as ws:
-            answer = send_reply(ws, text, "m1")
+            answers = answers_to(ws, text, "m1")
         log = relay.log()
-    assert answer["type"] == "results", answer
-    relayed = "\n\n".join(answer["parts"])
+    assert {answer["type"] for answer in answers} == {"results"}, answers
+    # Results that came early (before a review) and the rest, in the order they came.
+    relayed = "\n\n".join(part for answer in answers for part in answer["parts"])
     assert same_words(relayed) == expected
     for leaked in (SECRET, OUTSIDE, str(tmp_path)):
         assert leaked not in relayed

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from support.relay_process import EXTENSION, relay_process, send_reply
+from support.relay_process import EXTENSION, answers_to, relay_process, send_reply
 
 
 def block(command_id: str, action: str, **fields: str) -> str:
@@ -210,3 +210,26 @@ def test_a_ping_keeps_the_connection_and_gets_a_pong(files: Path, state_dir: Pat
         assert json.loads(ws.recv(timeout=30)) == {"type": "pong"}
         ws.send(json.dumps({"type": "mystery"}))
         assert json.loads(ws.recv(timeout=30))["type"] == "error"
+
+
+def test_reads_before_a_write_come_at_once_and_the_rest_after_the_decision(
+    files: Path, state_dir: Path
+) -> None:
+    """The read before the write cannot be changed by it: its result is sent before the
+    review. The read after the write would read the planned file: it waits."""
+    text = (
+        block("r1", "fs.read", path="a.txt")
+        + block("w1", "fs.write", path="a.txt", content="changed")
+        + block("r2", "fs.read", path="a.txt")
+    )
+    with relay_process(files, state_dir, "no") as relay, relay.chat(relay.pair()) as ws:
+        early, final = answers_to(ws, text, "m1")
+        again = answers_to(ws, text, "m1")
+    assert (early["final"], early["needs_approval"]) == (False, False)
+    assert "id: r1" in early["parts"][0]
+    assert "id: w1" not in early["parts"][0]
+    assert (final["final"], final["needs_approval"]) == (True, True)
+    assert "id: r1" not in final["parts"][0]
+    assert "ERR_REJECTED_BY_USER" in final["parts"][0]
+    assert "id: r2" in final["parts"][0]
+    assert again == [early, final]  # from memory, both, in the same order

@@ -75,13 +75,24 @@ class RelayProcess:
 def send_reply(
     ws: ClientConnection, text: str, message_id: str, conversation: str = "c-1"
 ) -> dict[str, Any]:
-    """Send one finished message; the answer to it (status messages skipped)."""
+    """Send one finished message; the last answer to it (status messages skipped)."""
+    return answers_to(ws, text, message_id, conversation)[-1]
+
+
+def answers_to(
+    ws: ClientConnection, text: str, message_id: str, conversation: str = "c-1"
+) -> list[dict[str, Any]]:
+    """Send one finished message; its answers up to the final one, in order."""
     message = {"type": "reply", "conversation": conversation, "message_id": message_id}
     ws.send(json.dumps({**message, "text": text}))
+    answers: list[dict[str, Any]] = []
     while True:
         answer: dict[str, Any] = json.loads(ws.recv(timeout=120))
-        if answer["type"] != "status":
-            return answer
+        if answer["type"] == "status":
+            continue
+        answers.append(answer)
+        if answer["type"] != "results" or answer["final"]:
+            return answers
 
 
 @contextmanager

@@ -12,6 +12,10 @@ Invariants:
   runs, or after) gets the first one's answer from memory. A reply with no command block
   is ignored (and remembered as such); so is one the hello listed as already on the page
   (older than the connection) and every reply while the relay is paused.
+- A reply whose commands wait for approval is answered twice: at once with the results
+  of the commands before the first one that waits (reads and checks that nothing of the
+  reply's writes can change: they ran on the files as they are), then, once the person
+  decided, with the rest (``final``). A reply with nothing to approve is answered once.
 - One reply runs at a time, in arrival order (a paste is one at a time too); a run that
   waits for approval waits at most ``timeout`` seconds, then nothing of it runs.
 - The session lives in one worker thread: the store connection belongs to one thread.
@@ -22,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
     from ..core.plan.session import Session
 
 T = TypeVar("T")
+Send = Callable[[str], Awaitable[None]]
 DEFAULT_TIMEOUT = 600.0  # seconds a reply waits for approval
 REMEMBERED = 2000  # answers kept for repeated message ids
 
@@ -91,8 +96,8 @@ class RelayChannel:
         self._note = note or _stderr
         self._on_state = on_state or (lambda _state: None)
         self._conversations: dict[tuple[str, str], int] = {}
-        self._answers: OrderedDict[tuple[str, str, str], str] = OrderedDict()
-        self._running: dict[tuple[str, str, str], asyncio.Future[str]] = {}
+        self._answers: OrderedDict[tuple[str, str, str], list[str]] = OrderedDict()
+        self._running: dict[tuple[str, str, str], asyncio.Future[None]] = {}
         self._before: dict[tuple[str, str], set[str]] = {}
         self._turn: asyncio.Lock | None = None
         self.paused = False
@@ -119,54 +124,65 @@ class RelayChannel:
         if len(kept) < 10 * wire.MAX_EXISTING:
             kept.update(existing)
 
-    async def reply(self, chat: Chat, message_id: str, text: str) -> str:
-        """The answer (a wire message) to one relayed reply."""
+    async def reply(
+        self, chat: Chat, message_id: str, text: str, send: Send | None = None
+    ) -> list[str]:
+        """The answers (wire messages) to one relayed reply; ``send`` gets each as soon as
+        it is ready (the early results long before the final ones)."""
+        sent: list[str] = []
+
+        async def out(message: str) -> None:
+            sent.append(message)
+            if send is not None:
+                await send(message)
+
         key = (chat.site, chat.conversation, message_id)
         known = self._answers.get(key)
+        if known is None and key in self._running:
+            await asyncio.shield(self._running[key])
+            known = self._answers.get(key)
         if known is not None:
             self._note(f"{chat.describe()}: message {message_id} again; answered from memory")
-            return known
-        running = self._running.get(key)
-        if running is not None:
-            return await asyncio.shield(running)
+            for message in known:
+                await out(message)
+            return sent
         if self.paused:
-            return wire.ignored(message_id, "the relay is paused in LLM Operator")
+            await out(wire.ignored(message_id, "the relay is paused in LLM Operator"))
+            return sent
         if message_id in self._before.get((chat.site, chat.conversation), ()):
-            return self._remember(
-                key, wire.ignored(message_id, "the message was on the page before pairing")
-            )
-        if not scan(text).items:
-            return self._remember(key, wire.ignored(message_id, "no OPERATOR_CMD block"))
-        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self._running[key] = done
-        try:
-            answer = await self._run(chat, message_id, text)
-        except Exception as error:  # a fault costs this reply, never the relay
-            self._note(f"internal error: {type(error).__name__}: {error}")
-            answer = wire.error(
-                f"the app could not run the reply ({type(error).__name__}); see its log"
-            )
-            done.set_result(answer)
-            return answer
-        finally:
-            del self._running[key]
-        done.set_result(answer)
-        return self._remember(key, answer)
-
-    def _remember(self, key: tuple[str, str, str], answer: str) -> str:
-        self._answers[key] = answer
+            await out(wire.ignored(message_id, "the message was on the page before pairing"))
+        elif not scan(text).items:
+            await out(wire.ignored(message_id, "no OPERATOR_CMD block"))
+        else:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._running[key] = done
+            try:
+                await self._run(chat, message_id, text, out)
+            except Exception as error:  # a fault costs this reply, never the relay
+                self._note(f"internal error: {type(error).__name__}: {error}")
+                await out(wire.error(f"the app could not run the reply ({type(error).__name__})"))
+            finally:
+                del self._running[key]
+                done.set_result(None)
+        self._answers[key] = list(sent)
         while len(self._answers) > REMEMBERED:
             self._answers.popitem(last=False)
-        return answer
+        return sent
 
-    async def _run(self, chat: Chat, message_id: str, text: str) -> str:
+    async def _run(self, chat: Chat, message_id: str, text: str, out: Send) -> None:
         if self._turn is None:
             self._turn = asyncio.Lock()
+
+        async def early(results: list[Result]) -> None:
+            parts = split_results(results, self._part_size, self._form)
+            self._note(f"{chat.describe()}: message {message_id}: {len(results)} early result(s)")
+            await out(wire.results(chat.conversation, message_id, parts.texts, False, False))
+
         async with self._turn:
             self.runs += 1
             self._on_state("running")
             try:
-                results, asked = await self._run_reply(chat, text)
+                results, asked = await self._run_reply(chat, text, early)
             finally:
                 self._on_state("paused" if self.paused else "running")
         parts = split_results(results, self._part_size, self._form)
@@ -174,7 +190,7 @@ class RelayChannel:
             f"{chat.describe()}: message {message_id}: {len(results)} result(s) in "
             f"{parts.count} part(s)" + (" after review" if asked else "")
         )
-        return wire.results(chat.conversation, message_id, parts.texts, asked)
+        await out(wire.results(chat.conversation, message_id, parts.texts, asked))
 
     def _conversation(self, chat: Chat) -> int:
         """``chat``'s conversation, started at its first reply (in the worker thread)."""
@@ -192,7 +208,11 @@ class RelayChannel:
             self._conversations[key] = found
         return found
 
-    async def _run_reply(self, chat: Chat, text: str) -> tuple[list[Result], bool]:
+    async def _run_reply(
+        self, chat: Chat, text: str, early: Callable[[list[Result]], Awaitable[None]]
+    ) -> tuple[list[Result], bool]:
+        """The reply's results (those given ``early`` left out) and whether any of its
+        commands waited for approval."""
         session = self._session
 
         def prepare() -> tuple[Run, int]:
@@ -203,6 +223,9 @@ class RelayChannel:
         for notice in run.notices:
             self._note(f"note: {notice}")
         decisions: dict[int, Decision] = {}
+        ready = _ready_before_approval(run)
+        if ready:
+            await early(ready)
         if run.pending:
             self._on_state("waiting_for_approval")
             client = chat.describe()
@@ -225,7 +248,10 @@ class RelayChannel:
                 for note in session.take_recovery_notes():
                     self._note(f"note: {note}")
 
-        return await self._in_worker(execute), bool(run.pending)
+        results = await self._in_worker(execute)
+        notices = [result for result in results if result.notice]
+        answers = [result for result in results if not result.notice]
+        return notices + answers[len(ready) :], bool(run.pending)
 
     async def _ask(
         self, pending: list[Pending], client: str, reply: str, conversation: int
@@ -246,6 +272,22 @@ class RelayChannel:
             why = f"no answer from {where} within {self._timeout:g} seconds; nothing was run"
         self._note(f"{client}: {why}")
         return {item.index: Decision(False, why) for item in pending}
+
+
+def _ready_before_approval(run: Run) -> list[Result]:
+    """The results of the commands before the first that waits for approval (or runs
+    only at execution), when one does: they ran on the files as they are, and nothing of
+    the reply can change them. None when nothing waits (all come at once then)."""
+    if not run.pending:
+        return []
+    ready: list[Result] = []
+    for item in run.items:
+        if item.result is None or item.pending is not None:
+            break
+        if item.deferred is not None or item.gated is not None:
+            break
+        ready.append(item.result)
+    return ready
 
 
 def _stderr(message: str) -> None:

@@ -156,8 +156,7 @@ class RelayServer:
                 continue
             if isinstance(found, wire.Reply):
                 replied = Chat(message.site, found.conversation, found.title)
-                answer = await self.channel.reply(replied, found.message_id, found.text)
-                await connection.send(answer)
+                await self.channel.reply(replied, found.message_id, found.text, connection.send)
             elif isinstance(found, wire.Ping):
                 await connection.send(wire.pong())
             elif isinstance(found, wire.Accepted):

@@ -14,7 +14,7 @@ Invariants:
                        {"type": "accepted", "message_id", "part"}, {"type": "ping"}
     app -> extension   {"type": "paired", "token"}, {"type": "ready"}, {"type": "pong"},
                        {"type": "results", "conversation", "message_id", "parts",
-                        "needs_approval"},
+                        "needs_approval", "final"} (early results: final false),
                        {"type": "ignored", "message_id", "reason"},
                        {"type": "status", "state": paused|running|waiting_for_approval},
                        {"type": "error", "message"}
@@ -152,7 +152,15 @@ def ready() -> str:
     return _dump({"type": "ready"})
 
 
-def results(conversation: str, message_id: str, parts: tuple[str, ...], approval: bool) -> str:
+def results(
+    conversation: str,
+    message_id: str,
+    parts: tuple[str, ...],
+    approval: bool,
+    final: bool = True,
+) -> str:
+    """``final`` false: the early results of a reply whose other commands wait for
+    approval; the final message with the rest follows."""
     return _dump(
         {
             "type": "results",
@@ -160,6 +168,7 @@ def results(conversation: str, message_id: str, parts: tuple[str, ...], approval
             "message_id": message_id,
             "parts": list(parts),
             "needs_approval": approval,
+            "final": final,
         }
     )
 
