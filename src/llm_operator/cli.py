@@ -285,7 +285,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "relay":
         from .cli_relay import run_relay
 
-        return run_relay(args)
+        return run_relay(args, _open_session, _ask, _Terminal)
     return _in_session(args)
 
 

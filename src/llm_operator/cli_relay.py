@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
 
     from .core.plan.run import Decision, Pending
+    from .core.plan.session import Session
 
 EXIT_USAGE = 2
 
@@ -45,8 +47,14 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
 
 
-def run_relay(args: argparse.Namespace) -> int:
-    from .cli import _open_session
+def run_relay(
+    args: argparse.Namespace,
+    open_session: Callable[[Path, Path | None], Session | None],
+    ask_one: Callable[[Pending, Any], Decision],
+    terminal: Callable[[], Any],
+) -> int:
+    """``open_session``, ``ask_one`` and ``terminal`` are ``exec``'s (cli.py): the same
+    workspace opening and the same question per command on the controlling terminal."""
     from .relay import serve
 
     if not 0 <= args.port <= 65535:
@@ -55,26 +63,25 @@ def run_relay(args: argparse.Namespace) -> int:
     if args.approval_timeout is not None and not args.approval_timeout > 0:
         print("llm-operator: --approval-timeout must be more than 0 seconds", file=sys.stderr)
         return EXIT_USAGE
-    session = _open_session(args.workspace, args.state_dir)
+    session = open_session(args.workspace, args.state_dir)
     if session is None:
         return EXIT_USAGE
+
+    def prompt(pending: Sequence[Pending], client: str) -> dict[int, Decision] | None:
+        """The ``exec`` prompt for a relayed reply's commands, on the terminal."""
+        from .core.visible import shown
+        from .core.wording import counted
+
+        try:
+            opened = terminal()
+        except OSError:
+            return None
+        with opened:
+            # The chat's site and title come from a web page: shown as text.
+            asks = f"{shown(client)} (relay) asks for {counted(len(pending), 'command')}"
+            opened.write(f"\n{asks}:\n")
+            return {item.index: ask_one(item, opened) for item in pending}
+
     return serve(
-        lambda: session, args.approve, args.port, _ask, args.control, args.approval_timeout
+        lambda: session, args.approve, args.port, prompt, args.control, args.approval_timeout
     )
-
-
-def _ask(pending: Sequence[Pending], client: str) -> dict[int, Decision] | None:
-    """The ``exec`` prompt for a relayed reply's commands, on the controlling terminal."""
-    from .cli import _ask as ask_one
-    from .cli import _Terminal
-    from .core.visible import shown
-    from .core.wording import counted
-
-    try:
-        terminal = _Terminal()
-    except OSError:
-        return None
-    with terminal:
-        # The chat's site and title come from a web page: shown as text.
-        terminal.write(f"\n{shown(client)} (relay) asks for {counted(len(pending), 'command')}:\n")
-        return {item.index: ask_one(item, terminal) for item in pending}

@@ -57,7 +57,11 @@ window.reachRelay = function (port, token) {
       socket.send(JSON.stringify({ type: "hello", token, site: "x", conversation: "x" }));
       socket.send(JSON.stringify({ type: "pair", code: "AAAA-AAAA" }));
     };
-    socket.onmessage = (event) => got.messages.push(event.data);
+    // Anything the relay says is a failure of the test: reported at once.
+    socket.onmessage = (event) => {
+      got.messages.push(event.data);
+      done(got);
+    };
     socket.onclose = (event) => done({ ...got, closed: event.code });
   });
 };
