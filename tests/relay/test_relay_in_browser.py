@@ -81,7 +81,7 @@ class Browser:
 
 def quiet_handler(directory: Path) -> type[http.server.SimpleHTTPRequestHandler]:
     class Handler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
     return functools.partial(Handler, directory=str(directory))  # type: ignore[return-value]
@@ -110,8 +110,13 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     extension = base / "extension"
     extra = [f"--extra-match={site}=http://127.0.0.1:*/{site}.html" for site in SITES]
     subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_extension.py"), "--unpacked"]
-        + [str(extension), *extra],
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "build_extension.py"),
+            "--unpacked",
+            str(extension),
+            *extra,
+        ],
         check=True,
         capture_output=True,
         timeout=120,
