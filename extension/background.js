@@ -28,17 +28,23 @@ async function pair(code, port) {
       resolve({ ok: false, error: String(error) });
       return;
     }
+    let token = null; // the app closes the connection right after it: never "refused"
     ws.onopen = () => ws.send(JSON.stringify({ type: "pair", code }));
-    ws.onmessage = async (event) => {
+    ws.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "paired" && typeof message.token === "string") {
-        await api.storage.local.set({ token: message.token });
-        resolve({ ok: true });
+        token = message.token;
+        api.storage.local.set({ token }).then(() => resolve({ ok: true }));
       }
     };
-    ws.onclose = (event) =>
-      resolve({ ok: false, error: event.reason || "the app refused the code (or is not running)" });
-    ws.onerror = () => resolve({ ok: false, error: "LLM Operator's relay is not reachable" });
+    ws.onclose = (event) => {
+      if (token === null) {
+        resolve({ ok: false, error: event.reason || "the app refused the code (or is not running)" });
+      }
+    };
+    ws.onerror = () => {
+      if (token === null) resolve({ ok: false, error: "LLM Operator's relay is not reachable" });
+    };
   });
 }
 

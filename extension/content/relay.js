@@ -70,7 +70,9 @@
     port.onDisconnect.addListener(() => {
       port = null;
     });
-    port.postMessage({ kind: "hello", site: site.name, conversation, existing: existing() });
+    // The app refuses these ids whatever comes later: the messages this script holds old.
+    const old = existing().filter((id) => seen.has(id));
+    port.postMessage({ kind: "hello", site: site.name, conversation, existing: old });
   }
 
   function received(message) {
@@ -94,11 +96,19 @@
 
   function look() {
     if (io.conversation() !== conversation) {
-      // Another chat in the same tab: its messages so far are old, its results its own.
+      // Another chat in the same tab: the messages it brought are old, its results its
+      // own. Leaving a new chat's address (ChatGPT's "/", Claude's "/new") is the chat
+      // getting its own while its first reply is written: its messages stay new, and so
+      // does the one being written whatever the address.
+      const fresh = site.isNewChat(conversation);
       conversation = io.conversation();
       queue.length = 0;
       placed = null;
-      for (const id of existing()) seen.add(id);
+      const messages = site.assistantMessages();
+      const writing = site.isGenerating() ? messages[messages.length - 1] : null;
+      messages.forEach((message, index) => {
+        if (!fresh && message !== writing) seen.add(site.messageId(message, index));
+      });
       if (port) port.disconnect();
       connect();
     }

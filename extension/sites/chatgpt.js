@@ -13,6 +13,8 @@ globalThis.LLMOperatorSite = {
   isStreaming: (message) => !!message.querySelector(".result-streaming"),
   messageId: (message, index) => message.getAttribute("data-message-id") || `chatgpt-${index}`,
   messageText: (message) => (message.querySelector(".markdown") || message).innerText,
+  // The address of a chat that has none yet (it gets its own with the first reply).
+  isNewChat: (path) => path === "/" || /^\/g\/[^/]+\/?$/.test(path),
   sendButton: () => document.querySelector('button[data-testid="send-button"]'),
   title: () => document.title,
 };

@@ -13,6 +13,8 @@ globalThis.LLMOperatorSite = {
   // Claude's page shows no message id: the n-th reply of a conversation is its id.
   messageId: (_message, index) => `claude-${index}`,
   messageText: (message) => (message.querySelector(".font-claude-message") || message).innerText,
+  // The address of a chat that has none yet (it gets its own with the first reply).
+  isNewChat: (path) => path === "/new",
   sendButton: () => document.querySelector('button[aria-label="Send message"], button[aria-label="Send Message"]'),
   title: () => document.title,
 };

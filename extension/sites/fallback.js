@@ -24,6 +24,7 @@
     isStreaming: () => false,
     messageId: (_message, index) => `selection-${index}`,
     messageText: (message) => message.innerText,
+    isNewChat: () => false,
     sendButton: () => null,
     title: () => document.title,
   };

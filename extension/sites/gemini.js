@@ -13,6 +13,8 @@ globalThis.LLMOperatorSite = {
   messageId: (message, index) =>
     message.querySelector("message-content[id]")?.id || `gemini-${index}`,
   messageText: (message) => (message.querySelector("message-content") || message).innerText,
+  // The address of a chat that has none yet (it gets its own with the first reply).
+  isNewChat: (path) => path === "/app" || path === "/",
   sendButton: () => document.querySelector('button[aria-label="Send message"], button.send-button'),
   title: () => document.title,
 };

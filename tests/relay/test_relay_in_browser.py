@@ -220,3 +220,29 @@ def test_a_page_script_cannot_reach_the_relay_even_with_the_token(browser: Brows
     browser.relay.wait_for_log("is not a browser extension's")
     assert browser.relay.log().count("refused a connection") > before
     page.close()
+
+
+def test_a_new_chat_that_takes_its_address_while_streaming_is_still_relayed(
+    browser: Browser,
+) -> None:
+    """ChatGPT opens a new chat at "/" and gives it its /c/<id> address while the first
+    reply is written: that reply is new (the messages of a chat opened from the list are
+    old: see the first test's old-1)."""
+    page = browser.context.new_page()
+    page.goto(f"http://127.0.0.1:{browser.http_port}/chatgpt.html")
+    page.wait_for_function(
+        "document.querySelector('[data-llm-operator=status]')?.textContent"
+        " === 'LLM Operator: running'"
+    )
+    page.evaluate("history.pushState({}, '', '/')")  # a new chat, as the site opens one
+    browser.relay.wait_for_log("(conversation /)")
+    text = block("n1", "fs.read", path="a.txt")
+    page.evaluate("text => streamReply(text, 6, 150, '/c/new-chat')", text)
+    page.wait_for_function(
+        "document.querySelector('#prompt-textarea').innerText.includes('id: n1')",
+        timeout=60_000,
+    )
+    assert "alpha" in input_text(page, "chatgpt")
+    assert "id: old-1" not in input_text(page, "chatgpt")
+    assert "(conversation /c/new-chat): message" in browser.relay.log()
+    page.close()

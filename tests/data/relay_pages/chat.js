@@ -22,13 +22,17 @@ window.setUpChat = function (shape) {
     clearInput(input);
   });
   // Streams ``text`` in ``chunks`` pieces, ``every`` ms apart, as a site writes a reply.
-  window.streamReply = function (text, chunks = 6, every = 150) {
+  // ``moveTo``: the address the page takes half-way, as a site gives a new chat its own.
+  window.streamReply = function (text, chunks = 6, every = 150, moveTo = null) {
     const message = shape.startAssistant();
     const size = Math.ceil(text.length / chunks);
     return new Promise((done) => {
       let at = 0;
       const step = () => {
         at = Math.min(text.length, at + size);
+        if (moveTo && at >= text.length / 2 && location.pathname !== moveTo) {
+          history.pushState({}, "", moveTo);
+        }
         shape.write(message, text.slice(0, at));
         if (at < text.length) setTimeout(step, every);
         else {
