@@ -233,3 +233,29 @@ def test_reads_before_a_write_come_at_once_and_the_rest_after_the_decision(
     assert "ERR_REJECTED_BY_USER" in final["parts"][0]
     assert "id: r2" in final["parts"][0]
     assert again == [early, final]  # from memory, both, in the same order
+
+
+def test_an_undo_notice_leads_the_next_results_of_its_own_chat_only(
+    files: Path, state_dir: Path
+) -> None:
+    import subprocess
+    import sys
+
+    write = block("w1", "fs.write", path="n.txt", content="one")
+    read = block("r1", "fs.read", path="a.txt")
+    with relay_process(files, state_dir, "yes") as relay:
+        token = relay.pair()
+        with relay.chat(token, conversation="c-1") as ws:
+            assert "ok: true" in send_reply(ws, write, "m1")["parts"][0]
+        undo = [sys.executable, "-m", "llm_operator.cli", "undo", "--yes"]
+        undo += ["--workspace", str(files), "--state-dir", str(state_dir)]
+        done = subprocess.run(undo, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        assert not (files / "n.txt").exists()
+        with relay.chat(token, conversation="c-2") as ws:
+            other = send_reply(ws, read, "m1", conversation="c-2")
+        with relay.chat(token, conversation="c-1") as ws:
+            own = send_reply(ws, read, "m2")
+    assert "id: undo-" not in other["parts"][0]
+    assert own["parts"][0].startswith("OPERATOR_RESULT\nid: undo-")
+    assert "w1" in own["parts"][0].split("END_OPERATOR_RESULT")[0]
