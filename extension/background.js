@@ -81,6 +81,9 @@ function serveTab(tabPort) {
       clearInterval(alive);
       ws = null;
       if (event.code === 1008) tabPort.postMessage({ type: "error", message: event.reason });
+      if (event.code === 1009) {
+        tabPort.postMessage({ type: "error", message: "the message is too large for the relay" });
+      }
     };
   }
 

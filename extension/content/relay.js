@@ -88,7 +88,13 @@
     }
   }
 
-  function relay(message_id, text) {
+  // The app reads only the last 200,000 characters of a reply (as of a paste) and takes
+  // no frame over 1 MB: a longer message is sent as its end.
+  const MAX_TEXT = 200000;
+
+  function relay(message_id, full) {
+    let text = full.length > MAX_TEXT ? full.slice(-MAX_TEXT) : full;
+    if (/^[\uDC00-\uDFFF]/.test(text)) text = text.slice(1); // never half a character
     if (!port) connect();
     port.postMessage({ kind: "reply", conversation, message_id, text, title: site.title() });
     show("sent to the app");

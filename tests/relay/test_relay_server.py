@@ -259,3 +259,24 @@ def test_an_undo_notice_leads_the_next_results_of_its_own_chat_only(
     assert "id: undo-" not in other["parts"][0]
     assert own["parts"][0].startswith("OPERATOR_RESULT\nid: undo-")
     assert "w1" in own["parts"][0].split("END_OPERATOR_RESULT")[0]
+
+
+def test_half_a_character_in_a_reply_or_a_name_is_read_not_a_crash(
+    files: Path, state_dir: Path
+) -> None:
+    """JSON may hold a lone surrogate (a page's text cut inside an emoji): the reply still
+    runs, in the chat it names, and the relay goes on."""
+    read = block("r1", "fs.read", path="a.txt")
+    raw = (
+        '{"type": "reply", "conversation": "c-\\ud83d", "message_id": "m\\ud83d", '
+        '"title": "t\\udc00", "text": ' + json.dumps("\ud83d cut\n" + read) + "}"
+    )
+    with relay_process(files, state_dir) as relay, relay.chat(relay.pair()) as ws:
+        ws.send(raw)
+        while (answer := json.loads(ws.recv(timeout=60)))["type"] == "status":
+            pass
+        assert answer["type"] == "results", answer
+        assert "alpha" in answer["parts"][0]
+        assert answer["conversation"] == "c-\\ud83d"
+        again = send_reply(ws, read, "m2")
+    assert again["type"] == "results"

@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from ..core.encodable_text import without_surrogates
+
 MAX_MESSAGE = 1_000_000  # bytes of one frame: a reply the scanner reads (200,000 chars) fits
 MAX_TEXT = 400_000  # characters of a reply's text
 MAX_NAME = 200  # characters of a site, conversation, message id, title, code or token
@@ -86,7 +88,7 @@ def _name(found: dict[str, object], key: str, required: bool = True) -> str:
         raise WireError(f"{key!r} must be a non-empty string")
     if len(value) > MAX_NAME:
         raise WireError(f"{key!r} is longer than {MAX_NAME} characters")
-    return value
+    return without_surrogates(value)
 
 
 def read_message(raw: str | bytes) -> Incoming:
@@ -112,7 +114,7 @@ def read_message(raw: str | bytes) -> Incoming:
             _name(found, "token"),
             _name(found, "site"),
             _name(found, "conversation"),
-            tuple(i[:MAX_NAME] for i in existing),
+            tuple(without_surrogates(i[:MAX_NAME]) for i in existing),
         )
     if kind == "reply":
         text = found.get("text")
@@ -123,7 +125,9 @@ def read_message(raw: str | bytes) -> Incoming:
         return Reply(
             _name(found, "conversation"),
             _name(found, "message_id"),
-            text,
+            # JSON may carry half a character (a lone surrogate): it could be neither
+            # stored nor encoded, so it is shown as its escape, as a file name's would be.
+            without_surrogates(text),
             _name(found, "title", required=False),
         )
     if kind == "accepted":
