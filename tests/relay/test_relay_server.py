@@ -280,3 +280,20 @@ def test_half_a_character_in_a_reply_or_a_name_is_read_not_a_crash(
         assert answer["conversation"] == "c-\\ud83d"
         again = send_reply(ws, read, "m2")
     assert again["type"] == "results"
+
+
+def test_with_nobody_to_review_a_write_is_not_run_and_no_rejection_is_claimed(
+    files: Path, state_dir: Path
+) -> None:
+    """--approve window with no window open: the write says ERR_NO_REVIEWER (not "rejected
+    by the user": nobody rejected it), the read before it ran, nothing was written."""
+    text = block("r1", "fs.read", path="a.txt") + block(
+        "w1", "fs.write", path="a.txt", content="changed"
+    )
+    with relay_process(files, state_dir, "window") as relay, relay.chat(relay.pair()) as ws:
+        early, final = answers_to(ws, text, "m1")
+    assert "alpha" in early["parts"][0]
+    assert "id: w1" in final["parts"][0]
+    assert "ERR_NO_REVIEWER" in final["parts"][0]
+    assert "ERR_REJECTED_BY_USER" not in final["parts"][0]
+    assert (files / "a.txt").read_text() == "alpha\n"

@@ -31,7 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from ..core.plan.run import REJECT, Decision, Pending, Run
+from ..core.outcome import Outcome
+from ..core.plan.run import Decision, Pending, Run
 from ..core.protocol.encoder import Result, ResultForm
 from ..core.protocol.parts import split_results
 from ..core.protocol.scanner import scan
@@ -229,15 +230,16 @@ class RelayChannel:
         if run.pending:
             self._on_state("waiting_for_approval")
             client = chat.describe()
-            decisions = dict(await self._ask(run.pending, client, text, conversation))
-            shown = await self._in_worker(lambda: session.open_held(run, decisions))
-            if shown:
-                if getattr(self.approver, "shows_held_changes", False):
-                    approved = {i: d for i, d in decisions.items() if d.approved}
-                    decisions |= {item.index: approved.get(item.index, REJECT) for item in shown}
-                else:
+            try:
+                decisions = dict(await self._ask(run.pending, client, text, conversation))
+                shown = await self._in_worker(lambda: session.open_held(run, decisions))
+                if shown and not getattr(self.approver, "shows_held_changes", False):
+                    # The window showed a held write's change itself; others are asked now.
                     decisions |= await self._ask(shown, client, text, conversation)
-            self._on_state("running")
+            except _Unanswered as missing:
+                return _unanswered_results(run, missing)[len(ready) :], True
+            finally:
+                self._on_state("running")
 
         def execute() -> list[Result]:
             session.on_wait = lambda: self._note("waiting for another run on this workspace...")
@@ -256,9 +258,10 @@ class RelayChannel:
     async def _ask(
         self, pending: list[Pending], client: str, reply: str, conversation: int
     ) -> Mapping[int, Decision]:
-        """The approver's decisions; every command rejected, saying why, when nobody can
-        answer or nobody answers within the timeout."""
+        """The approver's decisions; ``_Unanswered`` when nobody can answer or nobody
+        answers within the timeout."""
         from ..mcp_server.approval import NoReviewer
+        from ..mcp_server.broker import timed_out, unreviewed
 
         where = self.approver.where
         self._note(f"{client}: {len(pending)} command(s) wait for {where}")
@@ -267,11 +270,50 @@ class RelayChannel:
                 self.approver.decide(pending, client, reply, conversation), self._timeout
             )
         except NoReviewer as error:
-            why = f"nobody could review it ({error}); nothing was run"
+            why = str(error)
+            self._note(f"{client}: nobody could review it ({why}); nothing was run")
+            raise _Unanswered(
+                lambda action, command_id: unreviewed(action, command_id, why), why
+            ) from None
         except asyncio.TimeoutError:
-            why = f"no answer from {where} within {self._timeout:g} seconds; nothing was run"
-        self._note(f"{client}: {why}")
-        return {item.index: Decision(False, why) for item in pending}
+            self._note(f"{client}: no answer from {where}; nothing was run")
+            timeout = self._timeout
+            raise _Unanswered(
+                lambda action, command_id: timed_out(action, command_id, timeout, where),
+                f"no answer from {where} within {timeout:g} seconds",
+            ) from None
+
+
+class _Unanswered(Exception):
+    """Nobody decided on a reply's pending commands: nothing of the reply runs that has
+    not run already; ``result`` says so for a command, with its ERR_ code."""
+
+    def __init__(self, result: Callable[[str, str], Result], why: str) -> None:
+        super().__init__(why)
+        self.result = result
+        self.why = why
+
+
+def _unanswered_results(run: Run, missing: _Unanswered) -> list[Result]:
+    """The reply's results when nobody decided: what ran at planning (reads) as it ran,
+    the commands that waited as not run (ERR_NO_REVIEWER or ERR_APPROVAL_TIMEOUT), and
+    the commands that run only with the reply (checks) as not run either, saying why.
+    Nothing is recorded as the user's rejection: no person rejected anything."""
+    results: list[Result] = []
+    for item in run.items:
+        action = item.action or "command"
+        if item.pending is not None:
+            results.append(missing.result(action, item.id))
+        elif item.result is not None and item.deferred is None and item.gated is None:
+            results.append(item.result)
+        else:
+            code = missing.result(action, item.id).outcome.summary.split("(")[1].split(")")[0]
+            summary = (
+                f"{action} failed ({code}): not run, since the commands of its reply could "
+                f"not be reviewed ({missing.why}); send it again"
+            )
+            results.append(Result(item.id, Outcome(False, summary)))
+    return results
 
 
 def _ready_before_approval(run: Run) -> list[Result]:
