@@ -297,3 +297,16 @@ def test_with_nobody_to_review_a_write_is_not_run_and_no_rejection_is_claimed(
     assert "ERR_NO_REVIEWER" in final["parts"][0]
     assert "ERR_REJECTED_BY_USER" not in final["parts"][0]
     assert (files / "a.txt").read_text() == "alpha\n"
+
+
+def test_a_relay_started_again_knows_the_browser_paired_before(
+    files: Path, state_dir: Path, private_config: Path
+) -> None:
+    read = block("r1", "fs.read", path="a.txt")
+    with relay_process(files, state_dir) as relay:
+        token = relay.pair()
+    kept = private_config / "relay-tokens.json"
+    assert token not in kept.read_text()  # only a digest is kept
+    assert kept.stat().st_mode & 0o777 == 0o600
+    with relay_process(files, state_dir) as relay, relay.chat(token) as ws:
+        assert send_reply(ws, read, "m1")["type"] == "results"

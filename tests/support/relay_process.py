@@ -5,6 +5,7 @@ process printed, the token it gave)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -101,8 +102,12 @@ def relay_process(
 ) -> Iterator[RelayProcess]:
     argv = [sys.executable, "-m", "llm_operator.cli", "relay", "--port", "0"]
     argv += ["--workspace", str(workspace), "--state-dir", str(state_dir), "--approve", approve]
+    # Settings and the paired browsers' tokens beside the state folder, never the user's
+    # (a module-scoped fixture starts the relay before the per-test config is set).
+    env = dict(os.environ)
+    env.setdefault("LLM_OPERATOR_CONFIG_DIR", str(state_dir.parent / "relay-config"))
     process = subprocess.Popen(
-        [*argv, *more], stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*argv, *more], stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
     assert process.stderr is not None
     lines: list[str] = []

@@ -102,7 +102,15 @@ def serve(
         on_state=on_state,
     )
     channel.show_secrets(mode == "ask")
-    pairing = Pairing(lambda code: print(f"pairing code: {code}", file=sys.stderr, flush=True))
+    from ..core.store.settings import default_settings_path
+    from .tokens import NAME, KeptTokens
+
+    kept = KeptTokens(default_settings_path().with_name(NAME))
+    if kept.problem:
+        say(kept.problem)
+    pairing = Pairing(
+        lambda code: print(f"pairing code: {code}", file=sys.stderr, flush=True), kept
+    )
     server = RelayServer(channel, pairing, say)
     server_box.append(server)
     try:

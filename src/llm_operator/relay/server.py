@@ -133,6 +133,8 @@ class RelayServer:
                 await self._close(connection, "wrong pairing code")
                 return
             self._note("paired with a browser extension")
+            if self.pairing.kept_problem:
+                self._note(f"{self.pairing.kept_problem}; pair again after a restart")
             await connection.send(wire.paired(token))
             await connection.close(1000, "paired")
             return
