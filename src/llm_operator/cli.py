@@ -12,6 +12,8 @@
                      [--http PORT]
     llm-operator checks [list | add NAME -- COMMAND... | remove NAME] --workspace DIR
                         [--state-dir DIR] [--shell] [--timeout S] [--keep-env NAME]
+    llm-operator relay --workspace DIR [--state-dir DIR] [--port N]
+                       [--approve window|ask|no|yes]
 
 ``exec`` never imports Qt: only the result blocks go to stdout, diagnostics to stderr.
 Exit status: 0 every command ok, 1 at least one ``ok: false``, 2 usage or workspace error.
@@ -51,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     gui = commands.add_parser("gui", help="open the window")
     gui.add_argument("--workspace", type=Path, help="the workspace folder to open")
 
-    from . import cli_checks, cli_exec, cli_mcp, cli_pack, cli_undo
+    from . import cli_checks, cli_exec, cli_mcp, cli_pack, cli_relay, cli_undo
 
     cli_exec.add_parser(commands)
     cli_undo.add_parser(commands)
@@ -59,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_pack.add_parser(commands)  # pack and primer
     cli_mcp.add_parser(commands)
     cli_checks.add_parser(commands)
+    cli_relay.add_parser(commands)
     return parser
 
 
@@ -120,6 +123,10 @@ def _main(argv: list[str] | None) -> int:
         from .cli_checks import run_checks
 
         return run_checks(args, [])
+    if args.command == "relay":
+        from .cli_relay import run_relay
+
+        return run_relay(args)
     return _in_session(args)
 
 

@@ -70,8 +70,8 @@ ERROR_CODES: Final[Mapping[str, str]] = MappingProxyType(
         "ERR_TOO_MANY_OPEN_FILES": "the system ran out of open-file slots",
         "ERR_IO_ERROR": "the disk reported an input/output error",
         "ERR_SECRET_READ_NOT_ASKED": "a secret read after a write of the same reply: not asked",
-        "ERR_APPROVAL_TIMEOUT": "an MCP call got no answer from its reviewer in time; not run",
-        "ERR_NO_REVIEWER": "an MCP call that needs approval found no window or terminal; not run",
+        "ERR_APPROVAL_TIMEOUT": "an MCP call or relayed reply got no answer in time; not run",
+        "ERR_NO_REVIEWER": "a call or relayed reply needing approval found no reviewer; not run",
         # state store and undo
         "ERR_JOURNAL_FAILED": "the undo copy could not be saved; nothing was written",
         "ERR_NO_STATE_DIR": "undo asked of a session that keeps no undo journal",

@@ -37,6 +37,7 @@ from .outside_notes import OutsideNotes
 from .panes.paste_pane import PastePane
 from .panes.results_pane import ResultsPane
 from .panes.workspace_bar import FolderQuestion, WorkspaceBar
+from .relay_menu import relay_menu_for
 from .reply_pickup import PickupHooks, ReplyPickup
 from .run_flow import RunFlow
 from .run_summary import asking_again
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
             ),
             self.history_dock.toggleViewAction(),
         )
+        self.relay = relay_menu_for(self, lambda: self.session)
         self.clipboard_indicator.clicked.connect(self.window_actions.watch.toggle)
         self.window_actions.watch.toggled.connect(self.first_run_hint.watch_changed)
         self.run_button.setDefaultAction(self.window_actions.run)

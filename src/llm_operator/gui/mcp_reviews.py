@@ -125,7 +125,9 @@ class McpReviews(QObject):
         session.shows_secrets = True  # the review shows what a secret read would send
         self._planning = session
         self._tasks.start(
-            lambda _progress: session.prepare(review.reply).mark_words(),
+            lambda _progress: session.prepare(
+                review.reply, conversation=review.conversation
+            ).mark_words(),
             lambda run: self._show(review, run),
             lambda failure: self._failed(review, failure),
         )
@@ -161,7 +163,8 @@ class McpReviews(QObject):
         dialog = ConfirmDialog(self._parent, pending, self._changed_outside())
         dialog.setObjectName("mcp-review")
         # The client names itself: its name is shown as plain text, like a reply's.
-        title = f"{shown(review.client)} (MCP) asks for {counted(len(pending), 'command')}"
+        channel = "relay" if review.channel == "relay" else "MCP"
+        title = f"{shown(review.client)} ({channel}) asks for {counted(len(pending), 'command')}"
         dialog.setWindowTitle(f"LLM Operator - {title}")
         banner = QLabel()
         set_plain(banner, f"{title}: review them as a pasted reply.", rendered=True)

@@ -1,5 +1,7 @@
-"""Who approves what an MCP call wants to do: nobody (``no``), everybody (``yes``), the
-person at the terminal (``ask``) or the window's review dialog (``window``)."""
+"""Who approves what an MCP call (or a relayed reply) wants to do: nobody (``no``),
+everybody (``yes``), the person at the terminal (``ask``) or the window's review dialog
+(``window``). The relay (``llm_operator.relay``) uses these same approvers; it passes the
+conversation its reply runs in, which only the window needs (it plans the reply again)."""
 
 from __future__ import annotations
 
@@ -29,10 +31,17 @@ class NoReviewer(Exception):
 class Refuse:
     where = "nobody (--approve no)"
 
+    def __init__(self, reason: str = NO_REASON) -> None:
+        self._reason = reason
+
     async def decide(
-        self, pending: Sequence[Pending], client: str, reply: str
+        self,
+        pending: Sequence[Pending],
+        client: str,
+        reply: str,
+        conversation: int | None = None,
     ) -> Mapping[int, Decision]:
-        return {item.index: Decision(False, NO_REASON) for item in pending}
+        return {item.index: Decision(False, self._reason) for item in pending}
 
 
 class Allow:
@@ -41,7 +50,11 @@ class Allow:
     where = "nobody (--approve yes)"
 
     async def decide(
-        self, pending: Sequence[Pending], client: str, reply: str
+        self,
+        pending: Sequence[Pending],
+        client: str,
+        reply: str,
+        conversation: int | None = None,
     ) -> Mapping[int, Decision]:
         return {item.index: APPROVE for item in pending}
 
@@ -62,7 +75,11 @@ class Ask:
         self._turn = threading.Lock()
 
     async def decide(
-        self, pending: Sequence[Pending], client: str, reply: str
+        self,
+        pending: Sequence[Pending],
+        client: str,
+        reply: str,
+        conversation: int | None = None,
     ) -> Mapping[int, Decision]:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Mapping[int, Decision] | None] = loop.create_future()
@@ -106,8 +123,9 @@ class Window:
     # change in a second dialog; its answer for that command is the change's approval.
     shows_held_changes = True
 
-    def __init__(self, state_folder: Path) -> None:
+    def __init__(self, state_folder: Path, channel: str = "mcp") -> None:
         self._folder = state_folder
+        self._channel = channel
 
     def watch(self, client: str) -> CommandWatch:
         """What streams the commands this server runs to the window, while it listens."""
@@ -116,13 +134,20 @@ class Window:
         return RemoteWatch(self._folder, client)
 
     async def decide(
-        self, pending: Sequence[Pending], client: str, reply: str
+        self,
+        pending: Sequence[Pending],
+        client: str,
+        reply: str,
+        conversation: int | None = None,
     ) -> Mapping[int, Decision]:
         from ..core.plan.review_link import LinkError, ReviewRequest
 
         loop = asyncio.get_running_loop()
+        folder, channel = self._folder, self._channel
         try:
-            request = await loop.run_in_executor(None, ReviewRequest, self._folder, client, reply)
+            request = await loop.run_in_executor(
+                None, lambda: ReviewRequest(folder, client, reply, channel, conversation)
+            )
         except LinkError as error:
             raise NoReviewer(str(error)) from None
         try:

@@ -7,7 +7,8 @@ user (SO_PEERCRED where the system has it).
 
 One connection is one review, one JSON line each way:
 
-    server -> window  {"client": "<MCP client name>", "reply": "<the commands as a reply>"}
+    server -> window  {"client": "<MCP client name>", "reply": "<the commands as a reply>",
+                       "channel": "mcp" | "relay", "conversation": <n>}
     window -> server  {"decisions": {"<index>": [approved, "reason", merged, edited]}}
                       or {"refused": "<why the window cannot review now>"}
 
@@ -22,6 +23,9 @@ of the proposed bytes, text]``: the server applies it only to a change of its ow
 with those very proposed bytes (``person_edit``). The server
 closing the connection withdraws the review (the call was cancelled or timed out): the
 window closes its dialog and nothing is sent.
+``channel`` (default ``mcp``) names the channel in the window's title; ``conversation``
+(optional) is the conversation the server plans the reply in (a relayed chat's), so the
+window plans it in the same one and a repeat there is a repeat here.
 A probe (``{"probe": true}``) is answered with ``{"ready": true}``: the server uses it to
 learn whether a window is there. A connection that starts with ``{"watch": ...}`` streams
 a command the server runs to the window (``watch_link``).
@@ -136,7 +140,14 @@ class ReviewRequest:
     """One review asked of the window; ``wait`` blocks until the answer, ``withdraw``
     (from another thread) breaks off."""
 
-    def __init__(self, state_folder: Path, client: str, reply: str) -> None:
+    def __init__(
+        self,
+        state_folder: Path,
+        client: str,
+        reply: str,
+        channel: str = "mcp",
+        conversation: int | None = None,
+    ) -> None:
         try:
             self._conn = _connect(socket_path(state_folder), 5.0)
         except OSError as error:
@@ -144,7 +155,10 @@ class ReviewRequest:
                 f"no window is reviewing this workspace ({error.strerror or error})"
             ) from None
         self._conn.settimeout(None)
-        _send(self._conn, {"client": client, "reply": reply})
+        request: dict[str, object] = {"client": client, "reply": reply, "channel": channel}
+        if conversation is not None:
+            request["conversation"] = conversation
+        _send(self._conn, request)
 
     def wait(self) -> dict[int, Decision]:
         try:
@@ -217,6 +231,8 @@ class Review:
     _conn: socket.socket
     withdrawn: threading.Event
     _answered: threading.Event
+    channel: str = "mcp"  # "mcp" or "relay": named in the window's title
+    conversation: int | None = None  # the server's conversation of the reply, if given
 
     def answer(self, decisions: Mapping[int, Decision]) -> bool:
         """Send the decisions; False if the review was withdrawn meanwhile."""
@@ -321,7 +337,17 @@ class ReviewListener:
             client, reply = request.get("client"), request.get("reply")
             if not isinstance(client, str) or not isinstance(reply, str):
                 return
-            review = Review(client[:200], reply, conn, threading.Event(), threading.Event())
+            channel = "relay" if request.get("channel") == "relay" else "mcp"
+            number = request.get("conversation")
+            review = Review(
+                client[:200],
+                reply,
+                conn,
+                threading.Event(),
+                threading.Event(),
+                channel,
+                number if isinstance(number, int) and not isinstance(number, bool) else None,
+            )
             self._on_review(review)
             # The server sends nothing more: a read returning means it broke off.
             with contextlib.suppress(OSError):

@@ -13,6 +13,9 @@ Invariants:
   with the session and is never continued. A session whose conversation the store could
   not start is UNKNOWN for that call, never conversation 0 (the paste channel's: its
   batches and notices would be the web chat's): its writes are refused, its reads run.
+- Each chat the browser extension relays (a site and its conversation) has a
+  conversation of its own on the RELAY channel, started at its first reply while the
+  relay runs; like an MCP session's, its notices lead its own next results.
 - A batch records its conversation; an undo's notice belongs to that conversation and
   leads that conversation's next results only (``notices``).
 """
@@ -25,6 +28,7 @@ from .database import StateStore, StoreError, guarded
 
 PASTE = "paste"  # the window and exec: a web chat the user pastes into
 MCP = "mcp"  # one MCP client session
+RELAY = "relay"  # one chat relayed by the browser extension (a tab's conversation)
 FIRST = 0  # the paste conversation of a store that never started one
 UNKNOWN = -1  # an MCP session's call whose conversation could not be started
 
@@ -93,6 +97,11 @@ def notice_destination(store: StateStore | None, conversation: int) -> tuple[str
     undo's report; "" when it goes to the current chat, the next pasted results)."""
     try:
         channel = channel_of(store, conversation)
+        if channel == RELAY:
+            return RELAY, (
+                "The notice is for the chat the browser extension relays these commands "
+                "from, not for the pasted chat: it leads that chat's next relayed results."
+            )
         if channel == MCP:
             return MCP, (
                 "The notice is for the MCP session that sent these commands, not for the web "
