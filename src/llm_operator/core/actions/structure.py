@@ -106,7 +106,14 @@ class TextFields(TargetFields):
     @model_validator(mode="after")
     def _old_not_empty(self) -> TextFields:
         if not self.old:
-            raise InvalidCommand("ERR_MISSING_OLD_TEXT", "old_text must not be empty")
+            # Whichever form was sent (old_text, old_text_json, old_text_b64), the text is
+            # what is empty: the message names the three, never just one the client did not
+            # send.
+            raise InvalidCommand(
+                "ERR_MISSING_OLD_TEXT",
+                "the text to replace is empty: give old_text, old_text_json or old_text_b64 "
+                "the text to find inside the target",
+            )
         return self
 
     @property
