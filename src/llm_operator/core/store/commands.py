@@ -78,21 +78,21 @@ def shown_argument(text: str, limit: int = SHOWN_CHARS) -> str:
 def split_command(line: str, shell: bool = False) -> tuple[str, ...]:
     """The argument list of ``line``; ERR_INVALID_FIELD when it cannot be split or is empty."""
     if "\x00" in line:
-        raise OperatorError("ERR_INVALID_FIELD", "command holds a NUL character")
+        raise OperatorError("ERR_INVALID_FIELD", "the command line holds a NUL character")
     if shell:
         if not line.strip():
-            raise OperatorError("ERR_INVALID_FIELD", "command is empty")
+            raise OperatorError("ERR_INVALID_FIELD", "the command line is empty")
         return (SHELL, "-c", line)
     try:
         argv = tuple(shlex.split(line, posix=True))
     except ValueError as exc:
         raise OperatorError(
             "ERR_INVALID_FIELD",
-            f"command cannot be split into arguments ({exc}); close the quote, or escape it "
-            "with a backslash",
+            f"the command line cannot be split into arguments ({exc}); close the quote, or "
+            "escape it with a backslash",
         ) from None
     if not argv:
-        raise OperatorError("ERR_INVALID_FIELD", "command is empty")
+        raise OperatorError("ERR_INVALID_FIELD", "the command line is empty")
     return argv
 
 
