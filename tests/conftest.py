@@ -42,6 +42,17 @@ os.environ["LLM_OPERATOR_NO_OUTLINE_WARMING"] = "1"
 QT_SETTINGS = ("qt_api", "qt_log_level_fail", "qt_log_ignore")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core (at most four more than the cores).
+
+    About a fifth of a run is spent waiting, on child processes (every command-line test
+    starts one), fsync and sockets; a second worker per core keeps the cores busy then, and
+    on a machine busy with other work the run keeps its share of it.
+    """
+    cores = os.cpu_count() or 1
+    return max(2, min(2 * cores, cores + 4))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """A private temp root for this run, unless ``--basetemp`` names one.
