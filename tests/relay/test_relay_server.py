@@ -107,6 +107,24 @@ def test_a_rebound_host_and_a_missing_origin_are_refused(files: Path, state_dir:
         relay.wait_for_log("refused a connection: Host evil.com")
 
 
+def test_a_page_opening_connections_in_a_loop_never_takes_the_extensions_turn(
+    files: Path, state_dir: Path
+) -> None:
+    # Any web page may open WebSockets to 127.0.0.1 (its own Origin, or a rebound Host):
+    # each is refused, and none of them counts towards the connection rate, so the
+    # extension still gets in right after (it was refused with 429 when they counted).
+    with relay_process(files, state_dir) as relay:
+        for number in range(40):
+            host = f"127.0.0.1:{relay.port}" if number % 2 else f"evil.com:{relay.port}"
+            origin = "https://evil.example" if number % 2 else EXTENSION
+            assert raw_handshake(relay.port, host, origin).startswith(b"HTTP/1.1 403")
+        token = relay.pair()
+        with relay.chat(token) as ws:
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=30)) == {"type": "pong"}
+        assert "too many connections" not in relay.log()
+
+
 def test_the_same_message_twice_runs_once(files: Path, state_dir: Path) -> None:
     command = block("c1", "run.command", command="sh -c 'echo x >> count.txt'")
     with relay_process(files, state_dir, "yes") as relay:

@@ -1,12 +1,14 @@
 """The relay's WebSocket server: 127.0.0.1 only, extension origins only, paired tokens only.
 
 Invariants:
-- Checks come before any work, cheapest first, and every refusal is one short log line:
-  the connection rate (``MAX_CONNECTIONS`` a ``RATE_WINDOW``) and the number open, then
-  the Host header (``127.0.0.1:<port>`` or ``localhost:<port>``: a page on a rebound name
-  cannot reach it), then the Origin (``chrome-extension://`` or ``moz-extension://``: a
-  page's script always sends its own). These are answered with an HTTP status during the
-  opening handshake; no WebSocket is opened.
+- Checks come before any work, and every refusal is one short log line: the Host header
+  (``127.0.0.1:<port>`` or ``localhost:<port>``: a page on a rebound name cannot reach
+  it), then the Origin (``chrome-extension://`` or ``moz-extension://``: a page's script
+  always sends its own), then the connection rate (``MAX_CONNECTIONS`` a ``RATE_WINDOW``)
+  and the number open. Only connections that passed Host and Origin count towards the
+  rate: a web page opening connections in a loop is refused each time but never takes
+  the extension's turn. These are answered with an HTTP status during the opening
+  handshake; no WebSocket is opened.
 - The first message must come within ``FIRST_WORD_SECONDS`` and be ``pair`` (with the
   current one-time code) or ``hello`` (with a known token); anything else closes the
   connection (code 1008) before the engine sees a byte of it.
@@ -80,16 +82,6 @@ class RelayServer:
         return connection.respond(status, why + "\n")
 
     def check_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        now = time.monotonic()
-        while self._opened and now - self._opened[0] > RATE_WINDOW:
-            self._opened.popleft()
-        if len(self._opened) >= MAX_CONNECTIONS:
-            return self._refuse(connection, HTTPStatus.TOO_MANY_REQUESTS, "too many connections")
-        self._opened.append(now)
-        if len(self._open) >= MAX_OPEN:
-            return self._refuse(
-                connection, HTTPStatus.SERVICE_UNAVAILABLE, "too many open connections"
-            )
         host = request.headers.get("Host", "")
         if host not in (f"{LOCALHOST}:{self.port}", f"localhost:{self.port}"):
             return self._refuse(connection, HTTPStatus.FORBIDDEN, f"Host {_shown(host)}")
@@ -99,6 +91,18 @@ class RelayServer:
                 connection,
                 HTTPStatus.FORBIDDEN,
                 f"Origin {_shown(origin) or '(none)'} is not a browser extension's",
+            )
+        # Counted only once Host and Origin passed: any web page can open connections to
+        # 127.0.0.1, and those it opens must not use up the extension's budget.
+        now = time.monotonic()
+        while self._opened and now - self._opened[0] > RATE_WINDOW:
+            self._opened.popleft()
+        if len(self._opened) >= MAX_CONNECTIONS:
+            return self._refuse(connection, HTTPStatus.TOO_MANY_REQUESTS, "too many connections")
+        self._opened.append(now)
+        if len(self._open) >= MAX_OPEN:
+            return self._refuse(
+                connection, HTTPStatus.SERVICE_UNAVAILABLE, "too many open connections"
             )
         return None
 
