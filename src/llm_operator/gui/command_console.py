@@ -21,7 +21,15 @@ import signal
 import threading
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QFontDatabase, QKeyEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QFont,
+    QFontDatabase,
+    QKeyEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -166,7 +174,7 @@ class CommandOutputDialog(QDialog):
         where = (
             f"in folder {shown(started.cwd)} of the workspace, for at most {started.timeout:g} s"
         )
-        self._append(f"$ {shown(words)}\n# {where}")
+        self._append(f"$ {shown(words)}\n# {where}", own=True)
         set_plain(self.status, f"Running {where}...", rendered=True)
         self._set_running(True)
         if not self.isVisible():
@@ -174,23 +182,34 @@ class CommandOutputDialog(QDialog):
 
     def _show_lines(self) -> None:
         lines, dropped = self._watch.lines.take()
-        shown_text = [shown_lines(line) for line in lines]
         if dropped:
-            shown_text.insert(0, f"# ... {dropped:,} lines came faster than shown: left out ...")
-        if shown_text:
-            self._append("\n".join(shown_text))
+            self._append(f"# ... {dropped:,} lines came faster than shown: left out ...", True)
+        if lines:
+            self._append("\n".join(shown_lines(line) for line in lines))
 
     def _ended(self, ended: Ended) -> None:
         self._show_lines()
         text = ending_text(ended)
-        self._append(f"# {text}")
+        self._append(f"# {text}", own=True)
         set_plain(self.status, text + " Its result holds the output too.", rendered=True)
         self._set_running(False)
 
-    def _append(self, text: str) -> None:
+    def _append(self, text: str, own: bool = False) -> None:
         """Add lines at the end, keeping the view at the start of the lines (a long line
-        would otherwise scroll every line's beginning out of sight)."""
-        self.output.appendPlainText(text)
+        would otherwise scroll every line's beginning out of sight). The window's own lines
+        (``own``: the ``$`` line, where, how it ended) are bold; a command's output never
+        is, so output that prints ``$ rm -rf ...`` cannot pass for a command that ran."""
+        bar = self.output.verticalScrollBar()
+        at_end = bar.value() == bar.maximum()
+        look = QTextCharFormat()
+        look.setFontWeight(QFont.Weight.Bold if own else QFont.Weight.Normal)
+        cursor = QTextCursor(self.output.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if not self.output.document().isEmpty():
+            cursor.insertBlock(QTextBlockFormat(), look)
+        cursor.insertText(text, look)
+        if at_end:
+            bar.setValue(bar.maximum())
         self.output.horizontalScrollBar().setValue(0)
 
     def _stop(self) -> None:
