@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 from llm_operator.core.plan.session import Session
 from llm_operator.core.store.command_watch import Ended, Started
 from llm_operator.core.store.workspace import Workspace
-from llm_operator.gui.command_console import CommandOutputDialog, WindowWatch
+from llm_operator.gui.command_console import CommandOutputDialog, WindowWatch, ending_text
 
 from .conftest import WindowFactory, command, reply
 
@@ -254,3 +254,8 @@ def test_output_that_prints_a_command_line_cannot_pass_for_one_that_ran(qtbot: Q
         ("# Exit 0 in 0.1 s.", False),
         ("# Exit 3 in 0.5 s.", True),
     ]
+
+
+def test_an_ending_by_any_signal_is_said() -> None:
+    assert ending_text(Ended(None, 40, False, False, 1.0)).startswith("Ended by signal SIGRTMIN+")
+    assert ending_text(Ended(None, 15, False, False, 1.0)).startswith("Ended by signal SIGTERM")

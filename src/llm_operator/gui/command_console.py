@@ -17,7 +17,6 @@ run history keep it after the dialog is closed.
 from __future__ import annotations
 
 import shlex
-import signal
 import threading
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -41,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store.command_watch import Ended, LiveLines, Started
+from ..core.store.signal_names import signal_name
 from ..core.visible import shown, shown_lines
 from .plain_text import set_plain
 
@@ -111,7 +111,7 @@ def ending_text(ended: Ended) -> str:
     if ended.timed_out:
         return f"Timed out after {took}; it and all it started were ended."
     if ended.signal is not None:
-        return f"Ended by signal {signal.Signals(ended.signal).name} after {took}."
+        return f"Ended by signal {signal_name(ended.signal)} after {took}."
     if ended.status is None:  # an MCP server's stream broke off before the end
         return "Ended; how it ended did not reach the window (see its result)."
     return f"Exit {ended.status} in {took}."
