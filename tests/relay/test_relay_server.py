@@ -107,6 +107,26 @@ def test_a_rebound_host_and_a_missing_origin_are_refused(files: Path, state_dir:
         relay.wait_for_log("refused a connection: Host evil.com")
 
 
+def test_every_other_spelling_of_the_host_is_refused(files: Path, state_dir: Path) -> None:
+    # A rebound name may come with or without the port, in capitals, with a trailing
+    # dot, or as the IPv6 loopback: none of them is the relay's own address.
+    with relay_process(files, state_dir) as relay:
+        port = relay.port
+        for host in (
+            "127.0.0.1",
+            "localhost",
+            f"LOCALHOST:{port}",
+            f"localhost.:{port}",
+            f"[::1]:{port}",
+            f"127.0.0.1:{port}.evil.com",
+            f"evil.com:{port}",
+            "",
+        ):
+            answer = raw_handshake(port, host, EXTENSION)
+            assert answer.startswith((b"HTTP/1.1 403", b"HTTP/1.1 400")), (host, answer)
+        assert raw_handshake(port, f"127.0.0.1:{port}", EXTENSION).startswith(b"HTTP/1.1 101")
+
+
 def test_a_page_opening_connections_in_a_loop_never_takes_the_extensions_turn(
     files: Path, state_dir: Path
 ) -> None:
