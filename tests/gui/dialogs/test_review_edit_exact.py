@@ -47,9 +47,7 @@ def test_opening_the_editor_and_typing_nothing_lands_the_proposed_bytes(
     assert (workspace / "a.txt").read_bytes() == PROPOSED.encode()
 
 
-def test_a_word_typed_changes_that_word_only(
-    qtbot: QtBot, workspace: Path, tmp_path: Path
-) -> None:
+def test_a_word_typed_changes_that_word_only(qtbot: QtBot, workspace: Path, tmp_path: Path) -> None:
     session = Session(Workspace(workspace), tmp_path / "s")
     dialog, run = _review(qtbot, session, PROPOSED)
     cursor = dialog.editor.text.document().find("last")
