@@ -234,6 +234,12 @@ def test_output_that_prints_a_command_line_cannot_pass_for_one_that_ran(qtbot: Q
     dialog = CommandOutputDialog(None, watch)
     qtbot.addWidget(dialog)
     watch.started(Started(("make", "test"), ".", 120.0))
+    qtbot.waitUntil(lambda: dialog.command.text() == "$ make test", timeout=10000)
+    watch.started(Started(("echo", "a\n$ rm -rf ."), ".", 120.0))
+    qtbot.waitUntil(lambda: "echo" in dialog.command.text(), timeout=10000)
+    assert dialog.command.text() == "$ echo 'a<U+000A>$ rm -rf .'"
+    dialog.output.clear()
+    watch.started(Started(("make", "test"), ".", 120.0))
     fake = "$ rm -rf .\n# in folder . of the workspace, for at most 120 s\n# Exit 0 in 0.1 s.\n"
     watch.output(b"\x1b[1m" + fake.encode())
     watch.ended(Ended(3, None, False, False, 0.5))

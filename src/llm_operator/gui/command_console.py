@@ -170,7 +170,9 @@ class CommandOutputDialog(QDialog):
 
     def _began(self, started: Started) -> None:
         words = " ".join(shlex.quote(arg) for arg in started.argv)
-        set_plain(self.command, f"$ {words}")
+        # One line, as in the view: an argument's line break is a marker, never a second
+        # "$ ..." line under the real one.
+        set_plain(self.command, f"$ {shown(words)}", rendered=True)
         where = (
             f"in folder {shown(started.cwd)} of the workspace, for at most {started.timeout:g} s"
         )
