@@ -63,7 +63,10 @@ def edited_bytes(change: FileChange, text: str) -> bytes:
     """``text`` as the bytes the file gets: the proposed content's BOM and line breaks."""
     if change.after is None or not editable(change):
         raise _refused(change.path, "it has no new text to edit (a delete, a folder or bytes)")
-    return TextFile.decode(change.after, change.path).encode(text.replace("\r\n", "\n"))
+    try:
+        return TextFile.decode(change.after, change.path).encode(text.replace("\r\n", "\n"))
+    except UnicodeEncodeError:  # half a character (a lone surrogate) over the review link
+        raise _refused(change.path, "its text holds half a character (a lone surrogate)") from None
 
 
 def edit_change(change: FileChange, edit: PersonEdit) -> FileChange:
