@@ -35,7 +35,10 @@ globalThis.LLMOperatorInput = {
 
   // The conversation a page shows: its path names it on every supported site
   // (/c/<id>, /chat/<id>, /app/<id>); a new chat's path is its own until it gets an id.
+  // Any other page (the fallback) is named by its host too: two sites' pages at "/" are
+  // two chats, never one whose repeats and undo notices the other is answered with.
   conversation() {
-    return location.pathname || "/";
+    const path = location.pathname || "/";
+    return globalThis.LLMOperatorSite?.name === "fallback" ? `${location.host}${path}` : path;
   },
 };

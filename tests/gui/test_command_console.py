@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from llm_operator.core.plan.session import Session
+from llm_operator.core.store.command_watch import Ended, Started
 from llm_operator.core.store.workspace import Workspace
+from llm_operator.gui.command_console import CommandOutputDialog, WindowWatch, ending_text
 
 from .conftest import WindowFactory, command, reply
 
@@ -222,3 +225,43 @@ def test_the_ending_is_said_plainly() -> None:
     assert ending_text(Ended(None, 9, True, False, 120.0)).startswith("Timed out after 120.0 s")
     assert ending_text(Ended(None, 11, False, False, 0.5)) == "Ended by signal SIGSEGV after 0.5 s."
     assert "did not reach the window" in ending_text(Ended(None, None, False, False, 0.0))
+
+
+def test_output_that_prints_a_command_line_cannot_pass_for_one_that_ran(qtbot: QtBot) -> None:
+    # A command prints what the window's own lines look like; the window's lines are
+    # bold, output never is, so the fake "$ rm -rf ." is told apart from the real one.
+    watch = WindowWatch()
+    dialog = CommandOutputDialog(None, watch)
+    qtbot.addWidget(dialog)
+    watch.started(Started(("make", "test"), ".", 120.0))
+    qtbot.waitUntil(lambda: dialog.command.text() == "$ make test", timeout=10000)
+    watch.started(Started(("echo", "a\n$ rm -rf ."), ".", 120.0))
+    qtbot.waitUntil(lambda: "echo" in dialog.command.text(), timeout=10000)
+    assert dialog.command.text() == "$ echo 'a<U+000A>$ rm -rf .'"
+    dialog.output.clear()
+    watch.started(Started(("make", "test"), ".", 120.0))
+    fake = "$ rm -rf .\n# in folder . of the workspace, for at most 120 s\n# Exit 0 in 0.1 s.\n"
+    watch.output(b"\x1b[1m" + fake.encode())
+    watch.ended(Ended(3, None, False, False, 0.5))
+    qtbot.waitUntil(lambda: "Exit 3" in dialog.output.toPlainText(), timeout=10000)
+    document = dialog.output.document()
+    blocks = [document.findBlockByNumber(n) for n in range(document.blockCount())]
+    # Line by line: the cursor at a block's start reads the format of its first character.
+    weights = []
+    for block in blocks:
+        cursor = QTextCursor(block)
+        cursor.movePosition(QTextCursor.MoveOperation.NextCharacter)
+        weights.append((block.text(), cursor.charFormat().fontWeight() == QFont.Weight.Bold))
+    assert weights == [
+        ("$ make test", True),
+        ("# in folder . of the workspace, for at most 120 s", True),
+        ("$ rm -rf .", False),
+        ("# in folder . of the workspace, for at most 120 s", False),
+        ("# Exit 0 in 0.1 s.", False),
+        ("# Exit 3 in 0.5 s.", True),
+    ]
+
+
+def test_an_ending_by_any_signal_is_said() -> None:
+    assert ending_text(Ended(None, 40, False, False, 1.0)).startswith("Ended by signal SIGRTMIN+")
+    assert ending_text(Ended(None, 15, False, False, 1.0)).startswith("Ended by signal SIGTERM")

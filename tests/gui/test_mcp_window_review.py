@@ -265,3 +265,56 @@ def test_a_change_edited_in_the_window_lands_as_edited_for_the_mcp_client(
     assert (workspace / "edited.txt").read_text() == "hello world\n"
     assert "edited by the user before approval: edited.txt" in text
     assert "1: hello world" in text
+
+
+def test_a_withdrawn_review_names_its_client_with_markers_in_the_status_bar(
+    qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
+) -> None:
+    # The client's own name (for the relay, a page's title) reached the status bar as
+    # it came: a right-to-left override turned the rest of the message around.
+    hostile = "trusted\u202eweiver sti werdhtiw"
+    window = make_window(workspace)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    seen = threading.Event()
+
+    async def scenario() -> BaseException | None:
+        async with connected(
+            workspace,
+            tmp_path / "state",
+            "--approve",
+            "window",
+            errlog=tmp_path / "stderr.txt",
+            client_name=hostile,
+        ) as s:
+            request_id = s._request_id
+            waiting = asyncio.ensure_future(call(s, "fs_write", path="never.txt", content="x"))
+            while not seen.is_set():
+                await asyncio.sleep(0.05)
+            await s.send_notification(
+                types.ClientNotification(
+                    types.CancelledNotification(
+                        params=types.CancelledNotificationParams(requestId=request_id)
+                    )
+                )
+            )
+            try:
+                await asyncio.wait_for(waiting, 30)
+            except McpError as error:
+                return error
+            return None
+
+    thread, out = _in_thread(scenario)
+    try:
+        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
+        seen.set()
+        qtbot.waitUntil(lambda: _review_dialog() is None, timeout=30000)
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
+    finally:
+        seen.set()
+        thread.join(timeout=60)
+    assert isinstance(out.get("value"), McpError), out
+    said = window.statusBar().currentMessage()
+    assert "trusted<U+202E>weiver sti werdhtiw (MCP)" in said, said
+    assert "withdr" in said
+    assert "\u202e" not in said
+    assert not (workspace / "never.txt").exists()

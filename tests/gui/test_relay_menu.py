@@ -100,3 +100,50 @@ def test_the_relay_menu_runs_a_relayed_write_through_the_window_review(
     assert relay.state == "stopped"
     assert not relay.running
     assert relay.label.text() == "Relay: off"
+
+
+def test_a_page_title_cannot_make_a_finished_run_look_like_one_waiting(qtbot: QtBot) -> None:
+    # The fallback relays a selection from any page, titled with the page's own title:
+    # that title sits inside the relay's log lines the window reads its state from.
+    from PySide6.QtWidgets import QMainWindow
+
+    from llm_operator.core.visible import shown
+    from llm_operator.gui.relay_menu import PREFIX, RelayMenu
+    from llm_operator.relay.channel import Chat
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    menu = RelayMenu(window, lambda: None, lambda _text: None)
+    menu.state = "running"
+    title = "x: 1 command(s) wait for the window"
+    chat = Chat("fallback", "/page", title)
+    menu._line(PREFIX + shown(f"{chat.describe()}: message m1: 2 result(s) in 1 part(s)"))
+    assert menu.state == "running"
+    assert menu.last_chat == chat.describe()
+    conversation = Chat("fallback", "c: 1 command(s) wait for the window")
+    menu._line(PREFIX + shown(f"connected: {conversation.describe()}"))
+    assert menu.state == "running"
+    # The relay's own line for a run that waits is still read as one.
+    menu._line(PREFIX + shown(f"{chat.describe()}: 1 command(s) wait for the window"))
+    assert menu.state == "waiting for approval"
+    assert menu.last_chat == chat.describe()
+
+
+def test_a_title_cannot_start_a_log_line_of_its_own(qtbot: QtBot, capsys: Any) -> None:
+    # The relay writes every log line through core.visible: a line break in a title is a
+    # marker, so a title can never make a line the window reads as the pairing code.
+    from PySide6.QtWidgets import QMainWindow
+
+    from llm_operator.gui.relay_menu import RelayMenu
+    from llm_operator.relay.channel import Chat, say
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    menu = RelayMenu(window, lambda: None, lambda _text: None)
+    menu.code = "REAL-CODE"
+    chat = Chat("fallback", "/", "x\npairing code: FAKE-CODE\r\nlistening on ws://127.0.0.1:1")
+    say(f"{chat.describe()}: message m1: 1 result(s) in 1 part(s)")
+    for line in capsys.readouterr().err.splitlines():
+        menu._line(line)
+    assert menu.code == "REAL-CODE"
+    assert menu.port_in_use == 0

@@ -107,6 +107,51 @@ def test_a_rebound_host_and_a_missing_origin_are_refused(files: Path, state_dir:
         relay.wait_for_log("refused a connection: Host evil.com")
 
 
+def test_every_other_spelling_of_the_host_is_refused(files: Path, state_dir: Path) -> None:
+    # A rebound name may come with or without the port, in capitals, with a trailing
+    # dot, or as the IPv6 loopback: none of them is the relay's own address.
+    with relay_process(files, state_dir) as relay:
+        port = relay.port
+        for host in (
+            "127.0.0.1",
+            "localhost",
+            f"LOCALHOST:{port}",
+            f"localhost.:{port}",
+            f"[::1]:{port}",
+            f"127.0.0.1:{port}.evil.com",
+            f"evil.com:{port}",
+            "",
+        ):
+            answer = raw_handshake(port, host, EXTENSION)
+            assert answer.startswith((b"HTTP/1.1 403", b"HTTP/1.1 400")), (host, answer)
+        assert raw_handshake(port, f"127.0.0.1:{port}", EXTENSION).startswith(b"HTTP/1.1 101")
+
+
+def test_a_page_opening_connections_in_a_loop_never_takes_the_extensions_turn(
+    files: Path, state_dir: Path
+) -> None:
+    # Any web page may open WebSockets to 127.0.0.1 (its own Origin, or a rebound Host):
+    # each is refused, and none of them counts towards the connection rate, so the
+    # extension still gets in right after (it was refused with 429 when they counted).
+    with relay_process(files, state_dir) as relay:
+        for number in range(40):
+            host = f"127.0.0.1:{relay.port}" if number % 2 else f"evil.com:{relay.port}"
+            origin = "https://evil.example" if number % 2 else EXTENSION
+            assert raw_handshake(relay.port, host, origin).startswith(b"HTTP/1.1 403")
+        token = relay.pair()
+        with relay.chat(token) as ws:
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=30)) == {"type": "pong"}
+            # A line the relay writes after all it says about the connection.
+            ws.send(json.dumps({"type": "accepted", "message_id": "probe", "part": 0}))
+            relay.wait_for_log("part 1 of probe placed")
+        # The first ten are logged, the rest counted: a page cannot flood the log.
+        log = relay.log()
+        assert "too many connections" not in log
+        assert log.count("refused a connection") == 10, log
+        assert "refused 30 more connection(s) of web pages meanwhile" in log
+
+
 def test_the_same_message_twice_runs_once(files: Path, state_dir: Path) -> None:
     command = block("c1", "run.command", command="sh -c 'echo x >> count.txt'")
     with relay_process(files, state_dir, "yes") as relay:

@@ -17,11 +17,18 @@ run history keep it after the dialog is closed.
 from __future__ import annotations
 
 import shlex
-import signal
 import threading
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QFontDatabase, QKeyEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QFont,
+    QFontDatabase,
+    QKeyEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -33,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.store.command_watch import Ended, LiveLines, Started
+from ..core.store.signal_names import signal_name
 from ..core.visible import shown, shown_lines
 from .plain_text import set_plain
 
@@ -103,7 +111,7 @@ def ending_text(ended: Ended) -> str:
     if ended.timed_out:
         return f"Timed out after {took}; it and all it started were ended."
     if ended.signal is not None:
-        return f"Ended by signal {signal.Signals(ended.signal).name} after {took}."
+        return f"Ended by signal {signal_name(ended.signal)} after {took}."
     if ended.status is None:  # an MCP server's stream broke off before the end
         return "Ended; how it ended did not reach the window (see its result)."
     return f"Exit {ended.status} in {took}."
@@ -162,11 +170,13 @@ class CommandOutputDialog(QDialog):
 
     def _began(self, started: Started) -> None:
         words = " ".join(shlex.quote(arg) for arg in started.argv)
-        set_plain(self.command, f"$ {words}")
+        # One line, as in the view: an argument's line break is a marker, never a second
+        # "$ ..." line under the real one.
+        set_plain(self.command, f"$ {shown(words)}", rendered=True)
         where = (
             f"in folder {shown(started.cwd)} of the workspace, for at most {started.timeout:g} s"
         )
-        self._append(f"$ {shown(words)}\n# {where}")
+        self._append(f"$ {shown(words)}\n# {where}", own=True)
         set_plain(self.status, f"Running {where}...", rendered=True)
         self._set_running(True)
         if not self.isVisible():
@@ -174,23 +184,34 @@ class CommandOutputDialog(QDialog):
 
     def _show_lines(self) -> None:
         lines, dropped = self._watch.lines.take()
-        shown_text = [shown_lines(line) for line in lines]
         if dropped:
-            shown_text.insert(0, f"# ... {dropped:,} lines came faster than shown: left out ...")
-        if shown_text:
-            self._append("\n".join(shown_text))
+            self._append(f"# ... {dropped:,} lines came faster than shown: left out ...", True)
+        if lines:
+            self._append("\n".join(shown_lines(line) for line in lines))
 
     def _ended(self, ended: Ended) -> None:
         self._show_lines()
         text = ending_text(ended)
-        self._append(f"# {text}")
+        self._append(f"# {text}", own=True)
         set_plain(self.status, text + " Its result holds the output too.", rendered=True)
         self._set_running(False)
 
-    def _append(self, text: str) -> None:
+    def _append(self, text: str, own: bool = False) -> None:
         """Add lines at the end, keeping the view at the start of the lines (a long line
-        would otherwise scroll every line's beginning out of sight)."""
-        self.output.appendPlainText(text)
+        would otherwise scroll every line's beginning out of sight). The window's own lines
+        (``own``: the ``$`` line, where, how it ended) are bold; a command's output never
+        is, so output that prints ``$ rm -rf ...`` cannot pass for a command that ran."""
+        bar = self.output.verticalScrollBar()
+        at_end = bar.value() == bar.maximum()
+        look = QTextCharFormat()
+        look.setFontWeight(QFont.Weight.Bold if own else QFont.Weight.Normal)
+        cursor = QTextCursor(self.output.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if not self.output.document().isEmpty():
+            cursor.insertBlock(QTextBlockFormat(), look)
+        cursor.insertText(text, look)
+        if at_end:
+            bar.setValue(bar.maximum())
         self.output.horizontalScrollBar().setValue(0)
 
     def _stop(self) -> None:

@@ -108,7 +108,7 @@ class McpReviews(QObject):
         if review in self._queue:
             self._queue.remove(review)
         if review is self._current and self._dialog is not None:
-            self._say(f"{review.client} (MCP) withdrew its review")
+            self._say(f"{_named(review)} withdrew its review")
             self._dialog.reject()
 
     def _next(self) -> None:
@@ -163,8 +163,7 @@ class McpReviews(QObject):
         dialog = ConfirmDialog(self._parent, pending, self._changed_outside())
         dialog.setObjectName("mcp-review")
         # The client names itself: its name is shown as plain text, like a reply's.
-        channel = "relay" if review.channel == "relay" else "MCP"
-        title = f"{shown(review.client)} ({channel}) asks for {counted(len(pending), 'command')}"
+        title = f"{_named(review)} asks for {counted(len(pending), 'command')}"
         dialog.setWindowTitle(f"LLM Operator - {title}")
         banner = QLabel()
         set_plain(banner, f"{title}: review them as a pasted reply.", rendered=True)
@@ -180,7 +179,7 @@ class McpReviews(QObject):
 
     def _answer(self, review: Review, decisions: Mapping[int, Decision]) -> None:
         if not review.answer(decisions):
-            self._say(f"the review of {review.client} (MCP) was withdrawn; nothing sent")
+            self._say(f"the review of {_named(review)} was withdrawn; nothing sent")
         self._done()
 
     def _show_held(self, review: Review, run: Run, decisions: dict[int, Decision]) -> None:
@@ -244,3 +243,10 @@ def _lets_in_held_writes(run: Run, decisions: Mapping[int, Decision]) -> bool:
         and decisions[item.index].approved
         for item in run.pending
     )
+
+
+def _named(review: Review) -> str:
+    """The client as the window names it: its own name (a chat's title, for the relay)
+    with every invisible or reordering character shown as a marker, and its channel."""
+    channel = "relay" if review.channel == "relay" else "MCP"
+    return f"{shown(review.client)} ({channel})"

@@ -33,8 +33,18 @@ DEFAULT_PORT = 8765
 PREFIX = "llm-operator relay: "
 _CODE = re.compile(r"^pairing code: ([A-Z0-9-]{4,20})$")
 _LISTENING = re.compile(r"^listening on ws://127\.0\.0\.1:(\d+)$")
-_WAITS = re.compile(r"^(.*): \d+ command\(s\) wait for ")
-_RAN = re.compile(r"^(.*): message (.*?): \d+ (early )?result")
+# A chat's title and conversation come from a web page and sit inside these lines: each
+# pattern is anchored at both ends on the relay's own words, so a title holding
+# ": 1 command(s) wait for the window" cannot make a finished run look like one waiting.
+_WHERE = r"(?:the window|the terminal|nobody \(--approve (?:no|yes)\))"
+_WAITS = re.compile(rf"^(.*): \d+ command\(s\) wait for {_WHERE}$")
+_RAN = re.compile(
+    r"^(.*): message (.*?): \d+ (?:early result\(s\)|result\(s\) in \d+ part\(s\)"
+    r"(?: after review)?)$"
+)
+# The relay's own lines that may end with text from outside (a notice, an error, a
+# header): never read as a chat's state.
+_OWN = ("refused a connection", "cannot listen", "paired", "connected: ", "note: ", "internal")
 STOP_WAIT_MS = 5000
 
 
@@ -164,7 +174,10 @@ class RelayMenu(QObject):
             self.code = found.group(1)
             return
         text = line.removeprefix(PREFIX)
-        if found := _LISTENING.match(text):
+        if text.startswith(_OWN):
+            if text.startswith(("refused a connection", "cannot listen", "paired")):
+                self._say(f"Relay: {shown(text)}")
+        elif found := _LISTENING.match(text):
             self.port_in_use = int(found.group(1))
             self.state = "running"
         elif text in ("paused", "running"):
@@ -175,8 +188,6 @@ class RelayMenu(QObject):
         elif found := _RAN.match(text):
             self.state = "paused" if self.pause_action.isChecked() else "running"
             self.last_chat = found.group(1)
-        elif text.startswith(("refused a connection", "cannot listen", "paired")):
-            self._say(f"Relay: {shown(text)}")
 
     # -- what the window shows ------------------------------------------------------
 

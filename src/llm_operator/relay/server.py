@@ -1,12 +1,16 @@
 """The relay's WebSocket server: 127.0.0.1 only, extension origins only, paired tokens only.
 
 Invariants:
-- Checks come before any work, cheapest first, and every refusal is one short log line:
-  the connection rate (``MAX_CONNECTIONS`` a ``RATE_WINDOW``) and the number open, then
-  the Host header (``127.0.0.1:<port>`` or ``localhost:<port>``: a page on a rebound name
-  cannot reach it), then the Origin (``chrome-extension://`` or ``moz-extension://``: a
-  page's script always sends its own). These are answered with an HTTP status during the
-  opening handshake; no WebSocket is opened.
+- Checks come before any work, and every refusal is one short log line: the Host header
+  (``127.0.0.1:<port>`` or ``localhost:<port>``: a page on a rebound name cannot reach
+  it), then the Origin (``chrome-extension://`` or ``moz-extension://``: a page's script
+  always sends its own), then the connection rate (``MAX_CONNECTIONS`` a ``RATE_WINDOW``)
+  and the number open. Only connections that passed Host and Origin count towards the
+  rate: a web page opening connections in a loop is refused each time but never takes
+  the extension's turn. These are answered with an HTTP status during the opening
+  handshake; no WebSocket is opened. Of the Host and Origin refusals (what a web page
+  causes) the first ``PAGE_NOTES`` are logged, the rest counted and said in one line when
+  an extension next connects: a page in a loop cannot flood the window's log.
 - The first message must come within ``FIRST_WORD_SECONDS`` and be ``pair`` (with the
   current one-time code) or ``hello`` (with a known token); anything else closes the
   connection (code 1008) before the engine sees a byte of it.
@@ -44,6 +48,7 @@ FIRST_WORD_SECONDS = 10.0
 MAX_CONNECTIONS = 30  # opened per RATE_WINDOW seconds
 RATE_WINDOW = 10.0
 MAX_OPEN = 16  # connections open at once (one per chat tab, and a few to spare)
+PAGE_NOTES = 10  # web page refusals logged in a row (the rest counted)
 
 
 def _quiet_logger() -> logging.Logger:
@@ -71,15 +76,36 @@ class RelayServer:
         self._open: set[ServerConnection] = set()
         self._ready: set[ServerConnection] = set()
         self.refused = 0  # connections refused: for tests and the log
+        self._page_refusals = 0  # since an extension last connected
 
     # -- the opening handshake -------------------------------------------------------
 
-    def _refuse(self, connection: ServerConnection, status: HTTPStatus, why: str) -> Response:
+    def _refuse(
+        self, connection: ServerConnection, status: HTTPStatus, why: str, page: bool = False
+    ) -> Response:
         self.refused += 1
-        self._note(f"refused a connection: {why}")
+        if page:
+            self._page_refusals += 1
+        if self._page_refusals <= PAGE_NOTES or not page:
+            self._note(f"refused a connection: {why}")
+        if page and self._page_refusals == PAGE_NOTES:
+            self._note("more refusals of web pages are counted, not logged")
         return connection.respond(status, why + "\n")
 
     def check_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        host = request.headers.get("Host", "")
+        if host not in (f"{LOCALHOST}:{self.port}", f"localhost:{self.port}"):
+            return self._refuse(connection, HTTPStatus.FORBIDDEN, f"Host {_shown(host)}", True)
+        origin = request.headers.get("Origin", "")
+        if not origin.startswith(EXTENSION_ORIGINS) or len(origin) > wire.MAX_NAME:
+            return self._refuse(
+                connection,
+                HTTPStatus.FORBIDDEN,
+                f"Origin {_shown(origin) or '(none)'} is not a browser extension's",
+                True,
+            )
+        # Counted only once Host and Origin passed: any web page can open connections to
+        # 127.0.0.1, and those it opens must not use up the extension's budget.
         now = time.monotonic()
         while self._opened and now - self._opened[0] > RATE_WINDOW:
             self._opened.popleft()
@@ -89,16 +115,6 @@ class RelayServer:
         if len(self._open) >= MAX_OPEN:
             return self._refuse(
                 connection, HTTPStatus.SERVICE_UNAVAILABLE, "too many open connections"
-            )
-        host = request.headers.get("Host", "")
-        if host not in (f"{LOCALHOST}:{self.port}", f"localhost:{self.port}"):
-            return self._refuse(connection, HTTPStatus.FORBIDDEN, f"Host {_shown(host)}")
-        origin = request.headers.get("Origin", "")
-        if not origin.startswith(EXTENSION_ORIGINS) or len(origin) > wire.MAX_NAME:
-            return self._refuse(
-                connection,
-                HTTPStatus.FORBIDDEN,
-                f"Origin {_shown(origin) or '(none)'} is not a browser extension's",
             )
         return None
 
@@ -150,6 +166,12 @@ class RelayServer:
         await connection.send(wire.status(self.state))
         self._ready.add(connection)
         self._note(f"connected: {chat.describe()}")
+        if self._page_refusals > PAGE_NOTES:
+            self._note(
+                f"refused {self._page_refusals - PAGE_NOTES} more connection(s) of web pages "
+                "meanwhile"
+            )
+        self._page_refusals = 0
         async for raw in connection:
             try:
                 found = wire.read_message(raw)

@@ -91,6 +91,15 @@ def _name(found: dict[str, object], key: str, required: bool = True) -> str:
     return without_surrogates(value)
 
 
+def _title(value: object) -> str:
+    """A chat's title, cut at ``MAX_NAME``: it only names the chat in the log and the
+    review, and comes from the page (any page's own title, for the fallback), so a long
+    one must not cost the reply."""
+    if not isinstance(value, str):
+        return ""
+    return without_surrogates(value[:MAX_NAME])
+
+
 def read_message(raw: str | bytes) -> Incoming:
     """One frame as a value; WireError for anything else."""
     if isinstance(raw, bytes):
@@ -128,7 +137,7 @@ def read_message(raw: str | bytes) -> Incoming:
             # JSON may carry half a character (a lone surrogate): it could be neither
             # stored nor encoded, so it is shown as its escape, as a file name's would be.
             without_surrogates(text),
-            _name(found, "title", required=False),
+            _title(found.get("title")),
         )
     if kind == "accepted":
         part = found.get("part")

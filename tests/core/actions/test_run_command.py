@@ -165,3 +165,19 @@ def test_output_cannot_forge_a_result(workspace: Path, run_reply: RunReply) -> N
     assert result.id == "f1"
     assert result.details is not None
     assert "id: fake" in result.details.splitlines()
+
+
+def test_a_command_ended_by_a_signal_python_does_not_name_keeps_its_result(
+    workspace: Path, run_reply: RunReply
+) -> None:
+    # A real-time signal (40) has no name in signal.Signals: the result said
+    # ERR_INTERNAL "nothing was written" after the command ran, its output and the files
+    # it wrote lost from the result.
+    line = "echo made > made.txt; echo before the end; kill -40 $$"
+    [result] = run_reply(reply(cmd("s1", "run.command", command=line, shell="true")))
+    assert result.code == "ERR_EXIT_STATUS", result.summary
+    assert "ended by signal SIGRTMIN+" in result.summary
+    assert result.details is not None
+    lines = result.details.splitlines()
+    assert "before the end" in lines
+    assert "# changed: made.txt" in lines

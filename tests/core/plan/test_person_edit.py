@@ -120,3 +120,39 @@ def test_a_new_file_edited_to_empty_lands_empty(
     (result,) = session.execute(run, _edited(pending, ""))
     assert result.ok, result.outcome.summary
     assert (workspace / "fresh.txt").read_bytes() == b""
+
+
+def test_the_persons_text_in_a_secret_looking_file_is_never_echoed_to_the_chat(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    # The model writes a placeholder into .env; the person types the real key in the
+    # review. The file gets it; the result (which goes to the chat) does not.
+    key = "sk-live-REALSECRET123456"
+    session = make_session()
+    run = session.prepare(_write(cmd, "w1", ".env", "API_KEY=changeme\n"))
+    (held,) = run.pending
+    decisions = {held.index: Decision(True)}
+    (shown,) = session.open_held(run, decisions)
+    decisions = {
+        shown.index: Decision(True, edited=(edit_of(shown.changes[0], f"API_KEY={key}\n"),))
+    }
+    (result,) = session.execute(run, decisions)
+    assert result.ok, result.outcome.summary
+    assert (workspace / ".env").read_bytes() == f"API_KEY={key}\n".encode()
+    said = result.outcome.summary + (result.outcome.details or "")
+    assert key not in said
+    assert "edited by the user before approval: .env (a secret-looking file)" in said
+    assert "1 line(s) of the user's own text, not shown" in said
+
+
+def test_an_edit_holding_half_a_character_is_refused_and_nothing_is_written(
+    make_session: Any, cmd: Any, workspace: Path
+) -> None:
+    # JSON over the review link may carry a lone surrogate: it cannot be encoded, and
+    # was an internal error; now it is the edit's refusal, said as such.
+    session, run, pending = _prepared(make_session, _write(cmd, "w1", "half.txt", "x\n"))
+    (result,) = session.execute(run, _edited(pending, "a\ud800b\n"))
+    assert not result.ok
+    assert "ERR_EDIT_REFUSED" in result.outcome.summary, result.outcome.summary
+    assert "half a character" in result.outcome.summary
+    assert not (workspace / "half.txt").exists()

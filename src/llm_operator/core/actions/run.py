@@ -14,7 +14,6 @@ output, and one ``# changed:`` line per workspace file it created, changed or de
 from __future__ import annotations
 
 import shlex
-import signal
 from typing import Any, ClassVar
 
 from pydantic import model_validator
@@ -31,6 +30,7 @@ from ..store.commands import (
     shown_argument,
     split_command,
 )
+from ..store.signal_names import signal_name
 from .base import ActionContext, ActionSpec, Kind, Result, Secrecy
 from .fields import B64Text, Count, Fields, Flag
 
@@ -102,7 +102,7 @@ def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
         ended = f"stopped by the user after {took}; it and all it started were ended"
         summary = f"{action} failed (ERR_STOPPED_BY_USER): {ended}"
     elif done.signal is not None:
-        name = signal.Signals(done.signal).name
+        name = signal_name(done.signal)
         summary = f"{action} failed (ERR_EXIT_STATUS): ended by signal {name} in {took}"
     elif done.status:
         summary = f"{action} failed (ERR_EXIT_STATUS): exit {done.status} in {took}"
@@ -111,7 +111,7 @@ def command_outcome(action: str, shown: str, done: Finished) -> Outcome:
     status = "none" if done.status is None else str(done.status)
     lines = [f"# exit: {status}", f"# cwd: {done.cwd}", f"# time: {took}"]
     if done.signal is not None:
-        lines.append(f"# signal: {signal.Signals(done.signal).name}")
+        lines.append(f"# signal: {signal_name(done.signal)}")
     lines += done.output.lines
     for path in done.changed[:MAX_CHANGED_LINES]:
         lines.append(f"# changed: {path}")

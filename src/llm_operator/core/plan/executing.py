@@ -197,9 +197,10 @@ class Executing(SessionBase):
         from ..store.atomic import watching_folder_syncs
         from .durability import unsynced_warning
         from .outside_merge import explain_stale, merged_plan, previews_after
-        from .person_edit import edited_plan
+        from .person_edit import edited_plan, withheld_paths
 
         merged, edited = decision.merged, decision.edited
+        withheld: frozenset[str] = frozenset()
         pending = item.pending
         assert pending is not None
         plan = pending.plan
@@ -225,7 +226,8 @@ class Executing(SessionBase):
             if merged:  # under the lock: the file as it is right before the write
                 plan = merged_plan(self.workspace, plan, merged)
             if edited:  # the person's text, checked against the change they edited
-                plan = edited_plan(plan, edited)
+                withheld = withheld_paths(edited, self._looks_secret)
+                plan = edited_plan(plan, edited, withheld)
             with watching_folder_syncs() as unsynced:
                 notes = apply_changeset(self.workspace, plan.changes, recorder)
         except OperatorError as error:
@@ -241,8 +243,11 @@ class Executing(SessionBase):
             item.pending = replace(pending, plan=plan, previews=shown)
         from .landed import with_landed
 
-        landed = with_landed(plan.outcome, plan.changes)
+        landed = with_landed(plan.outcome, plan.changes, withheld)
         return Result(pending.id, unsynced_warning(with_notes(landed, notes), unsynced))
+
+    def _looks_secret(self, path: str) -> bool:
+        return self.workspace.is_secret(path) or self.workspace.secret_match(path) is not None
 
     def _held_approved(self, pending: Pending, writer: BatchWriter) -> Outcome:
         """A held command the user approved; one that runs a process (``spec.review``)

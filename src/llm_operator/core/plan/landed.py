@@ -7,7 +7,9 @@ a file without one: a one-line ``content:`` has none) says so in a line of its o
 lines follow the details as text, whatever the details are: a structure action's one line
 of result JSON is followed by them just as a text result is, so every write shows what
 landed the same way. Files that are deleted, moved unchanged or not
-UTF-8 text show nothing.
+UTF-8 text show nothing. A secret-looking file whose text the person wrote in the review
+(``withheld``) shows how many lines changed, never a line: the model sent a placeholder,
+the person typed the real key, and the result goes to the chat.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def _loses_final_newline(before: str | None, after: str | None) -> bool:
     return before is None or not before or before.endswith("\n")
 
 
-def landed_lines(changes: ChangeSet) -> list[str]:
+def landed_lines(changes: ChangeSet, withheld: frozenset[str] = frozenset()) -> list[str]:
     shown: list[str] = []
     numbered = 0
     rest = 0
@@ -42,6 +44,13 @@ def landed_lines(changes: ChangeSet) -> list[str]:
             continue
         diff = change.line_diff  # the preview's diff: worked out once
         if diff is None:
+            continue
+        if change.path in withheld:
+            changed = sum(j2 - j1 for tag, _, _, j1, j2 in diff.opcodes if tag != "equal")
+            shown.append(
+                f"# landed in {change.path}: {changed} line(s) of the user's own text, not "
+                "shown (a secret-looking file)"
+            )
             continue
         shown.append(f"# landed in {change.path}:")
         # Lines end at "\n" only, as fs.readSlice counts them. The diff engine sets the
@@ -70,9 +79,11 @@ def landed_lines(changes: ChangeSet) -> list[str]:
     return shown
 
 
-def with_landed(outcome: Outcome, changes: ChangeSet) -> Outcome:
-    """``outcome`` whose details also show what landed."""
-    lines = landed_lines(changes)
+def with_landed(
+    outcome: Outcome, changes: ChangeSet, withheld: frozenset[str] = frozenset()
+) -> Outcome:
+    """``outcome`` whose details also show what landed (``withheld``: not the lines)."""
+    lines = landed_lines(changes, withheld)
     for change in changes.changes:  # a big file's texts need not outlive the run
         change.forget_texts()
     if not outcome.ok or not lines:

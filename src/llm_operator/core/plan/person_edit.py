@@ -13,12 +13,14 @@ Invariants:
 - Only the new side of a text change is edited: a delete, a folder, a link or bytes that
   are not UTF-8 have no text to edit, and an edit of one is refused.
 - The result says the person edited the change (and when the edit leaves a file as it
-  was), so the model never takes its own text for what landed; the landed lines follow.
+  was), so the model never takes its own text for what landed; the landed lines follow,
+  except in a secret-looking file (``withheld_paths``): the person's text there (a real
+  key in place of the model's placeholder) never goes to the chat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..actions.base import Plan
@@ -61,7 +63,10 @@ def edited_bytes(change: FileChange, text: str) -> bytes:
     """``text`` as the bytes the file gets: the proposed content's BOM and line breaks."""
     if change.after is None or not editable(change):
         raise _refused(change.path, "it has no new text to edit (a delete, a folder or bytes)")
-    return TextFile.decode(change.after, change.path).encode(text.replace("\r\n", "\n"))
+    try:
+        return TextFile.decode(change.after, change.path).encode(text.replace("\r\n", "\n"))
+    except UnicodeEncodeError:  # half a character (a lone surrogate) over the review link
+        raise _refused(change.path, "its text holds half a character (a lone surrogate)") from None
 
 
 def edit_change(change: FileChange, edit: PersonEdit) -> FileChange:
@@ -79,9 +84,12 @@ def edit_change(change: FileChange, edit: PersonEdit) -> FileChange:
     )
 
 
-def edited_plan(plan: Plan, edits: Sequence[PersonEdit]) -> Plan:
+def edited_plan(
+    plan: Plan, edits: Sequence[PersonEdit], withheld: frozenset[str] = frozenset()
+) -> Plan:
     """``plan`` with the person's edits in place of the proposed texts, and a result that
-    says so. ERR_EDIT_REFUSED for an edit that does not fit the plan."""
+    says so (``withheld``: secret-looking files whose landed lines are not shown).
+    ERR_EDIT_REFUSED for an edit that does not fit the plan."""
     wanted = {edit.path: edit for edit in edits}
     if len(wanted) != len(edits):
         raise _refused(edits[0].path, "one file was edited twice")
@@ -96,16 +104,29 @@ def edited_plan(plan: Plan, edits: Sequence[PersonEdit]) -> Plan:
         changes.append(made)
         if made.after == change.before:
             told.append(f"{change.path} (the edit leaves it as it was: its bytes are unchanged)")
+        elif change.path in withheld:
+            told.append(f"{change.path} (a secret-looking file)")
         else:
             told.append(change.path)
     if wanted:
         raise _refused(next(iter(wanted)), "this command plans no change of it")
+    shows = (
+        "its landed lines are not shown"
+        if set(withheld) >= {edit.path for edit in edits}
+        else "the landed lines show it"
+    )
     note = (
         f" [edited by the user before approval: {'; '.join(told)}; what landed is the "
-        "user's text, not the one sent: the landed lines show it]"
+        f"user's text, not the one sent: {shows}]"
     )
     outcome = Outcome(plan.outcome.ok, plan.outcome.summary + note, plan.outcome.details)
     return Plan(ChangeSet(tuple(changes)), outcome, plan.notes)
+
+
+def withheld_paths(edits: Sequence[PersonEdit], secret: Callable[[str], bool]) -> frozenset[str]:
+    """The edited files whose landed lines are not shown: those ``secret`` says look
+    secret (the path as written, the links on the way and the target)."""
+    return frozenset(edit.path for edit in edits if secret(edit.path))
 
 
 def edit_of(change: FileChange, text: str) -> PersonEdit:

@@ -5,7 +5,10 @@ shows the change that would land: the file's old bytes to the edited text in the
 content's BOM and line breaks (``core.plan.person_edit``), previewed by the core's own
 ``preview_change`` so its notes (invisible characters, look-alike letters, line breaks)
 hold for the person's text as for the model's. Only the new side of a text change can be
-edited: a delete, a folder, a link or bytes that are not UTF-8 cannot.
+edited: a delete, a folder, a link or bytes that are not UTF-8 cannot. The text sent is
+the editor's lines exactly (``typed_text``): opening a change in the editor and typing
+nothing is no edit, whatever characters it holds, and a text the editor cannot show as it
+is (a U+2029) is not offered for editing.
 """
 
 from __future__ import annotations
@@ -31,6 +34,18 @@ def edited_preview(change: FileChange, text: str) -> ChangePreview:
     )
     mark_words((made,))
     return made
+
+
+def typed_text(editor: QPlainTextEdit) -> str:
+    """The editor's text exactly as shown: its lines joined by LF. ``toPlainText`` is not
+    that: it turns every no-break space into a space and every U+2028 into a line break,
+    so a change holding one would be "edited" by merely opening it in the editor."""
+    lines: list[str] = []
+    block = editor.document().begin()
+    while block.isValid():
+        lines.append(block.text())
+        block = block.next()
+    return "\n".join(lines)
 
 
 class ChangeEditor(QWidget):
@@ -86,10 +101,23 @@ class ChangeEditor(QWidget):
             self.revert.setEnabled(False)
             self.text.blockSignals(False)
             return False
+        self._sent = change.after_text if text is None else text
+        self.text.setPlainText(self._sent)
+        if typed_text(self.text) != self._sent:
+            # The editor would change characters nobody typed (a paragraph separator
+            # becomes a line break, a leading U+FEFF is dropped): no edit of this text.
+            self.path, self.proposed = "", ""
+            self.text.setReadOnly(True)
+            self.note.setText(
+                "This text holds characters the editor cannot keep as they are (a "
+                "paragraph separator U+2029, or a U+FEFF at its start): approve or reject "
+                "it as proposed."
+            )
+            self.revert.setEnabled(False)
+            self.text.blockSignals(False)
+            return False
         self.path, self.proposed = change.path, change.after_text
         self.text.setReadOnly(False)
-        self._sent = self.proposed if text is None else text
-        self.text.setPlainText(self._sent)
         self.text.blockSignals(False)
         self.revert.setEnabled(True)
         self.note.setText(
@@ -107,7 +135,7 @@ class ChangeEditor(QWidget):
         """Send the text now (a decision must never miss the last keys typed); a text
         already sent is not sent again."""
         self._pause.stop()
-        text = self.text.toPlainText()
+        text = typed_text(self.text)
         if self.path and not self.text.isReadOnly() and text != self._sent:
             self._sent = text
             self.edited.emit(self.path, text)
