@@ -12,13 +12,12 @@ file, so the picture is taken while it still runs.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QPoint
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import QWidget
+from qt_waiting import settle, wait_for
 
 TEST_RUN = """\
 import os, sys, time
@@ -32,21 +31,6 @@ print("\\x1b[31mtests/test_slow.py F\\x1b[0m", flush=True)
 while not os.path.exists(sys.argv[1]):
     time.sleep(0.02)
 """
-
-
-def _wait(condition: Callable[[], bool], seconds: float = 15) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise SystemExit("timed out waiting for the window")
-        QCoreApplication.processEvents()
-        time.sleep(0.01)
-
-
-def _settle() -> None:
-    for _ in range(20):
-        QCoreApplication.processEvents()
-        time.sleep(0.01)
 
 
 def _over(window: QWidget, dialog: QWidget, path: Path) -> None:
@@ -84,7 +68,7 @@ def command_shots(workspace: Path, state: Path, out: Path) -> None:
         window = MainWindow(settings, state_dir=state, workspace=workspace)
         window.resize(1280, 800)
         window.show()
-        _wait(lambda: window.session is not None)
+        wait_for(lambda: window.session is not None, 15)
         line = f"{sys.executable} {script} {gate}"
         window.paste.set_text(
             "Let me run the tests.\n\nOPERATOR_CMD\nversion: 1\nid: run-1\n"
@@ -92,11 +76,11 @@ def command_shots(workspace: Path, state: Path, out: Path) -> None:
         )
         window.run_reply()
         dialog = window.console.dialog
-        _wait(lambda: "test_slow.py" in dialog.output.toPlainText())
-        _settle()
+        wait_for(lambda: "test_slow.py" in dialog.output.toPlainText(), 15)
+        settle()
         _over(window, dialog, out / "command-output.png")
         gate.write_text("go")
-        _wait(lambda: not window.flow.busy)
+        wait_for(lambda: not window.flow.busy, 15)
         dialog.hide()
 
         session = window.session
@@ -112,14 +96,14 @@ def command_shots(workspace: Path, state: Path, out: Path) -> None:
         checks.checks.setCurrentRow(2)
         checks.line.setText("python -m pytest -q 'tests dir")
         checks.save()  # the refusal shows under the form
-        _settle()
+        settle()
         _over(window, checks, out / "checks-dialog.png")
         checks.close()
         checks.deleteLater()
 
         patterns = EnvironmentPatternsDialog(window, [*settings.secret_environment, "DEPLOY_*"])
         patterns.show()
-        _settle()
+        settle()
         _over(window, patterns, out / "environment-patterns.png")
         patterns.close()
         patterns.deleteLater()

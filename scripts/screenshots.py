@@ -22,19 +22,17 @@ import base64
 import os
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from command_screenshots import NAMES as COMMAND_SHOTS  # noqa: E402
 from command_screenshots import command_shots  # noqa: E402
+from qt_waiting import settle, wait_for  # noqa: E402
 
 APP_PY = '''import sys
 
@@ -63,22 +61,6 @@ def command(command_id: str, action: str, **fields: str) -> str:
 
 def b64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise SystemExit("timed out waiting for the window")
-        QCoreApplication.processEvents()
-        time.sleep(0.01)
-
-
-def settle() -> None:
-    """Let posted layout and paint requests run before a grab."""
-    for _ in range(20):
-        QCoreApplication.processEvents()
-        time.sleep(0.01)
 
 
 def make_workspace(base: Path) -> Path:
