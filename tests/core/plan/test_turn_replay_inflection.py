@@ -74,6 +74,10 @@ def test_the_turns_replay_with_the_real_check_and_send_what_was_sent(
     # progress lines as wide as in the recorded run (its output went to a pipe).
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     monkeypatch.setenv("COLUMNS", "80")
+    # pytest stops cutting its summary lines to the width when it sees a CI runner.
+    # Nor may the caller's options or colours reach it.
+    for name in ("CI", "BUILD_NUMBER", "PYTEST_ADDOPTS", "PY_COLORS", "FORCE_COLOR", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
     # The suite's own plugins (Qt, xdist, hypothesis) print nothing under -q; not loading
     # them in the check's pytest saves a second of CPU per run.
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
