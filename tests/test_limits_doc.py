@@ -3,6 +3,7 @@ docs/protocol.md state the limits they name with the constants' own values."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from types import ModuleType
 
@@ -11,6 +12,7 @@ import pytest
 from support.paths import ROOT, SPEC_FILE
 
 
+@functools.cache
 def _script() -> ModuleType:
     spec = importlib.util.spec_from_file_location("limits_doc", ROOT / "scripts" / "limits_doc.py")
     assert spec is not None
@@ -20,6 +22,7 @@ def _script() -> ModuleType:
     return module
 
 
+@functools.cache
 def _values() -> dict[tuple[str, str], float]:
     """(module path under src/, constant) -> value, read from the code by the script."""
     return {
