@@ -37,6 +37,14 @@ hypothesis_settings.load_profile("llm-operator")
 # windows would start hundreds of child processes. The warmer's own tests turn it back on.
 os.environ["LLM_OPERATOR_NO_OUTLINE_WARMING"] = "1"
 
+# The suite starts hundreds of the app's processes. Where PYTHONDONTWRITEBYTECODE is set
+# (some machines set it for every process), a fresh clone never gets bytecode, and each of
+# those processes compiles the whole package from source again: about 0.85 s of CPU each,
+# minutes a run. The suite's processes write bytecode as Python does by default (into
+# __pycache__, which git ignores); the tests that must not, say so to their own child.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 # pytest-qt's settings in pyproject.toml; declared here when the plugin is not loaded (the
 # core run of .ci/run, with PySide6 unimportable) so that --strict-config still holds.
 QT_SETTINGS = ("qt_api", "qt_log_level_fail", "qt_log_ignore")
