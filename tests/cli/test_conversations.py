@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from support.actions import cli
+from support.examples import everyday_share
 from support.fixtures import Decoded, parse_results
 
 
@@ -74,7 +75,7 @@ def new_chat(places: dict[str, Any], how: str) -> None:
     assert "OPERATOR_CMD" in done.stdout  # the primer (alone or in the pack) was printed
 
 
-@pytest.mark.parametrize("how", ["primer", "pack"])
+@pytest.mark.parametrize("how", everyday_share(["primer", "pack"], str))
 def test_a_new_chat_may_reuse_read_1_and_write_1(places: dict[str, Any], how: str) -> None:
     workspace = places["workspace"]
     first = paste(places, chat_reply("a.txt", "from the first chat"))

@@ -157,6 +157,7 @@ def _found(loaded: set[str], names: set[str]) -> set[str]:
     return {name for name in names if any(m == name or m.startswith(f"{name}.") for m in loaded)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_an_exec_loads_only_what_its_family_uses(tmp_path: Path, family: str) -> None:
     loaded = _loaded(tmp_path, family)

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from support.examples import everyday_share
+
 
 def _exec(workspace: Path, state: Path, reply: str) -> subprocess.CompletedProcess[str]:
     args = ["exec", "--workspace", str(workspace), "--state-dir", str(state), "--yes"]
@@ -32,26 +34,28 @@ def _state_files(state: Path) -> dict[str, bytes]:
     return {str(p.relative_to(state)): p.read_bytes() for p in state.rglob("*") if p.is_file()}
 
 
-@pytest.mark.parametrize(
-    ("action", "fields"),
-    [
-        ("fs.delete", {"path": ".local"}),
-        ("fs.delete", {"path": ".local/state/llm-operator"}),
-        ("fs.delete", {"path": "./.local/state/../state"}),
-        ("fs.delete", {"path": "via-link/llm-operator"}),
-        ("fs.write", {"path": ".local/state/llm-operator/notes.txt", "content": "x"}),
-        ("fs.write", {"path": "via-link/llm-operator/notes.txt", "content": "x"}),
-        ("fs.write", {"path": ".LOCAL/state/llm-operator/x.txt", "content": "x"}),
-    ],
-)
+# Each attack is three runs of the command line: two of them run in the everyday run, all
+# of them in the slow stage.
+ATTACKS = [
+    ("fs.delete", {"path": ".local"}),
+    ("fs.delete", {"path": ".local/state/llm-operator"}),
+    ("fs.delete", {"path": "./.local/state/../state"}),
+    ("fs.delete", {"path": "via-link/llm-operator"}),
+    ("fs.write", {"path": ".local/state/llm-operator/notes.txt", "content": "x"}),
+    ("fs.write", {"path": "via-link/llm-operator/notes.txt", "content": "x"}),
+    ("fs.write", {"path": ".LOCAL/state/llm-operator/x.txt", "content": "x"}),
+]
+
+
+@pytest.mark.parametrize("attack", everyday_share(ATTACKS, lambda a: f"{a[0]} {a[1]['path']}"))
 def test_a_write_into_or_above_the_state_folder_is_refused_and_a_repeat_stays_a_repeat(
-    action: str,
-    fields: dict[str, str],
+    attack: tuple[str, dict[str, str]],
     workspace: Path,
     inner_state: Path,
     cmd: Any,
     parse_results: Any,
 ) -> None:
+    action, fields = attack
     (workspace / "via-link").symlink_to(".local/state")
     first = cmd("w-once", "fs.write", path="once.txt", content="first")
     done = _exec(workspace, inner_state, first)

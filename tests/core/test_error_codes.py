@@ -8,6 +8,7 @@ the served spec as it is shipped.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -61,6 +62,7 @@ def codes_in_source(source: str) -> set[str]:
     return codes
 
 
+@functools.cache
 def emitted_codes() -> dict[str, list[str]]:
     """Code -> the package modules (other than the registry) whose literals carry it."""
     found: dict[str, list[str]] = {}

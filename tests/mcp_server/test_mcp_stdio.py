@@ -110,6 +110,7 @@ def test_the_tools_are_the_action_table_with_schemas_and_hints(
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_every_read_tool_returns_what_a_paste_returns(
     workspace: Path, state_dir: Path, tmp_path: Path, parse_results: Any
 ) -> None:

@@ -99,6 +99,7 @@ def same_words(text: str) -> str:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(REPLIES))
 def test_a_hostile_reply_relayed_gives_what_its_paste_gives(tmp_path: Path, name: str) -> None:
     text = REPLIES[name]

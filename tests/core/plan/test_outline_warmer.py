@@ -102,6 +102,7 @@ def test_the_first_outline_after_warming_parses_nothing(
     assert outline_parses == []
 
 
+@pytest.mark.slow
 def test_closing_its_stdin_stops_it_after_the_current_folder_outline(
     workspace: Path, state_dir: Path
 ) -> None:
@@ -144,6 +145,7 @@ def test_bad_settings_are_refused_without_a_traceback(line: bytes) -> None:
     assert done.stderr == b""
 
 
+@pytest.mark.slow
 def test_it_runs_at_lower_priority(workspace: Path, state_dir: Path) -> None:
     _tree(workspace / "lib", 1000)
     child = _start(workspace, state_dir)

@@ -67,6 +67,7 @@ def turns() -> list[Path]:
     return sorted(TURNS.glob("turn-*.txt"), key=lambda p: int(p.stem.split("-")[1]))
 
 
+@pytest.mark.slow
 def test_the_turns_replay_with_the_real_check_and_send_what_was_sent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -23,6 +23,7 @@ def test_the_last_matching_line_decides_across_chunks() -> None:
     assert patterns.check("src/main.py") is None
 
 
+@pytest.mark.slow
 def test_ten_thousand_lines_compile() -> None:
     patterns = compile_lenient([f"pattern{i}/" for i in range(10_000)] + ["*.tmp"])
     assert patterns.match("a.tmp")

@@ -20,6 +20,7 @@ from llm_operator.core.engines.structure.boundaries import structure_range
 from llm_operator.core.engines.structure.source import load_source
 from llm_operator.core.engines.structure.targeting import name_of, structure_at_row
 from llm_operator.core.errors import OperatorError
+from support.examples import everyday_share
 from support.paths import DATA
 
 FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and language_for_path(p.name))
@@ -29,12 +30,16 @@ def rel(path: Path) -> str:
     return path.relative_to(DATA).as_posix()
 
 
+# A quarter of each language's files in the everyday run, all of them in the slow stage.
+SHARE = everyday_share(FILES, rel, group=lambda p: language_for_path(p.name))
+
+
 def test_the_files_cover_every_language_family() -> None:
     languages = {language_for_path(p.name) for p in FILES}
     assert {"c", "cpp", "python", "javascript", "csharp", "go", "kotlin", "ruby"} <= languages
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
+@pytest.mark.parametrize("path", SHARE)
 def test_every_outline_range_is_the_range_the_edit_actions_use(path: Path) -> None:
     data = path.read_bytes()
     outline = outline_structures(data, path.name, depth=3)
@@ -83,7 +88,7 @@ def _spans(data: bytes, name: str, target: list[str]) -> list[list[int]] | None:
     return [m["line_range_inclusive"] for m in read["matches"]]
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
+@pytest.mark.parametrize("path", SHARE)
 def test_every_outline_entry_is_read_by_the_lines_the_outline_shows(path: Path) -> None:
     data = path.read_bytes()
     for entry, lines, _ in _outlined(path):
@@ -94,7 +99,7 @@ def test_every_outline_entry_is_read_by_the_lines_the_outline_shows(path: Path) 
         assert [entry.start, entry.end] in spans, f"{rel(path)}: {lines} gives {spans}"
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
+@pytest.mark.parametrize("path", SHARE)
 def test_every_named_outline_entry_is_read_by_its_symbol(path: Path) -> None:
     data = path.read_bytes()
     named = 0

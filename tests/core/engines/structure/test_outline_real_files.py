@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from llm_operator.core.engines.structure import language_for_path, outline_structures
+from support.examples import everyday_share
 from support.paths import DATA
 
 REAL = DATA / "structure_real"
@@ -20,7 +21,11 @@ def rel(path: Path) -> str:
     return path.relative_to(REAL).as_posix()
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
+# A quarter of each language's files in the everyday run, all of them in the slow stage.
+SHARE = everyday_share(FILES, rel, group=lambda p: language_for_path(p.name))
+
+
+@pytest.mark.parametrize("path", SHARE)
 def test_every_entry_is_a_range_holding_its_definition_line(path: Path) -> None:
     outline = outline_structures(path.read_bytes(), path.name, depth=3)
     lines = path.read_text("utf-8").removeprefix("\ufeff").split("\n")
@@ -88,7 +93,7 @@ def test_real_file_outlines_start_as_a_reader_expects(name: str, expected: list[
     assert rendered[: len(expected)] == expected
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
+@pytest.mark.parametrize("path", SHARE)
 def test_every_symbol_an_outline_gives_reads_back_exactly_its_entry(path: Path) -> None:
     from llm_operator.core.engines.structure import read_structure, symbol_target
 

@@ -15,6 +15,7 @@ import pytest
 from llm_operator.core.engines.structure import source
 from llm_operator.core.engines.structure.languages import language_for_path
 from llm_operator.core.engines.structure.source import YIELD_CHUNK, parse, parser_for
+from support.examples import everyday_share
 from support.paths import ROOT
 
 REAL = ROOT / "tests" / "data" / "structure_real"
@@ -40,7 +41,9 @@ def _big_real_files() -> list[Path]:
     return files
 
 
-@pytest.mark.parametrize("path", _big_real_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", everyday_share(_big_real_files(), lambda p: p.name, group=lambda p: p.suffix)
+)
 def test_a_worker_thread_gets_the_tree_of_a_plain_parse(path: Path) -> None:
     language = language_for_path(path.name)
     assert language is not None
