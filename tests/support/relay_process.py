@@ -33,10 +33,12 @@ class RelayProcess:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    def codes(self) -> list[str]:
+        return [found.group(1) for line in self.lines if (found := CODE.match(line.strip()))]
+
     @property
     def code(self) -> str:
-        codes = [found.group(1) for line in self.lines if (found := CODE.match(line.strip()))]
-        return codes[-1]
+        return self.codes()[-1]
 
     def log(self) -> str:
         return "".join(self.lines)
@@ -51,10 +53,16 @@ class RelayProcess:
         return connect(self.url, origin=origin, open_timeout=30, **more)  # type: ignore[arg-type]
 
     def pair(self) -> str:
+        printed = len(self.codes())
         with self.open() as ws:
             ws.send(json.dumps({"type": "pair", "code": self.code}))
             answer = json.loads(ws.recv(timeout=30))
         assert answer["type"] == "paired", answer
+        # The relay prints the next code before it answers; this side's reader of its
+        # stderr may not have it yet.
+        while len(self.codes()) == printed:
+            assert self.process.poll() is None, self.log()
+            time.sleep(0.02)
         return str(answer["token"])
 
     @contextmanager
