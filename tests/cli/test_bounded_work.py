@@ -253,6 +253,7 @@ def test_a_search_not_run_runs_when_sent_again(ws: Path, state: Path) -> None:
     assert "[repeat" not in again.summary
 
 
+@pytest.mark.slow
 def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> None:
     _tree(ws, 300, 100_000)  # 30 MB: the 256 MB budget is spent after nine searches
     results = run_limited(ws, state, _searches(1500))
@@ -261,6 +262,7 @@ def test_many_searches_end_with_the_default_budget(ws: Path, state: Path) -> Non
     assert results[-1].code == "ERR_WORK_BUDGET_EXCEEDED"
 
 
+@pytest.mark.slow
 def test_many_literal_edits_of_a_big_file_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
     import json
 
@@ -295,6 +297,7 @@ def test_many_reads_of_a_control_heavy_file_stop_at_the_results_cap(ws: Path, st
         assert "(600 s of CPU / 256 MB read / 2 MB of results) is used up" in result.summary
 
 
+@pytest.mark.slow
 def test_deleting_a_deep_folder_is_refused_before_anything_moves(ws: Path, state: Path) -> None:
     from llm_operator.core.store.tree_walk import count_files
 
@@ -330,6 +333,7 @@ def test_a_folder_two_hundred_deep_is_deleted_and_undone(
     assert (ws / ("d/" * 200 + "deep.py")).read_text().startswith("def needle")
 
 
+@pytest.mark.slow
 def test_gitignore_files_count_against_the_budget(ws: Path, state: Path) -> None:
     ignore = ("".join(f"pattern{i}/\n" for i in range(10_000))).encode()  # about 150 KB
     for index in range(40):

@@ -91,6 +91,7 @@ def test_ask_reviews_on_the_terminal_naming_the_client(
     assert not (workspace / "no.txt").exists()
 
 
+@pytest.mark.slow
 def test_calls_that_arrive_together_are_reviewed_together(
     workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
 ) -> None:
@@ -116,6 +117,7 @@ def test_calls_that_arrive_together_are_reviewed_together(
     assert (workspace / "b.txt").exists()
 
 
+@pytest.mark.slow
 def test_a_file_changed_while_its_write_waits_is_not_overwritten(
     workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
 ) -> None:
@@ -213,6 +215,7 @@ def test_an_unanswered_call_times_out_and_reports_progress_while_it_waits(
     assert "waiting for approval (the terminal)" in progress
 
 
+@pytest.mark.slow
 def test_an_mcp_write_waits_for_a_pasted_run_and_both_land(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:

@@ -17,6 +17,7 @@ from llm_operator.core.actions import action_names, get_spec
 from llm_operator.core.actions.base import Kind
 from llm_operator.mcp_server.tools import tool_name
 from support.actions import cli
+from support.examples import everyday_share
 from support.mcp_client import SERVER, call, connected, id_of, names, summary_of
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX processes")
@@ -149,6 +150,7 @@ def test_every_read_tool_returns_what_a_paste_returns(
     assert "def main():" in answers["fs.readStructure"][1]
 
 
+@pytest.mark.slow
 def test_writes_follow_the_approval_mode(workspace: Path, state_dir: Path, tmp_path: Path) -> None:
     log = tmp_path / "stderr.txt"
     text = "line one\nüber zwei\n"
@@ -234,6 +236,7 @@ def test_paths_outside_and_injected_lines_are_refused(
     assert (workspace / "README.md").exists()
 
 
+@pytest.mark.slow
 def test_undo_of_an_mcp_batch_and_the_notice_on_the_next_result(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:
@@ -383,7 +386,7 @@ def test_a_write_on_a_secret_file_is_planned_only_once_let_in(
     assert (workspace / ".env").read_bytes() == before.replace(b"sk", b"SK")
 
 
-@pytest.mark.parametrize("size", [60_000, 300_000])
+@pytest.mark.parametrize("size", everyday_share([60_000, 300_000], str))
 def test_a_call_too_large_for_one_block_is_refused_as_such(
     workspace: Path, state_dir: Path, tmp_path: Path, size: int
 ) -> None:
@@ -401,6 +404,7 @@ def test_a_call_too_large_for_one_block_is_refused_as_such(
     assert not (workspace / "big.txt").exists()
 
 
+@pytest.mark.slow
 def test_an_mcp_session_whose_conversation_cannot_be_started_writes_nothing(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:

@@ -315,6 +315,7 @@ def test_ticking_a_folder_while_filtered_ticks_only_the_files_shown(
     assert dialog.ticked() == ticked  # clearing the filter keeps the ticks
 
 
+@pytest.mark.slow
 def test_the_outline_follows_the_budget_and_the_estimate_shows_it(
     qtbot: QtBot, big_project: Path
 ) -> None:
