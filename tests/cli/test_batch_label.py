@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from support.actions import cli
 
 REPLY = (
@@ -16,6 +18,7 @@ REPLY = (
 )
 
 
+@pytest.mark.slow
 def test_a_failed_write_is_not_named_by_the_undo(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()

@@ -242,6 +242,7 @@ def test_many_searches_stop_at_the_reply_budget(ws: Path, state: Path) -> None:
         assert "send it again in a later reply" in result.summary
 
 
+@pytest.mark.slow
 def test_a_search_not_run_runs_when_sent_again(ws: Path, state: Path) -> None:
     _tree(ws, 20, 100_000)
     env = {"LLM_OPERATOR_WORK_BUDGET": "30:1000000"}

@@ -22,6 +22,7 @@ def llm_operator(*args: str | Path, stdin: str = "") -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.slow
 def test_add_list_remove_and_run(workspace: Path, state_dir: Path) -> None:
     where = ["--workspace", str(workspace), "--state-dir", str(state_dir)]
     added = llm_operator("checks", "add", "hello", *where, "--", "echo", "it's", "a b")
@@ -51,6 +52,7 @@ def test_add_list_remove_and_run(workspace: Path, state_dir: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_bad_uses_are_usage_errors_without_a_traceback(workspace: Path, state_dir: Path) -> None:
     where = ["--workspace", str(workspace), "--state-dir", str(state_dir)]
     for args in (

@@ -197,6 +197,7 @@ def test_without_a_terminal_writes_are_rejected(
     assert not (workspace / "t.txt").exists()
 
 
+@pytest.mark.slow
 def test_state_dir_remembers_ids_so_a_second_paste_writes_once(
     exec_args: list[str], cmd: Any, workspace: Path, state_dir: Path, parse_results: Any
 ) -> None:
@@ -276,6 +277,7 @@ def _run_with_closed_stdout(*args: str | Path, stdin: str = "") -> subprocess.Co
         os.close(write_end)
 
 
+@pytest.mark.slow
 def test_a_closed_stdout_gives_a_message_not_a_traceback_and_loses_nothing(
     exec_args: list[str], cmd: Any, workspace: Path, state_dir: Path, parse_results: Any
 ) -> None:

@@ -75,6 +75,7 @@ def new_chat(places: dict[str, Any], how: str) -> None:
     assert "OPERATOR_CMD" in done.stdout  # the primer (alone or in the pack) was printed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", everyday_share(["primer", "pack"], str))
 def test_a_new_chat_may_reuse_read_1_and_write_1(places: dict[str, Any], how: str) -> None:
     workspace = places["workspace"]
@@ -108,6 +109,7 @@ def test_a_new_chat_may_reuse_read_1_and_write_1(places: dict[str, Any], how: st
     assert (workspace / "notes.txt").read_text(encoding="utf-8") == "edited by hand"
 
 
+@pytest.mark.slow
 def test_pack_continue_keeps_the_current_chat(places: dict[str, Any]) -> None:
     paste(places, chat_reply("a.txt", "one"))
     done = cli("pack", "--workspace", places["workspace"], "--continue", "a.txt", env=places["env"])
@@ -135,6 +137,7 @@ def test_a_repeated_read_returns_the_file_as_it_is_now(places: dict[str, Any]) -
     assert "a new line 75" in (again[0].details or "")
 
 
+@pytest.mark.slow
 def test_primer_without_a_workspace_starts_nothing_and_a_bad_one_is_a_usage_error(
     places: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -148,6 +151,7 @@ def test_primer_without_a_workspace_starts_nothing_and_a_bad_one_is_a_usage_erro
     assert "is not a folder" in missing.stderr  # as exec says it of the path it was given
 
 
+@pytest.mark.slow
 def test_an_undo_of_an_earlier_chats_batch_is_not_told_to_the_new_chat(
     places: dict[str, Any],
 ) -> None:
@@ -166,6 +170,7 @@ def test_an_undo_of_an_earlier_chats_batch_is_not_told_to_the_new_chat(
     assert (workspace / "notes.txt").read_text(encoding="utf-8") == "second chat"
 
 
+@pytest.mark.slow
 def test_pack_starts_the_new_chat_in_the_store_exec_is_given(places: dict[str, Any]) -> None:
     # A state folder of its own, as a script gives exec: pack given the same starts the
     # new conversation there (in the user state folder, exec would never see it, and the

@@ -30,6 +30,7 @@ def block(cmd_id: str, action: str, **fields: str) -> str:
     return "\n".join([*lines, "END_OPERATOR_CMD"])
 
 
+@pytest.mark.slow
 def test_deeply_nested_markdown_and_yaml_fail_alone(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     (workspace / "docs").mkdir(parents=True)

@@ -63,6 +63,7 @@ def test_every_fault_at_every_mutating_call_tells_the_truth(
 # -- one fault each, named ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_run_that_cannot_take_a_crash_back_refuses_even_a_write_that_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

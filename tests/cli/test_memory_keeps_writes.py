@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from llm_operator.core.store.memory import MAX_ENTRIES
 from support.actions import cli
 
@@ -19,6 +21,7 @@ INSERT = (
 )
 
 
+@pytest.mark.slow
 def test_a_reply_of_many_reads_leaves_an_earlier_write_a_repeat(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()

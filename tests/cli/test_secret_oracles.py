@@ -188,6 +188,7 @@ def result_ids(stdout: str) -> list[str]:
     return re.findall(r"^OPERATOR_RESULT\nid: ([^\n]*)", stdout, flags=re.MULTILINE)
 
 
+@pytest.mark.slow
 def test_rejected_guesses_get_the_same_answers_whatever_the_secret_holds(tmp_path: Path) -> None:
     text = "\n\n".join(attacks())
     done = {}
@@ -218,6 +219,7 @@ def test_rejected_guesses_get_the_same_answers_whatever_the_secret_holds(tmp_pat
     )
 
 
+@pytest.mark.slow
 def test_a_missing_secret_file_gets_the_same_answers_as_a_present_one(tmp_path: Path) -> None:
     per_file = [text for text in attacks() if "action: fs.searchTree" not in text]
     per_file = [text for text in per_file if "id: tree-outline" not in text]

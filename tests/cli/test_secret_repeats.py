@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from support.actions import cli
 from support.fixtures import parse_results
 
@@ -29,6 +31,7 @@ def run_exec(workspace: Path, state: Path, answer: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_a_repeated_secret_read_answers_as_a_first_one_until_approved(tmp_path: Path) -> None:
     answers = {}
     for which, env in (("A", "API_KEY=sk-123\nX=1\nY=2\n"), ("B", "API_KEY=zz-999\nXY=12\n")):

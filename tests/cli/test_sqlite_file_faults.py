@@ -78,6 +78,7 @@ def _wal_of(world: World) -> Path:
     return store.with_name("state.sqlite3-wal")
 
 
+@pytest.mark.slow
 def test_a_store_that_cannot_be_opened_over_a_crashed_batch_names_the_files_it_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -49,6 +49,7 @@ def fill(folder: Path) -> None:
         os.close(fd)
 
 
+@pytest.mark.slow
 def test_read_only_state_dir_runs_reads_and_refuses_writes(
     workspace: Path, tmp_path: Path, cmd: Any, parse_results: Any
 ) -> None:

@@ -138,6 +138,7 @@ def test_stop_ends_the_command_and_its_grandchild(
     assert "Stopped by you" in dialog.status.text()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("approve_everything")
 def test_closing_the_window_ends_a_running_command_and_all_it_started(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, tmp_path: Path
@@ -169,6 +170,7 @@ while not os.path.exists(sys.argv[1]):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("approve_everything")
 def test_a_flood_of_output_stays_bounded_in_the_view(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path, tmp_path: Path

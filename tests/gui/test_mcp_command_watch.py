@@ -22,6 +22,7 @@ from .test_mcp_window_review import _in_thread, _review_dialog
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")
 
 
+@pytest.mark.slow
 def test_the_window_shows_and_stops_a_command_the_server_runs(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Un
 LINES = "".join(f"line {n}\n" for n in range(1, 21))
 
 
+@pytest.mark.slow
 def test_the_server_writes_the_merge_the_window_showed(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:

@@ -83,6 +83,7 @@ def test_the_window_reviews_an_mcp_call_naming_the_client(
     assert "approvals: the window" in stderr  # the default with a window open
 
 
+@pytest.mark.slow
 def test_a_cancelled_call_closes_its_review_and_runs_nothing(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:
@@ -233,6 +234,7 @@ def test_a_client_naming_itself_with_markup_is_named_as_text(
     assert not (workspace / "named.txt").exists()
 
 
+@pytest.mark.slow
 def test_a_change_edited_in_the_window_lands_as_edited_for_the_mcp_client(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:
@@ -267,6 +269,7 @@ def test_a_change_edited_in_the_window_lands_as_edited_for_the_mcp_client(
     assert "1: hello world" in text
 
 
+@pytest.mark.slow
 def test_a_withdrawn_review_names_its_client_with_markers_in_the_status_bar(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:

@@ -39,6 +39,7 @@ def test_the_tests_keep_it_off_by_the_declared_switch() -> None:
     assert outline_warming.DISABLE_ENV == "LLM_OPERATOR_NO_OUTLINE_WARMING"
 
 
+@pytest.mark.slow
 def test_opening_a_workspace_outlines_it_in_a_child_and_closing_stops_it(
     qtbot: QtBot,
     make_window: WindowFactory,
@@ -85,6 +86,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_a_window_killed_with_sigkill_leaves_no_child_running(
     workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

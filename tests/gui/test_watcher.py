@@ -74,6 +74,7 @@ def test_a_watcher_that_cannot_start_is_reported_and_the_app_goes_on(
     assert "id: r1\nok: true" in window.results.raw.toPlainText()
 
 
+@pytest.mark.slow
 def test_a_storm_of_file_events_costs_a_few_ui_updates(
     qtbot: QtBot, make_window: WindowFactory, workspace: Path
 ) -> None:

@@ -64,6 +64,7 @@ def test_every_tool_with_a_json_field_is_tried() -> None:
     assert len(tried) >= 25
 
 
+@pytest.mark.slow
 @settings(
     max_examples=examples(15),
     deadline=None,

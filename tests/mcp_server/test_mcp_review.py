@@ -65,6 +65,7 @@ def terminal() -> Any:
     opened.close()
 
 
+@pytest.mark.slow
 def test_ask_reviews_on_the_terminal_naming_the_client(
     workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
 ) -> None:
@@ -151,6 +152,7 @@ async def _cancel(session: ClientSession, request_id: int) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_cancelled_call_is_never_run_even_if_approved_later(
     workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
 ) -> None:
@@ -183,6 +185,7 @@ def test_a_cancelled_call_is_never_run_even_if_approved_later(
     assert "mcp-1: cancelled by the client while waiting for the terminal" in log.read_text()
 
 
+@pytest.mark.slow
 def test_an_unanswered_call_times_out_and_reports_progress_while_it_waits(
     workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
 ) -> None:
@@ -273,6 +276,7 @@ def test_an_mcp_write_waits_for_a_pasted_run_and_both_land(
     assert "p1" in texts
 
 
+@pytest.mark.slow
 def test_a_write_cancelled_while_it_waits_for_the_lock_is_never_run(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:
@@ -318,6 +322,7 @@ def test_a_write_cancelled_while_it_waits_for_the_lock_is_never_run(
     assert "cancelled by the client while waiting for another run" in log.read_text()
 
 
+@pytest.mark.slow
 def test_an_undo_notice_never_rides_on_a_cancelled_call(
     workspace: Path, state_dir: Path, tmp_path: Path, terminal: Terminal
 ) -> None:

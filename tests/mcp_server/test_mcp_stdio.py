@@ -177,6 +177,7 @@ def test_writes_follow_the_approval_mode(workspace: Path, state_dir: Path, tmp_p
     assert "use it only for tests and scripts" in stderr
 
 
+@pytest.mark.slow
 def test_a_secret_read_needs_approval_and_nothing_leaks_without_it(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:
@@ -199,6 +200,7 @@ def test_a_secret_read_needs_approval_and_nothing_leaks_without_it(
     assert "sk-not-for-the-chat" in allowed[1]
 
 
+@pytest.mark.slow
 def test_paths_outside_and_injected_lines_are_refused(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:
@@ -361,6 +363,7 @@ def test_other_commands_never_load_the_mcp_sdk(workspace: Path, state_dir: Path)
     assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_a_write_on_a_secret_file_is_planned_only_once_let_in(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:
@@ -386,6 +389,7 @@ def test_a_write_on_a_secret_file_is_planned_only_once_let_in(
     assert (workspace / ".env").read_bytes() == before.replace(b"sk", b"SK")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", everyday_share([60_000, 300_000], str))
 def test_a_call_too_large_for_one_block_is_refused_as_such(
     workspace: Path, state_dir: Path, tmp_path: Path, size: int
@@ -446,6 +450,7 @@ def test_an_mcp_session_whose_conversation_cannot_be_started_writes_nothing(
     assert "mcp-" not in pasted.stdout
 
 
+@pytest.mark.slow
 def test_run_check_runs_unasked_and_an_unknown_one_lists_the_checks(
     workspace: Path, state_dir: Path, tmp_path: Path
 ) -> None:

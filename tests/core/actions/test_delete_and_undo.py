@@ -156,6 +156,7 @@ def test_undo_puts_back_edits_deletes_and_creations(
     assert tree(workspace) == original  # bytes, modes, the folder tree, no docs/ left
 
 
+@pytest.mark.slow
 def test_undo_walks_back_batch_by_batch(cmd: Any, workspace: Path, tmp_path: Path) -> None:
     state = tmp_path / "cli-state"
     original = tree(workspace)

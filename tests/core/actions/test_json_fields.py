@@ -70,6 +70,7 @@ def test_content_json_writes_hostile_text_byte_for_byte(
     assert (workspace / "out.txt").read_bytes() == text.encode("utf-8")
 
 
+@pytest.mark.slow
 def test_content_json_writes_real_files_byte_for_byte(
     run_reply: Any, cmd: Any, workspace: Path
 ) -> None:

@@ -247,6 +247,7 @@ def _many(workspace: Path, count: int) -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_continuation_covers_a_large_tree_exactly_once(
     run_reply: Any, cmd: Any, workspace: Path
 ) -> None:

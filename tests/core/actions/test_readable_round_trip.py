@@ -127,6 +127,7 @@ def test_fs_read_rebuilds_every_real_and_hostile_file(
     assert len(names) > 60
 
 
+@pytest.mark.slow
 def test_every_other_read_action_round_trips(
     tree_ws: tuple[Path, list[str]], tmp_path: Path
 ) -> None:

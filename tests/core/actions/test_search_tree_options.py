@@ -360,6 +360,7 @@ while time.monotonic() < end:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="symlinks")
 def test_a_folder_swapped_for_a_symlink_never_leads_the_walk_outside(
     run_reply: Any, cmd: Any, workspace: Path, tmp_path: Path

@@ -57,6 +57,7 @@ def test_the_tree_lists_files_marks_secrets_and_respects_gitignore(project: Path
     assert rels == sorted(rels, key=lambda rel: tuple(rel.split("/")))
 
 
+@pytest.mark.slow
 def test_pack_of_src_holds_exactly_the_ticked_files_and_parts_fit(project: Path) -> None:
     workspace = Workspace(project)
     every = [e.rel for e in workspace_tree(workspace).files if e.rel.endswith(".py")]

@@ -128,6 +128,7 @@ def test_settings_save_on_a_full_disk_keeps_the_old_file(tmp_path: Path) -> None
         assert Settings.load(folder / "settings.json") == Settings(path=folder / "settings.json")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts /proc/self/fd")
 def test_no_descriptor_is_left_open(workspace: Path, make_session: Any, cmd: Any) -> None:
     from llm_operator.core.plan.run import APPROVE

@@ -75,6 +75,7 @@ def mounts(workspace: Path) -> Iterator[dict[str, Path]]:
         subprocess.run(["umount", str(folder)], capture_output=True, check=False)
 
 
+@pytest.mark.slow
 def test_os_faults_have_named_codes_and_relative_messages(
     tmp_path: Path, workspace: Path, cmd: Any, parse_results: Any, mounts: dict[str, Path]
 ) -> None:

@@ -82,6 +82,7 @@ def _seed(workspace: Path) -> None:
         (workspace / f"c{n:02d}.txt").write_text("top\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_two_execs_on_the_same_files_report_exactly_what_is_on_disk(
     workspace: Path, state_dir: Path, tmp_path: Path, cmd: Any, parse_results: Any, start_exec: Exec
 ) -> None:

@@ -167,6 +167,7 @@ def test_the_live_command_list_knows_outline_and_it_runs_at_once(
     assert copied.startswith("OPERATOR_RESULT\nid: o1\nok: true\n")
 
 
+@pytest.mark.slow
 def test_the_outline_is_made_in_the_background_then_counted(qtbot: QtBot, project: Path) -> None:
     dialog = builder(qtbot, project)
     dialog.refresh()
