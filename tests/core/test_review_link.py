@@ -125,3 +125,15 @@ def test_the_persons_edits_cross_the_link_whole_and_bad_ones_are_refused() -> No
     for bad in ([["a.txt", "x"]], [["a.txt", "x", 3]], "a.txt"):
         with pytest.raises(LinkError, match="edited change"):
             parse_decisions({"3": [True, "", [], bad]})
+
+
+def test_stopping_wakes_a_listener_that_waits_with_no_timeout(tmp_path: Path) -> None:
+    # Closing the window stops its listener at once: the socket is shut down, which wakes
+    # the thread blocked in accept(), rather than left for the accept timeout to notice.
+    window = Window()
+    listener = ReviewListener(tmp_path, window.on_review, window.on_withdrawn)
+    listener._sock.settimeout(None)
+    assert window_ready(tmp_path)  # the accept loop goes round: it now waits for good
+    listener.stop()
+    assert not listener._thread.is_alive()
+    assert not socket_path(tmp_path).exists()

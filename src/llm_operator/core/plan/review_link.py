@@ -360,6 +360,10 @@ class ReviewListener:
 
     def stop(self) -> None:
         self._stopped.set()
+        # Shutting the listening socket down wakes the thread blocked in accept() at once
+        # (Linux); a close alone leaves it there until its timeout.
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self._sock.close()
         with contextlib.suppress(OSError):
