@@ -30,7 +30,7 @@ def test_the_window_shows_and_stops_a_command_the_server_runs(
     script.write_text(FAMILY)
     pids = tmp_path / "pids"
     window = make_window(workspace)
-    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
     line = f"{sys.executable} {script} {pids}"
 
     async def scenario() -> tuple[bool, str]:

@@ -30,7 +30,7 @@ def test_the_server_writes_the_merge_the_window_showed(
     target = workspace / "notes.txt"
     target.write_text(LINES)
     window = make_window(workspace)
-    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
     edits = {"version": 1, "edits": [{"op": "replaceFirst", "find": "line 3\n", "text": "3!\n"}]}
 
     async def scenario() -> tuple[bool, str]:
@@ -43,7 +43,7 @@ def test_the_server_writes_the_merge_the_window_showed(
         qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
         dialog = _review_dialog()
         assert dialog is not None
-        qtbot.waitUntil(lambda: dialog.live is not None and dialog.live.checks >= 1)
+        qtbot.waitUntil(lambda: dialog.live is not None and dialog.live.checks >= 1, timeout=60_000)
         target.write_text(outside)
         qtbot.waitUntil(lambda: bool(dialog.outside.found), timeout=5000)
         assert "notes.txt" in dialog.outside_banner.text()

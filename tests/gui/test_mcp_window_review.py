@@ -88,7 +88,7 @@ def test_a_cancelled_call_closes_its_review_and_runs_nothing(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:
     window = make_window(workspace)
-    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
     state = tmp_path / "state"
     seen = threading.Event()
 
@@ -239,7 +239,7 @@ def test_a_change_edited_in_the_window_lands_as_edited_for_the_mcp_client(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:
     window = make_window(workspace)
-    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
     state = tmp_path / "state"
 
     async def scenario() -> tuple[bool, str]:
@@ -277,7 +277,7 @@ def test_a_withdrawn_review_names_its_client_with_markers_in_the_status_bar(
     # it came: a right-to-left override turned the rest of the message around.
     hostile = "trusted\u202eweiver sti werdhtiw"
     window = make_window(workspace)
-    qtbot.waitUntil(lambda: window.mcp_reviews.listening)
+    qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
     seen = threading.Event()
 
     async def scenario() -> BaseException | None:

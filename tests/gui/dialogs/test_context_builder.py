@@ -174,7 +174,8 @@ def test_the_outline_is_made_in_the_background_then_counted(qtbot: QtBot, projec
     if dialog.outline_pending:
         assert "the outline is being made" in dialog.estimate.text()
     qtbot.waitUntil(
-        lambda: not dialog.outline_pending and "being made" not in dialog.estimate.text()
+        lambda: not dialog.outline_pending and "being made" not in dialog.estimate.text(),
+        timeout=60_000,
     )
     assert dialog.message is not None
     assert "## Outline of the rest of the workspace" in dialog.message.whole
