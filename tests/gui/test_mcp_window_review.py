@@ -48,6 +48,51 @@ def _in_thread(scenario: Callable[[], Any]) -> tuple[threading.Thread, dict[str,
     return thread, out
 
 
+def _cancel_while_reviewed(
+    qtbot: QtBot, workspace: Path, tmp_path: Path, **client: str
+) -> dict[str, Any]:
+    """An MCP write its client cancels while the window shows its review; what the call
+    gave (``out["value"]``). The window must be open and listening."""
+    seen = threading.Event()
+
+    async def scenario() -> BaseException | None:
+        async with connected(
+            workspace,
+            tmp_path / "state",
+            "--approve",
+            "window",
+            errlog=tmp_path / "stderr.txt",
+            **client,
+        ) as s:
+            request_id = s._request_id
+            waiting = asyncio.ensure_future(call(s, "fs_write", path="never.txt", content="x"))
+            while not seen.is_set():
+                await asyncio.sleep(0.05)
+            await s.send_notification(
+                types.ClientNotification(
+                    types.CancelledNotification(
+                        params=types.CancelledNotificationParams(requestId=request_id)
+                    )
+                )
+            )
+            try:
+                await asyncio.wait_for(waiting, 30)
+            except McpError as error:
+                return error
+            return None
+
+    thread, out = _in_thread(scenario)
+    try:
+        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
+        seen.set()
+        qtbot.waitUntil(lambda: _review_dialog() is None, timeout=30000)
+        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
+    finally:
+        seen.set()
+        thread.join(timeout=60)
+    return out
+
+
 def test_the_window_reviews_an_mcp_call_naming_the_client(
     qtbot: QtBot, make_window: Any, workspace: Path, tmp_path: Path
 ) -> None:
@@ -89,39 +134,7 @@ def test_a_cancelled_call_closes_its_review_and_runs_nothing(
 ) -> None:
     window = make_window(workspace)
     qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
-    state = tmp_path / "state"
-    seen = threading.Event()
-
-    async def scenario() -> BaseException | None:
-        async with connected(
-            workspace, state, "--approve", "window", errlog=tmp_path / "stderr.txt"
-        ) as s:
-            request_id = s._request_id
-            waiting = asyncio.ensure_future(call(s, "fs_write", path="never.txt", content="x"))
-            while not seen.is_set():
-                await asyncio.sleep(0.05)
-            await s.send_notification(
-                types.ClientNotification(
-                    types.CancelledNotification(
-                        params=types.CancelledNotificationParams(requestId=request_id)
-                    )
-                )
-            )
-            try:
-                await asyncio.wait_for(waiting, 30)
-            except McpError as error:
-                return error
-            return None
-
-    thread, out = _in_thread(scenario)
-    try:
-        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
-        seen.set()
-        qtbot.waitUntil(lambda: _review_dialog() is None, timeout=30000)
-        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
-    finally:
-        seen.set()
-        thread.join(timeout=60)
+    out = _cancel_while_reviewed(qtbot, workspace, tmp_path)
     assert isinstance(out.get("value"), McpError), out
     assert not (workspace / "never.txt").exists()
 
@@ -278,43 +291,7 @@ def test_a_withdrawn_review_names_its_client_with_markers_in_the_status_bar(
     hostile = "trusted\u202eweiver sti werdhtiw"
     window = make_window(workspace)
     qtbot.waitUntil(lambda: window.mcp_reviews.listening, timeout=60_000)
-    seen = threading.Event()
-
-    async def scenario() -> BaseException | None:
-        async with connected(
-            workspace,
-            tmp_path / "state",
-            "--approve",
-            "window",
-            errlog=tmp_path / "stderr.txt",
-            client_name=hostile,
-        ) as s:
-            request_id = s._request_id
-            waiting = asyncio.ensure_future(call(s, "fs_write", path="never.txt", content="x"))
-            while not seen.is_set():
-                await asyncio.sleep(0.05)
-            await s.send_notification(
-                types.ClientNotification(
-                    types.CancelledNotification(
-                        params=types.CancelledNotificationParams(requestId=request_id)
-                    )
-                )
-            )
-            try:
-                await asyncio.wait_for(waiting, 30)
-            except McpError as error:
-                return error
-            return None
-
-    thread, out = _in_thread(scenario)
-    try:
-        qtbot.waitUntil(lambda: _review_dialog() is not None, timeout=60000)
-        seen.set()
-        qtbot.waitUntil(lambda: _review_dialog() is None, timeout=30000)
-        qtbot.waitUntil(lambda: not thread.is_alive(), timeout=60000)
-    finally:
-        seen.set()
-        thread.join(timeout=60)
+    out = _cancel_while_reviewed(qtbot, workspace, tmp_path, client_name=hostile)
     assert isinstance(out.get("value"), McpError), out
     said = window.statusBar().currentMessage()
     assert "trusted<U+202E>weiver sti werdhtiw (MCP)" in said, said
