@@ -79,7 +79,9 @@ def test_output_shows_while_the_command_runs_and_stays_in_the_history(
     window = make_window(workspace)
     _start(qtbot, window, reply(command("r1", "run.command", command=_run_line(script, gate))))
     dialog = window.console.dialog
-    qtbot.waitUntil(lambda: "first line" in dialog.output.toPlainText(), timeout=10000)
+    # Both lines come before the gate, but in two writes: wait for the second.
+    qtbot.waitUntil(lambda: "and a bell" in dialog.output.toPlainText(), timeout=10000)
+    assert "first line" in dialog.output.toPlainText()
     # The command is still running: it waits for the gate.
     assert window.flow.busy
     assert dialog.stop_button.isEnabled()
